@@ -1,0 +1,110 @@
+// pegsol: the command-line front end over libpegsol.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
+
+namespace {
+
+// Set by SIGINT: searches poll it and stop cleanly.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int) { g_interrupted.store(true); }
+
+void add_problem_options(CLI::App* cmd, pegsol::cli::ProblemArgs& a) {
+  cmd->add_option("--board,-b", a.board, "Catalogue board (english, triangle:5, ...) or @FILE");
+  cmd->add_option("--lattice", a.lattice, "square, square8 (diagonal jumps) or triangular");
+  cmd->add_option("--start,-s", a.start, "Vacant hole (d4, 1) or @FILE with a start position");
+  cmd->add_option("--end,-e", a.end, "Hole of the last peg, or 'any'");
+  cmd->add_option("--goal,-g", a.goal, "@FILE with a whole target position");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace pegsol;
+  CLI::App app{"pegsol: peg solitaire engine"};
+  app.require_subcommand(0, 1);
+
+  cli::ProblemArgs solve_args;
+  std::string direction = "forward";
+  double time_limit = 0;
+  double memory_mb = 1024;
+  bool json = false, no_draw = false;
+  auto* solve_cmd = app.add_subcommand("solve", "Find a solution (or prove there is none)");
+  add_problem_options(solve_cmd, solve_args);
+  solve_cmd->add_option("--direction", direction, "forward or backward")
+      ->check(CLI::IsMember({"forward", "backward"}));
+  solve_cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
+      ->check(CLI::PositiveNumber);
+  solve_cmd->add_flag("--json", json, "Print one JSON object");
+  solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
+
+  bool boards_json = false;
+  auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
+  boards_cmd->add_flag("--json", boards_json, "Print JSON");
+
+  cli::ProblemArgs show_args;
+  bool show_json = false;
+  auto* show_cmd = app.add_subcommand("show", "Draw a board with its hole names");
+  show_cmd->add_option("--board,-b", show_args.board, "Board spec or @FILE");
+  show_cmd->add_option("--lattice", show_args.lattice, "Lattice override");
+  show_cmd->add_flag("--json", show_json, "Print JSON");
+
+  int repeats = 5;
+  bool bench_json = false;
+  auto* bench_cmd = app.add_subcommand("bench", "Solve fixed problems; print nodes, times, signature");
+  bench_cmd->add_option("--repeat", repeats, "Runs per problem (median time)")
+      ->check(CLI::Range(1, 1000));
+  bench_cmd->add_flag("--json", bench_json, "Print JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*boards_cmd) return cli::print_boards(boards_json);
+    if (*show_cmd) return cli::print_show(show_args, show_json);
+    if (*bench_cmd) return cli::run_bench(repeats, bench_json);
+    // `pegsol` alone and `pegsol solve` solve the default problem.
+    Problem p = cli::build_problem(solve_args);
+    SolveOptions o;
+    o.direction = direction == "backward" ? Direction::Backward : Direction::Forward;
+    o.time_limit = time_limit;
+    o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
+    o.cancel = &g_interrupted;
+    std::signal(SIGINT, on_sigint);
+    if (isatty(STDERR_FILENO) && !json)
+      o.progress = [](const Progress& pr) {
+        fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds,
+                   pr.nodes, pr.nodes / pr.seconds / 1e6, pr.table_entries);
+      };
+    SolveResult r = solve(p, o);
+    if (o.progress && r.seconds >= 0.5) fmt::print(stderr, "\n");
+    if (json)
+      fmt::print("{}\n", cli::solution_json(p, r).dump());
+    else
+      fmt::print("{}", cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(),
+                                            !no_draw));
+    return r.status == Status::Solved ? 0 : 1;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "pegsol: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "pegsol: internal error: {}\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,38 @@
+// Proofs of impossibility that need no search: position classes, peg types, pagoda functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pegsol/problem.hpp"
+
+namespace pegsol {
+
+// Parity of the pegs on each of the board's class invariants (a bit per invariant).
+std::vector<bool> position_class(const Board& board, const HoleSet& pegs);
+
+// The holes where a single final peg may stand for this start: same position class as the start
+// and a peg type that the start has pegs of.
+HoleSet admissible_finals(const Board& board, const HoleSet& start);
+
+// A pagoda function: weights with w(from) + w(over) >= w(to) for every jump, so the weighted sum
+// of the pegs never increases. Integer weights, checked exactly.
+struct Pagoda {
+  std::vector<long long> weight;  // per hole
+  long long value(const HoleSet& pegs) const;
+};
+
+// True when `p` satisfies the pagoda inequality for every jump of `board`.
+bool is_pagoda(const Board& board, const Pagoda& p);
+
+// Looks for a pagoda function with value(start) < value(target): a proof that `target` cannot be
+// reached from `start`. Solves a small linear program, then rounds and re-checks exactly.
+std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
+                                             const HoleSet& target);
+
+// A reason why the problem cannot be solved, found without search, or nullopt. The text is a
+// complete, checkable argument ("position class: ...", "peg types: ...", "pagoda: ...").
+std::optional<std::string> impossibility(const Problem& p);
+
+}  // namespace pegsol

@@ -1,0 +1,236 @@
+#include "pegsol/invariants.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace pegsol {
+
+std::vector<bool> position_class(const Board& board, const HoleSet& pegs) {
+  std::vector<bool> cls;
+  for (const HoleSet& inv : board.class_invariants()) {
+    int c = 0;
+    for (int h : inv.members()) c += pegs.test(h);
+    cls.push_back(c & 1);
+  }
+  return cls;
+}
+
+HoleSet admissible_finals(const Board& board, const HoleSet& start) {
+  HoleSet ok(board.size());
+  std::vector<bool> cls = position_class(board, start);
+  std::vector<int> type_pegs(static_cast<std::size_t>(board.peg_type_count()), 0);
+  for (int h : start.members()) ++type_pegs[static_cast<std::size_t>(board.peg_type(h))];
+  for (int h = 0; h < board.size(); ++h) {
+    if (type_pegs[static_cast<std::size_t>(board.peg_type(h))] == 0) continue;
+    HoleSet one(board.size());
+    one.set(h);
+    if (position_class(board, one) == cls) ok.set(h);
+  }
+  return ok;
+}
+
+long long Pagoda::value(const HoleSet& pegs) const {
+  long long v = 0;
+  for (int h : pegs.members()) v += weight[static_cast<std::size_t>(h)];
+  return v;
+}
+
+bool is_pagoda(const Board& board, const Pagoda& p) {
+  if (static_cast<int>(p.weight.size()) != board.size()) return false;
+  for (const Jump& j : board.jumps())
+    if (p.weight[static_cast<std::size_t>(j.from)] + p.weight[static_cast<std::size_t>(j.over)] <
+        p.weight[static_cast<std::size_t>(j.to)])
+      return false;
+  return true;
+}
+
+namespace {
+
+// Dense simplex for: maximise c.x subject to A x <= b, x >= 0, with b >= 0 (so the slack basis is
+// feasible). Bland's rule: no cycling on the many degenerate (b = 0) rows. Returns x at the optimum,
+// or nullopt when unbounded or over the iteration budget.
+std::optional<std::vector<double>> simplex(const std::vector<std::vector<double>>& A,
+                                           const std::vector<double>& b,
+                                           const std::vector<double>& c) {
+  const std::size_t m = A.size(), n = c.size(), cols = n + m + 1;
+  std::vector<double> T((m + 1) * cols, 0.0);
+  auto at = [&](std::size_t r, std::size_t k) -> double& { return T[r * cols + k]; };
+  std::vector<std::size_t> basis(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t k = 0; k < n; ++k) at(i, k) = A[i][k];
+    at(i, n + i) = 1;
+    at(i, cols - 1) = b[i];
+    basis[i] = n + i;
+  }
+  for (std::size_t k = 0; k < n; ++k) at(m, k) = -c[k];
+  const double eps = 1e-9;
+  for (int iter = 0; iter < 50000; ++iter) {
+    std::size_t enter = cols;
+    for (std::size_t k = 0; k + 1 < cols; ++k)
+      if (at(m, k) < -eps) {
+        enter = k;
+        break;
+      }
+    if (enter == cols) {
+      std::vector<double> x(n, 0.0);
+      for (std::size_t i = 0; i < m; ++i)
+        if (basis[i] < n) x[basis[i]] = at(i, cols - 1);
+      return x;
+    }
+    std::size_t leave = m;
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < m; ++i) {
+      double a = at(i, enter);
+      if (a > eps) {
+        double ratio = at(i, cols - 1) / a;
+        if (ratio < best - eps || (ratio < best + eps && leave < m && basis[i] < basis[leave])) {
+          best = ratio;
+          leave = i;
+        }
+      }
+    }
+    if (leave == m) return std::nullopt;
+    double piv = at(leave, enter);
+    for (std::size_t k = 0; k < cols; ++k) at(leave, k) /= piv;
+    for (std::size_t i = 0; i <= m; ++i) {
+      if (i == leave) continue;
+      double f = at(i, enter);
+      if (std::fabs(f) < 1e-15) continue;
+      for (std::size_t k = 0; k < cols; ++k) at(i, k) -= f * at(leave, k);
+    }
+    basis[leave] = enter;
+  }
+  return std::nullopt;
+}
+
+constexpr int kPagodaLpMaxHoles = 100;
+
+std::string names_of(const Board& board, const std::vector<int>& holes) {
+  std::string s;
+  for (int h : holes) s += (s.empty() ? "" : " ") + board.hole_name(h);
+  return s;
+}
+
+std::string pagoda_text(const Board& board, const Pagoda& p) {
+  std::string s;
+  for (int h = 0; h < board.size(); ++h)
+    if (p.weight[static_cast<std::size_t>(h)] != 0)
+      s += (s.empty() ? "" : " ") + board.hole_name(h) + "=" +
+           std::to_string(p.weight[static_cast<std::size_t>(h)]);
+  return s;
+}
+
+HoleSet single(const Board& board, int hole) {
+  HoleSet s(board.size());
+  s.set(hole);
+  return s;
+}
+
+}  // namespace
+
+std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
+                                             const HoleSet& target) {
+  const int n = board.size();
+  if (n > kPagodaLpMaxHoles) return std::nullopt;
+  std::set<std::vector<double>> rows;
+  for (const Jump& j : board.jumps()) {
+    std::vector<double> row(static_cast<std::size_t>(n), 0.0);
+    row[static_cast<std::size_t>(j.to)] += 1;
+    row[static_cast<std::size_t>(j.from)] -= 1;
+    row[static_cast<std::size_t>(j.over)] -= 1;
+    rows.insert(row);
+  }
+  std::vector<std::vector<double>> A(rows.begin(), rows.end());
+  std::vector<double> b(A.size(), 0.0);
+  for (int h = 0; h < n; ++h) {
+    std::vector<double> row(static_cast<std::size_t>(n), 0.0);
+    row[static_cast<std::size_t>(h)] = 1;
+    A.push_back(row);
+    b.push_back(1.0);
+  }
+  std::vector<double> c(static_cast<std::size_t>(n), 0.0);
+  for (int h = 0; h < n; ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
+  auto x = simplex(A, b, c);
+  if (!x) return std::nullopt;
+  double obj = 0;
+  for (int h = 0; h < n; ++h) obj += c[static_cast<std::size_t>(h)] * (*x)[static_cast<std::size_t>(h)];
+  if (obj < 1e-7) return std::nullopt;
+  // Vertices of this LP have small denominators: scale, round, and verify exactly.
+  for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
+    Pagoda p;
+    for (double v : *x) p.weight.push_back(std::llround(v * d));
+    if (is_pagoda(board, p) && p.value(start) < p.value(target)) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> impossibility(const Problem& p) {
+  const Board& board = *p.board;
+  const int have = p.start.count(), need = goal_pegs(p);
+  if (need > have)
+    return "the goal has " + std::to_string(need) + " pegs and the start only " +
+           std::to_string(have) + "; every jump removes a peg";
+  if (need == have) {
+    if (goal_reached(p, p.start)) return std::nullopt;
+    return "the goal has as many pegs as the start but is a different position; every jump "
+           "removes a peg";
+  }
+  if (p.goal.kind == Goal::Kind::Any) {
+    HoleSet ok = admissible_finals(board, p.start);
+    if (ok.count() == 0)
+      return "position class and peg types: no hole can hold the last peg (for each hole, either "
+             "the parities of the pegs on the board's class sets differ from the start's, or no "
+             "peg of that hole's type is on the board)";
+    if (board.size() <= kPagodaLpMaxHoles) {
+      std::string proofs;
+      for (int h : ok.members()) {
+        auto pag = find_separating_pagoda(board, p.start, single(board, h));
+        if (!pag) return std::nullopt;
+        proofs += "; " + board.hole_name(h) + ": " + pagoda_text(board, *pag);
+      }
+      return "pagoda functions rule out every hole the position class allows for the last peg "
+             "(weights with w(from)+w(over) >= w(to) on every jump, whose weighted peg sum "
+             "never increases, and is below the final peg's weight at the start)" +
+             proofs;
+    }
+    return std::nullopt;
+  }
+  HoleSet target = p.goal.kind == Goal::Kind::Position ? p.goal.position : single(board, p.goal.hole);
+  const auto& invs = board.class_invariants();
+  for (std::size_t i = 0; i < invs.size(); ++i) {
+    int a = 0, g = 0;
+    for (int h : invs[i].members()) {
+      a += p.start.test(h);
+      g += target.test(h);
+    }
+    if ((a & 1) != (g & 1))
+      return "position class: every jump changes an even number of the holes {" +
+             names_of(board, invs[i].members()) +
+             "}, so the parity of the pegs on them never changes; the start has " +
+             std::to_string(a) + " there, the goal " + std::to_string(g);
+  }
+  std::vector<int> type_have(static_cast<std::size_t>(board.peg_type_count()), 0),
+      type_need = type_have;
+  for (int h : p.start.members()) ++type_have[static_cast<std::size_t>(board.peg_type(h))];
+  for (int h : target.members()) ++type_need[static_cast<std::size_t>(board.peg_type(h))];
+  for (int t = 0; t < board.peg_type_count(); ++t)
+    if (type_need[static_cast<std::size_t>(t)] > type_have[static_cast<std::size_t>(t)]) {
+      std::vector<int> holes;
+      for (int h = 0; h < board.size(); ++h)
+        if (board.peg_type(h) == t) holes.push_back(h);
+      return "peg types: a peg only ever moves among the holes {" + names_of(board, holes) +
+             "}; the goal needs " + std::to_string(type_need[static_cast<std::size_t>(t)]) +
+             " pegs there and the start has " +
+             std::to_string(type_have[static_cast<std::size_t>(t)]);
+    }
+  if (auto pag = find_separating_pagoda(board, p.start, target))
+    return "pagoda function: with weights " + pagoda_text(board, *pag) +
+           " (w(from)+w(over) >= w(to) for every jump, so the weighted peg sum never increases) "
+           "the start is worth " +
+           std::to_string(pag->value(p.start)) + " and the goal " +
+           std::to_string(pag->value(target));
+  return std::nullopt;
+}
+
+}  // namespace pegsol

@@ -1,0 +1,338 @@
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+
+#include "pegsol/geometry.hpp"
+#include "pegsol/invariants.hpp"
+#include "pegsol/solve.hpp"
+
+namespace pegsol {
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::Solved:
+      return "solved";
+    case Status::Impossible:
+      return "impossible";
+    case Status::Unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Set of canonical positions known not to reach the goal.
+//
+// Open addressing over a power-of-two array of W-bit slots; a slot holds the position itself, so
+// a hit is exact (a hash-only key could prune a solvable position and turn a solvable problem
+// into a false "impossible"). The all-zero slot is empty: a searched position always has a peg.
+// Probes stay within a run of 8 slots. The table doubles while under its memory budget; at the
+// budget a full run overwrites one of its slots, which only costs re-searching that position.
+template <int W>
+class FailTable {
+ public:
+  using Pos = Bits<W>;
+  explicit FailTable(std::size_t max_bytes)
+      : max_slots_(std::max<std::size_t>(std::bit_floor(max_bytes / sizeof(Pos)), kRun)) {
+    slots_.assign(std::min<std::size_t>(std::size_t{1} << 14, max_slots_), Pos{});
+  }
+  bool contains(const Pos& p) const {
+    std::size_t mask = slots_.size() - 1, i = p.digest() & mask;
+    for (std::size_t k = 0; k < kRun; ++k) {
+      const Pos& s = slots_[(i + k) & mask];
+      if (s == p) return true;
+      if (s.none()) return false;
+    }
+    return false;
+  }
+  void insert(const Pos& p) {
+    if (2 * (used_ + 1) > slots_.size() && slots_.size() * 2 <= max_slots_) grow();
+    place(p);
+  }
+  std::size_t size() const { return used_; }
+
+ private:
+  static constexpr std::size_t kRun = 8;
+  void place(const Pos& p) {
+    std::uint64_t d = p.digest();
+    std::size_t mask = slots_.size() - 1, i = d & mask;
+    for (std::size_t k = 0; k < kRun; ++k) {
+      Pos& s = slots_[(i + k) & mask];
+      if (s == p) return;
+      if (s.none()) {
+        s = p;
+        ++used_;
+        return;
+      }
+    }
+    slots_[(i + ((d >> 40) & (kRun - 1))) & mask] = p;  // replace: the table is at its budget
+  }
+  void grow() {
+    std::vector<Pos> old(slots_.size() * 2, Pos{});
+    old.swap(slots_);
+    used_ = 0;
+    for (const Pos& p : old)
+      if (p.any()) place(p);
+  }
+  std::size_t max_slots_;
+  std::vector<Pos> slots_;
+  std::size_t used_ = 0;
+};
+
+// The goal as the search sees it: either an exact position, or one peg on any of `allowed`.
+template <int W>
+struct Target {
+  Bits<W> exact, allowed;
+  bool is_exact = true;
+  int pegs = 1;
+};
+
+template <int W>
+class Dfs {
+ public:
+  using Pos = Bits<W>;
+
+  Dfs(const Geometry<W>& g, const Target<W>& t, const SolveOptions& o, Clock::time_point start)
+      : g_(g), t_(t), opt_(o), table_(o.memory_limit), start_(start) {
+    // Table keys are canonical under the symmetries that fix the goal.
+    const Board& b = g.board();
+    for (int s = 0; s < g.symmetry_count(); ++s) {
+      if (s != 0 && !o.symmetry) continue;
+      bool fixes = t.is_exact ? g.apply(s, t.exact) == t.exact : g.apply(s, t.allowed) == t.allowed;
+      if (fixes) syms_.push_back(s);
+    }
+    if (o.peg_types) {
+      for (const Pos& m : g.type_masks()) {
+        int need = t.is_exact ? (t.exact & m).count() : 0;
+        if (need > 0) need_.push_back({m, need});
+      }
+      if (!t.is_exact) {
+        for (const Pos& m : g.type_masks())
+          if ((m & t.allowed).any()) any_type_ |= m;
+      }
+    }
+    const std::size_t max_children = b.jumps().size();
+    moves_.resize(static_cast<std::size_t>(b.size() + 1) * (max_children + 1));
+    stride_ = max_children + 1;
+    if (o.time_limit > 0)
+      deadline_ = start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(o.time_limit));
+  }
+
+  // True when a solution was found (path() holds it); false when the search completed without
+  // one or was stopped (stopped() tells which).
+  bool run(const Pos& start) {
+    path_.clear();
+    return search(start, start.count(), 0);
+  }
+  const std::vector<int>& path() const { return path_; }
+  bool stopped() const { return stopped_; }
+  std::uint64_t nodes() const { return nodes_; }
+  std::size_t table_size() const { return table_.size(); }
+
+ private:
+  struct Child {
+    int jump;
+    int score;
+  };
+
+  bool prune(const Pos& p) const {
+    for (const auto& [mask, need] : need_)
+      if ((p & mask).count() < need) return true;
+    if (!t_.is_exact && opt_.peg_types && (p & any_type_).none()) return true;
+    return false;
+  }
+
+  void check_stop() {
+    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) stopped_ = true;
+    auto now = Clock::now();
+    if (deadline_ && now >= *deadline_) stopped_ = true;
+    if (opt_.progress && now >= next_report_) {
+      next_report_ = now + std::chrono::milliseconds(500);
+      opt_.progress({nodes_, std::chrono::duration<double>(now - start_).count(), table_.size()});
+    }
+  }
+
+  bool search(const Pos& p, int pegs, int depth) {
+    if (pegs == t_.pegs) return t_.is_exact ? p == t_.exact : (p & t_.allowed).any();
+    if ((++nodes_ & 1023) == 0) check_stop();
+    if (stopped_) return false;
+    if (prune(p)) return false;
+    Pos key = g_.canonical(p, syms_);
+    if (table_.contains(key)) return false;
+
+    // Children, ordered so that jumps landing in the centre of the peg mass go first.
+    Child* kids = &moves_[static_cast<std::size_t>(depth) * stride_];
+    int n = 0;
+    g_.for_each_jump(p, [&](int j) { kids[n++] = {j, 0}; });
+    for (int i = 0; i < n; ++i) {
+      const Pos child = p ^ g_.jump_mask(kids[i].jump);
+      if (search(child, pegs - 1, depth + 1)) {
+        path_.push_back(kids[i].jump);
+        return true;
+      }
+      if (stopped_) return false;
+    }
+    table_.insert(key);
+    return false;
+  }
+
+  const Geometry<W>& g_;
+  Target<W> t_;
+  const SolveOptions& opt_;
+  FailTable<W> table_;
+  Clock::time_point start_;
+  std::optional<Clock::time_point> deadline_;
+  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
+  std::vector<int> syms_;
+  std::vector<std::pair<Pos, int>> need_;
+  Pos any_type_;
+  std::vector<Child> moves_;
+  std::size_t stride_ = 0;
+  std::vector<int> path_;
+  std::uint64_t nodes_ = 0;
+  bool stopped_ = false;
+};
+
+// Runs one forward search of `start` towards `target` (both in reading-order holes).
+template <int W>
+SolveResult search_forward(const Board& board, const HoleSet& start, const Target<W>& target,
+                           const SolveOptions& o, Clock::time_point t0, const Geometry<W>& g) {
+  SolveResult r;
+  r.width = W;
+  Dfs<W> dfs(g, target, o, t0);
+  bool found = dfs.run(g.to_bits(start));
+  r.nodes = dfs.nodes();
+  if (found) {
+    r.status = Status::Solved;
+    const auto& path = dfs.path();
+    for (auto it = path.rbegin(); it != path.rend(); ++it)
+      r.moves.push_back(board.jumps()[static_cast<std::size_t>(*it)]);
+  } else if (dfs.stopped()) {
+    r.status = Status::Unknown;
+  } else {
+    r.status = Status::Impossible;
+  }
+  return r;
+}
+
+template <int W>
+SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+  const Board& board = *p.board;
+  Geometry<W> g(board);
+  auto exact_target = [&](const HoleSet& goal) {
+    Target<W> t;
+    t.exact = g.to_bits(goal);
+    t.pegs = goal.count();
+    return t;
+  };
+  auto single = [&](int h) {
+    HoleSet s(board.size());
+    s.set(h);
+    return s;
+  };
+  if (o.direction == Direction::Forward) {
+    Target<W> t;
+    if (p.goal.kind == Goal::Kind::Any) {
+      t.is_exact = false;
+      t.allowed = g.to_bits(admissible_finals(board, p.start));
+      t.pegs = 1;
+    } else {
+      t = exact_target(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
+    }
+    return search_forward(board, p.start, t, o, t0, g);
+  }
+  // Backward: forward searches on the complemented board, one per possible final position.
+  std::vector<HoleSet> finals;
+  if (p.goal.kind == Goal::Kind::Any) {
+    // One final hole per orbit under the symmetries that fix the start.
+    HoleSet ok = admissible_finals(board, p.start);
+    Bits<W> sb = g.to_bits(p.start);
+    std::vector<bool> done(static_cast<std::size_t>(board.size()), false);
+    for (int h : ok.members()) {
+      if (done[static_cast<std::size_t>(h)]) continue;
+      for (int s = 0; s < g.symmetry_count(); ++s)
+        if (g.apply(s, sb) == sb)
+          done[static_cast<std::size_t>(board.symmetries()[static_cast<std::size_t>(s)]
+                                                          [static_cast<std::size_t>(h)])] = true;
+      finals.push_back(single(h));
+    }
+  } else {
+    finals.push_back(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
+  }
+  SolveResult total;
+  total.width = W;
+  total.status = Status::Impossible;
+  for (const HoleSet& fin : finals) {
+    SolveResult r =
+        search_forward(board, fin.complement(), exact_target(p.start.complement()), o, t0, g);
+    total.nodes += r.nodes;
+    if (r.status == Status::Unknown) total.status = Status::Unknown;
+    if (r.status == Status::Solved) {
+      total.status = Status::Solved;
+      // The complemented path, reversed, with each jump turned round.
+      for (auto it = r.moves.rbegin(); it != r.moves.rend(); ++it)
+        total.moves.push_back({it->to, it->over, it->from});
+      return total;
+    }
+    if (r.status == Status::Unknown) break;
+  }
+  return total;
+}
+
+}  // namespace
+
+SolveResult solve(const Problem& p, const SolveOptions& o) {
+  const auto t0 = Clock::now();
+  const Board& board = *p.board;
+  if (p.start.size() != board.size())
+    throw std::invalid_argument("start position does not match the board");
+  SolveResult r;
+  r.width = board.width();
+  if (auto why = impossibility(p)) {
+    r.status = Status::Impossible;
+    r.reason = *why;
+  } else {
+    switch (board.width()) {
+      case 64:
+        r = solve_width<64>(p, o, t0);
+        break;
+      case 128:
+        r = solve_width<128>(p, o, t0);
+        break;
+      case 256:
+        r = solve_width<256>(p, o, t0);
+        break;
+      case 512:
+        r = solve_width<512>(p, o, t0);
+        break;
+      case 1024:
+        r = solve_width<1024>(p, o, t0);
+        break;
+      default:
+        throw std::logic_error("unsupported bitset width");
+    }
+    if (r.status == Status::Impossible)
+      r.reason = "exhaustive search: no solution among " + std::to_string(r.nodes) +
+                 " positions searched";
+    if (r.status == Status::Unknown)
+      r.reason = "search stopped (time limit or cancelled) after " + std::to_string(r.nodes) +
+                 " positions; no solution found yet";
+  }
+  r.final = p.start;
+  if (r.status == Status::Solved) {
+    Replay check = replay(board, p.start, r.moves);
+    if (!check.ok || !goal_reached(p, check.final))
+      throw std::logic_error("internal error: the solver returned an invalid solution: " +
+                             (check.ok ? std::string("goal not reached") : check.error));
+    r.final = check.final;
+  }
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace pegsol
