@@ -47,6 +47,16 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
       ->check(CLI::PositiveNumber);
+  std::string algorithm = "dfs";
+  std::size_t capacity = 0;
+  std::uint64_t seed = 1;
+  solve_cmd->add_option("--algorithm", algorithm,
+                        "dfs (complete), beam (huge boards, incomplete) or beam-report (the "
+                        "2022 report's beam rule)")
+      ->check(CLI::IsMember({"dfs", "beam", "beam-report"}));
+  solve_cmd->add_option("--capacity", capacity,
+                        "Beam: positions kept per level (0: default; beam raises it on failure)");
+  solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)");
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
 
@@ -86,9 +96,20 @@ int main(int argc, char** argv) {
     o.time_limit = time_limit;
     o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
     o.cancel = &g_interrupted;
+    o.algorithm = algorithm == "beam"          ? Algorithm::Beam
+                  : algorithm == "beam-report" ? Algorithm::BeamReport
+                                               : Algorithm::Dfs;
+    o.capacity = capacity;
+    o.seed = seed;
     std::signal(SIGINT, on_sigint);
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [](const Progress& pr) {
+        if (pr.level >= 0) {
+          fmt::print(stderr, "\r{:.1f} s  capacity {}  level {}/{}  {} positions  {:.2f} M/s   ",
+                     pr.seconds, pr.capacity, pr.level, pr.levels, pr.nodes,
+                     pr.nodes / pr.seconds / 1e6);
+          return;
+        }
         fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds,
                    pr.nodes, pr.nodes / pr.seconds / 1e6, pr.table_entries);
       };

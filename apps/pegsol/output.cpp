@@ -103,10 +103,16 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   if (r.status != Status::Solved) {
     out += fmt::format("{}: {}\n", status_name(r.status), r.reason);
     out += fmt::format("({} positions searched, {:.3f} ms)\n", r.nodes, r.seconds * 1e3);
+    if (r.beam)
+      out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n",
+                         r.beam->pairs, r.beam->capacity, r.beam->attempts);
     return out;
   }
   out += fmt::format("solved in {} moves ({} positions searched, {:.3f} ms)\n", r.moves.size(),
                      r.nodes, r.seconds * 1e3);
+  if (r.beam)
+    out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", r.beam->pairs,
+                       r.beam->capacity, r.beam->attempts);
   std::string line;
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
     std::string m = fmt::format("{}.{}", i + 1, move_text(b, r.moves[i]));
@@ -196,6 +202,13 @@ nlohmann::json solution_json(const Problem& p, const SolveResult& r) {
     moves.push_back({j.from, j.over, j.to});
     notation.push_back(move_text(b, j));
   }
+  nlohmann::json stats = {{"nodes", r.nodes}, {"seconds", r.seconds}, {"width", r.width}};
+  if (r.beam) {
+    stats["pairs"] = r.beam->pairs;
+    stats["expanded"] = r.nodes;
+    stats["capacity"] = r.beam->capacity;
+    stats["attempts"] = r.beam->attempts;
+  }
   return {
       {"board", b.name()},
       {"holes", b.size()},
@@ -205,7 +218,7 @@ nlohmann::json solution_json(const Problem& p, const SolveResult& r) {
       {"moves", moves},
       {"notation", notation},
       {"final", r.final.to_bits()},
-      {"stats", {{"nodes", r.nodes}, {"seconds", r.seconds}, {"width", r.width}}},
+      {"stats", stats},
   };
 }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace pegsol {
 
 enum class Direction { Forward, Backward };
 enum class Status { Solved, Impossible, Unknown };
+// Dfs: complete first-solution search. Beam: the bidirectional beam search for huge boards
+// (incomplete; src/beam). BeamReport: the same search with the 2022 report's selection rule.
+enum class Algorithm { Dfs, Beam, BeamReport };
 
 std::string_view status_name(Status s);
 
@@ -20,6 +24,9 @@ struct Progress {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::size_t table_entries = 0;
+  int level = -1;           // beam searches: levels done so far (-1 for other searches)
+  int levels = 0;           // beam searches: levels of a complete attempt
+  std::size_t capacity = 0; // beam searches: capacity of the current attempt
 };
 
 struct SolveOptions {
@@ -30,6 +37,17 @@ struct SolveOptions {
   bool symmetry = true;                       // canonicalise table keys under the goal's symmetries
   bool peg_types = true;                      // prune positions short of pegs of a needed type
   std::function<void(const Progress&)> progress;  // called about twice a second
+  Algorithm algorithm = Algorithm::Dfs;
+  std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
+  std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
+  int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)
+};
+
+// Figures of a beam search.
+struct BeamStats {
+  std::uint64_t pairs = 0;   // complement pairs found where the two sides meet
+  std::size_t capacity = 0;  // capacity of the last attempt
+  int attempts = 0;          // attempts run (the improved search raises the capacity)
 };
 
 struct SolveResult {
@@ -40,6 +58,7 @@ struct SolveResult {
   std::uint64_t nodes = 0;   // positions searched
   double seconds = 0;        // search time
   int width = 0;             // bitset width used
+  std::optional<BeamStats> beam;  // set by the beam searches
 };
 
 // Solves p: a proof of impossibility found without search, a solution, or (after a completed

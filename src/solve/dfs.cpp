@@ -3,6 +3,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "pegsol/beam.hpp"
 #include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
@@ -296,6 +297,8 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
   if (auto why = impossibility(p)) {
     r.status = Status::Impossible;
     r.reason = *why;
+  } else if (o.algorithm != Algorithm::Dfs) {
+    r = beam_solve(p, o);  // incomplete: "solved" or "unknown" with its own reason
   } else {
     switch (board.width()) {
       case 64:

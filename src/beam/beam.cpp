@@ -1,0 +1,569 @@
+// Bidirectional beam search (include/pegsol/beam.hpp; design and measurements in docs/beam.md).
+#include "pegsol/beam.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "pegsol/geometry.hpp"
+#include "pegsol/invariants.hpp"
+
+namespace pegsol {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kReportCapacity = 10000;   // the report's smallest successful 12-row figure
+constexpr std::size_t kImprovedCapacity = 1000;  // first capacity of the improved search
+
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Set of 64-bit position digests, open addressing with linear probing; 0 marks an empty slot (a
+// zero digest is stored as 1). Two positions with one digest count as one: at 2^-64 per pair the
+// loss of a candidate is negligible, and a solution never depends on it (solve() replays it).
+class DigestSet {
+ public:
+  void clear(std::size_t expected) {
+    std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * expected, 1024));
+    if (slots_.size() != want)
+      slots_.assign(want, 0);
+    else
+      std::fill(slots_.begin(), slots_.end(), 0);
+    used_ = 0;
+  }
+  // True when d was not present (and is now).
+  bool insert(std::uint64_t d) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    return place(d == 0 ? 1 : d);
+  }
+
+ private:
+  bool place(std::uint64_t d) {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = d & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == d) return false;
+      if (slots_[i] == 0) {
+        slots_[i] = d;
+        ++used_;
+        return true;
+      }
+    }
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(slots_.size() * 2, 0);
+    old.swap(slots_);
+    used_ = 0;
+    for (std::uint64_t d : old)
+      if (d) place(d);
+  }
+  std::vector<std::uint64_t> slots_;
+  std::size_t used_ = 0;
+};
+
+// Index of a level's positions for exact lookups (pairs): slots hold position indices.
+template <int W>
+class LevelIndex {
+ public:
+  using Pos = Bits<W>;
+  explicit LevelIndex(const std::vector<Pos>& level) : level_(level) {
+    slots_.assign(std::bit_ceil(std::max<std::size_t>(2 * level.size(), 16)), kEmpty);
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = 0; k < level.size(); ++k) {
+      std::size_t i = level[k].digest() & mask;
+      while (slots_[i] != kEmpty) i = (i + 1) & mask;
+      slots_[i] = static_cast<std::uint32_t>(k);
+    }
+  }
+  // Index of p in the level, or -1.
+  long find(const Pos& p) const {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = p.digest() & mask; slots_[i] != kEmpty; i = (i + 1) & mask)
+      if (level_[slots_[i]] == p) return static_cast<long>(slots_[i]);
+    return -1;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
+  const std::vector<Pos>& level_;
+  std::vector<std::uint32_t> slots_;
+};
+
+// How a survivor was reached: its parent's index in the previous level and the jump.
+struct Link {
+  std::uint32_t parent;
+  std::uint32_t jump;
+};
+
+// A child while a level is being chosen. 16 bytes: key (score << 32 | tie hash), parent, jump.
+struct Child {
+  std::uint64_t key;
+  std::uint32_t parent;
+  std::uint32_t jump;
+};
+static_assert(sizeof(Child) == 16);
+
+template <int W>
+struct Side {
+  using Pos = Bits<W>;
+  std::vector<Pos> level;                 // survivors of the deepest level
+  std::vector<std::vector<Link>> links;   // links[d][i]: how survivor i of level d + 1 was reached
+  std::vector<std::pair<Pos, int>> need;  // per peg type: mask, pegs this side's target keeps
+  int target = 0;                         // levels this side grows
+  int depth() const { return static_cast<int>(links.size()); }
+  // Jumps from the root to survivor i of level d.
+  std::vector<int> path(int d, std::size_t i) const {
+    std::vector<int> jumps;
+    for (int k = d - 1; k >= 0; --k) {
+      const Link& l = links[static_cast<std::size_t>(k)][i];
+      jumps.push_back(static_cast<int>(l.jump));
+      i = l.parent;
+    }
+    std::reverse(jumps.begin(), jumps.end());
+    return jumps;
+  }
+};
+
+// What stops an attempt, and who hears of its progress.
+struct Control {
+  const std::atomic<bool>* cancel = nullptr;  // the caller's
+  // Portfolio: the lowest index of an attempt that succeeded; attempts above it give up.
+  std::atomic<int>* found_by = nullptr;
+  int index = 0;
+  std::optional<Clock::time_point> deadline;
+  Clock::time_point start;
+  const std::function<void(const Progress&)>* progress = nullptr;  // thread 0 only
+};
+
+struct Outcome {
+  bool found = false;
+  bool stopped = false;
+  std::vector<Jump> moves;  // start to goal
+  std::uint64_t pairs = 0;
+  std::uint64_t expanded = 0;
+};
+
+template <int W>
+class Attempt {
+ public:
+  using Pos = Bits<W>;
+
+  Attempt(const Geometry<W>& g, const Pos& start, const Pos& goal, bool report,
+          std::size_t capacity, std::uint64_t seed, const Control& ctl)
+      : g_(g), report_(report), capacity_(capacity), seed_(seed), ctl_(ctl) {
+    const Board& b = g.board();
+    for (const Jump& j : b.jumps()) jbits_.push_back({b.bit(j.from), b.bit(j.over), b.bit(j.to)});
+    a_.level.push_back(start);
+    b_.level.push_back(g.complement(goal));
+    total_ = start.count() - goal.count();
+    a_.target = (total_ + 1) / 2;
+    b_.target = total_ - a_.target;
+    if (!report_) {
+      // Peg-type counts never increase: each side must keep the pegs its target has.
+      const Pos b_goal = g.complement(start);
+      for (const Pos& m : g.type_masks()) {
+        a_.need.push_back({m, (goal & m).count()});
+        b_.need.push_back({m, (b_goal & m).count()});
+      }
+    }
+  }
+
+  Outcome run() {
+    if (total_ < 0) return out_;
+    if (total_ == 0) {
+      out_.found = a_.level[0] == g_.complement(b_.level[0]);
+      out_.pairs = out_.found;
+      return out_;
+    }
+    // Sides alternate, A first. The improved rule matches the last step's children one by one
+    // against the other side's final level instead of keeping survivors.
+    while (a_.depth() < a_.target || b_.depth() < b_.target) {
+      for (int s = 0; s < 2; ++s) {
+        Side<W>& x = s == 0 ? a_ : b_;
+        Side<W>& y = s == 0 ? b_ : a_;
+        if (x.depth() >= x.target) continue;
+        bool last = a_.depth() + b_.depth() + 1 == total_;
+        if (!step(x, y, !report_ && last)) return out_;
+        if (last) break;
+      }
+    }
+    if (report_) count_pairs();
+    return out_;
+  }
+
+ private:
+  bool stop_requested() {
+    if (ctl_.cancel && ctl_.cancel->load(std::memory_order_relaxed)) return true;
+    if (ctl_.found_by && ctl_.found_by->load(std::memory_order_relaxed) < ctl_.index) return true;
+    auto now = Clock::now();
+    if (ctl_.deadline && now >= *ctl_.deadline) return true;
+    if (ctl_.progress && *ctl_.progress && now >= next_report_) {
+      next_report_ = now + std::chrono::milliseconds(500);
+      Progress pr;
+      pr.nodes = out_.expanded;
+      pr.seconds = std::chrono::duration<double>(now - ctl_.start).count();
+      pr.level = a_.depth() + b_.depth();
+      pr.levels = total_;
+      pr.capacity = capacity_;
+      (*ctl_.progress)(pr);
+    }
+    return false;
+  }
+
+  bool feasible(const Side<W>& x, const Pos& p) const {
+    for (const auto& [mask, need] : x.need)
+      if ((p & mask).count() < need) return false;
+    return true;
+  }
+
+  // Grows side x by one level, choosing survivors against y's deepest level. With `meet`, y is
+  // complete: every child of x is looked up in y instead, pairs are counted and the first kept.
+  // False when the attempt is over (stopped, found, or a level came out empty).
+  bool step(Side<W>& x, const Side<W>& y, bool meet) {
+    // Scoring: a child's score is its parent's plus the change its jump makes.
+    //   report:   the number of holes where the child differs from y's average board
+    //   improved: minus the sum, over the child's pegs, of how often y's positions hold a peg
+    //             there (scaled to 1024): the average board without the rounding to 0 or 1
+    std::vector<std::int32_t> weight(W, 0);
+    Pos avg;
+    if (report_) {
+      avg = beam_detail::average_board(y.level);
+    } else {
+      std::vector<std::uint32_t> freq(W, 0);
+      for (const Pos& q : y.level) for_each_bit(q, [&](int bit) { ++freq[bit]; });
+      for (int bit = 0; bit < W; ++bit)
+        weight[bit] = -static_cast<std::int32_t>(
+            (std::uint64_t{freq[bit]} * 1024 + y.level.size() / 2) / y.level.size());
+    }
+    std::optional<LevelIndex<W>> yindex;
+    if (meet) yindex.emplace(y.level);
+
+    children_.clear();
+    seen_.clear(x.level.size() * 16);
+    for (std::size_t i = 0; i < x.level.size(); ++i) {
+      if ((i & 63) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return false;
+      }
+      const Pos& p = x.level[i];
+      std::int32_t base = 0;
+      Pos px;
+      if (report_) {
+        px = p ^ avg;
+        base = px.count();
+      } else {
+        for_each_bit(p, [&](int bit) { base += weight[bit]; });
+      }
+      g_.for_each_jump(p, [&](int j) {
+        ++out_.expanded;
+        const Pos c = p ^ g_.jump_mask(j);
+        if (!report_ && !feasible(x, c)) return;
+        if (meet) {
+          long k = yindex->find(g_.complement(c));
+          if (k >= 0 && out_.pairs++ == 0) record_meet(x, i, j, static_cast<std::size_t>(k));
+          return;
+        }
+        if (!seen_.insert(c.digest())) return;
+        const auto& jb = jbits_[static_cast<std::size_t>(j)];
+        std::int32_t s;
+        if (report_)
+          s = base + 3 - 2 * (px.test(jb[0]) + px.test(jb[1]) + px.test(jb[2]));
+        else
+          s = base - weight[jb[0]] - weight[jb[1]] + weight[jb[2]];
+        children_.push_back({beam_detail::survivor_key(s, c, seed_), static_cast<std::uint32_t>(i),
+                             static_cast<std::uint32_t>(j)});
+      });
+    }
+    if (meet) {
+      out_.found = out_.pairs > 0;
+      return false;
+    }
+    if (children_.empty()) return false;
+    if (children_.size() > capacity_) {
+      std::nth_element(children_.begin(), children_.begin() + static_cast<long>(capacity_),
+                       children_.end(),
+                       [](const Child& u, const Child& v) { return u.key > v.key; });
+      children_.resize(capacity_);
+    }
+    // Parent order keeps the next level's memory walk sequential.
+    std::sort(children_.begin(), children_.end(), [](const Child& u, const Child& v) {
+      return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+    });
+    std::vector<Pos> next;
+    next.reserve(children_.size());
+    std::vector<Link> links;
+    links.reserve(children_.size());
+    for (const Child& c : children_) {
+      next.push_back(x.level[c.parent] ^ g_.jump_mask(static_cast<int>(c.jump)));
+      links.push_back({c.parent, c.jump});
+    }
+    x.level = std::move(next);
+    x.links.push_back(std::move(links));
+    return true;
+  }
+
+  // A pair met by the last step: x's child (parent i, jump j) is the complement of y's k.
+  void record_meet(const Side<W>& x, std::size_t i, int j, std::size_t k) {
+    const bool x_is_a = &x == &a_;
+    std::vector<int> xpath = x.path(x.depth(), i);
+    xpath.push_back(j);
+    const Side<W>& y = x_is_a ? b_ : a_;
+    std::vector<int> ypath = y.path(y.depth(), k);
+    assemble(x_is_a ? xpath : ypath, x_is_a ? ypath : xpath);
+  }
+
+  // The report's count: pairs between the two final levels.
+  void count_pairs() {
+    LevelIndex<W> bindex(b_.level);
+    for (std::size_t i = 0; i < a_.level.size(); ++i) {
+      long k = bindex.find(g_.complement(a_.level[i]));
+      if (k < 0) continue;
+      if (out_.pairs++ == 0)
+        assemble(a_.path(a_.depth(), i), b_.path(b_.depth(), static_cast<std::size_t>(k)));
+    }
+    out_.found = out_.pairs > 0;
+  }
+
+  // A's jumps, then B's jumps in reverse order. B's jump f-over-o-into-t takes Q' to Q on the
+  // complemented board; on the original board the same jump takes ~Q to ~Q' (peg f, peg o, hole
+  // t become hole, hole, peg), so each jump is kept as it is, only the order reverses.
+  void assemble(const std::vector<int>& apath, const std::vector<int>& bpath) {
+    const auto& jumps = g_.board().jumps();
+    for (int j : apath) out_.moves.push_back(jumps[static_cast<std::size_t>(j)]);
+    for (auto it = bpath.rbegin(); it != bpath.rend(); ++it)
+      out_.moves.push_back(jumps[static_cast<std::size_t>(*it)]);
+  }
+
+  const Geometry<W>& g_;
+  bool report_;
+  std::size_t capacity_;
+  std::uint64_t seed_;
+  const Control& ctl_;
+  std::vector<std::array<int, 3>> jbits_;
+  Side<W> a_, b_;
+  int total_ = 0;
+  std::vector<Child> children_;
+  DigestSet seen_;
+  Outcome out_;
+  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
+};
+
+// Final positions to aim at: the goal's, or for "one peg anywhere" every hole the position class
+// and peg types allow, one per orbit of the symmetries that fix the start.
+std::vector<HoleSet> goal_positions(const Problem& p) {
+  const Board& board = *p.board;
+  std::vector<HoleSet> out;
+  auto single = [&](int h) {
+    HoleSet s(board.size());
+    s.set(h);
+    return s;
+  };
+  if (p.goal.kind == Goal::Kind::Position) return {p.goal.position};
+  if (p.goal.kind == Goal::Kind::Hole) return {single(p.goal.hole)};
+  std::vector<bool> done(static_cast<std::size_t>(board.size()), false);
+  std::vector<const std::vector<int>*> fixing;
+  for (const auto& sym : board.symmetries()) {
+    HoleSet img(board.size());
+    for (int h : p.start.members()) img.set(sym[static_cast<std::size_t>(h)]);
+    if (img == p.start) fixing.push_back(&sym);
+  }
+  for (int h : admissible_finals(board, p.start).members()) {
+    if (done[static_cast<std::size_t>(h)]) continue;
+    for (const auto* sym : fixing)
+      done[static_cast<std::size_t>((*sym)[static_cast<std::size_t>(h)])] = true;
+    out.push_back(single(h));
+  }
+  return out;
+}
+
+template <int W>
+SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+  const Board& board = *p.board;
+  const Geometry<W> g(board);
+  const bool report = o.algorithm == Algorithm::BeamReport;
+  const std::vector<HoleSet> goals = goal_positions(p);
+  SolveResult r;
+  r.width = W;
+  BeamStats stats;
+  if (goals.empty()) {
+    r.reason = "beam search: no hole can hold the last peg";
+    r.beam = stats;
+    return r;
+  }
+  Control ctl;
+  ctl.cancel = o.cancel;
+  ctl.start = t0;
+  if (o.time_limit > 0)
+    ctl.deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(o.time_limit));
+  const Bits<W> start = g.to_bits(p.start);
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = report ? 1 : (o.threads > 0 ? o.threads : std::min(2, hw));
+  const int levels = std::max(1, p.start.count() - goals[0].count());
+  // Memory per unit of capacity and thread: a link per level, two levels of positions, and the
+  // children of a level (about 32 per survivor at 16 bytes, plus the digest set).
+  const std::size_t per_capacity =
+      static_cast<std::size_t>(levels) * sizeof(Link) + 2 * sizeof(Bits<W>) + 32 * 32;
+  const std::size_t max_capacity = std::max<std::size_t>(
+      1000, o.memory_limit / per_capacity / static_cast<std::size_t>(threads));
+  std::size_t capacity = o.capacity ? o.capacity : report ? kReportCapacity : kImprovedCapacity;
+
+  for (int attempt = 0;; ++attempt) {
+    std::atomic<int> found_by{threads};
+    std::vector<Outcome> outs(static_cast<std::size_t>(threads));
+    auto work = [&](int t) {
+      Control c = ctl;
+      c.found_by = &found_by;
+      c.index = t;
+      c.progress = t == 0 ? &o.progress : nullptr;
+      const HoleSet& goal = goals[static_cast<std::size_t>(attempt * threads + t) % goals.size()];
+      Attempt<W> a(g, start, g.to_bits(goal), report, capacity,
+                   o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t), c);
+      Outcome out = a.run();
+      if (out.found) {
+        int cur = found_by.load();
+        while (t < cur && !found_by.compare_exchange_weak(cur, t)) {
+        }
+      }
+      outs[static_cast<std::size_t>(t)] = std::move(out);
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+
+    ++stats.attempts;
+    stats.capacity = capacity;
+    for (const Outcome& out : outs) r.nodes += out.expanded;
+    const int winner = found_by.load();
+    if (winner < threads) {
+      const Outcome& out = outs[static_cast<std::size_t>(winner)];
+      r.status = Status::Solved;
+      r.moves = out.moves;
+      stats.pairs = out.pairs;
+      break;
+    }
+    stats.pairs = 0;
+    const bool stopped =
+        std::any_of(outs.begin(), outs.end(), [](const Outcome& x) { return x.stopped; });
+    const std::string how = report ? "beam search (the report's rule)" : "beam search";
+    if (stopped) {
+      r.reason = how + " stopped (time limit or cancelled) at capacity " +
+                 std::to_string(capacity) + " after " + std::to_string(r.nodes) +
+                 " positions; no solution found yet (the search is incomplete: this proves "
+                 "nothing)";
+      break;
+    }
+    if (report) {
+      r.reason = how + " found no complement pair at capacity " + std::to_string(capacity) + " (" +
+                 std::to_string(r.nodes) +
+                 " positions); the search is incomplete: this proves nothing, a larger "
+                 "--capacity or another --seed may succeed";
+      break;
+    }
+    if (capacity * 2 > max_capacity) {
+      r.reason = how + " found no complement pair up to capacity " + std::to_string(capacity) +
+                 ", the most the memory limit allows (" + std::to_string(r.nodes) +
+                 " positions); the search is incomplete: this proves nothing";
+      break;
+    }
+    capacity *= 2;
+  }
+  r.beam = stats;
+  return r;
+}
+
+}  // namespace
+
+SolveResult beam_solve(const Problem& p, const SolveOptions& o) {
+  if (o.algorithm == Algorithm::Dfs)
+    throw std::invalid_argument("beam_solve: not a beam algorithm");
+  const auto t0 = Clock::now();
+  switch (p.board->width()) {
+    case 64:
+      return beam_width<64>(p, o, t0);
+    case 128:
+      return beam_width<128>(p, o, t0);
+    case 256:
+      return beam_width<256>(p, o, t0);
+    case 512:
+      return beam_width<512>(p, o, t0);
+    case 1024:
+      return beam_width<1024>(p, o, t0);
+    default:
+      throw std::logic_error("unsupported bitset width");
+  }
+}
+
+namespace beam_detail {
+
+template <int W>
+Bits<W> average_board(const std::vector<Bits<W>>& level) {
+  std::vector<std::uint32_t> freq(W, 0);
+  for (const Bits<W>& q : level)
+    for_each_bit(q, [&](int bit) { ++freq[static_cast<std::size_t>(bit)]; });
+  std::vector<int> order(W);
+  for (int i = 0; i < W; ++i) order[static_cast<std::size_t>(i)] = i;
+  // Most frequent first, lower bit first among equals.
+  std::stable_sort(order.begin(), order.end(), [&](int u, int v) {
+    return freq[static_cast<std::size_t>(u)] > freq[static_cast<std::size_t>(v)];
+  });
+  Bits<W> avg;
+  const int pegs = level.empty() ? 0 : level.front().count();
+  for (int k = 0; k < pegs; ++k) avg.set(order[static_cast<std::size_t>(k)]);
+  return avg;
+}
+
+template <int W>
+std::uint64_t survivor_key(std::int32_t score, const Bits<W>& pos, std::uint64_t seed) {
+  const std::uint64_t biased =
+      static_cast<std::uint64_t>(static_cast<std::int64_t>(score) + (std::int64_t{1} << 31));
+  return (biased << 32) | (mix64(pos.digest() ^ seed) >> 32);
+}
+
+template <int W>
+std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
+                                          const Bits<W>& average, std::size_t capacity,
+                                          std::uint64_t seed) {
+  DigestSet seen;
+  seen.clear(children.size());
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
+  for (std::size_t i = 0; i < children.size(); ++i)
+    if (seen.insert(children[i].digest()))
+      keyed.push_back({survivor_key((children[i] ^ average).count(), children[i], seed), i});
+  if (keyed.size() > capacity) {
+    std::nth_element(keyed.begin(), keyed.begin() + static_cast<long>(capacity), keyed.end(),
+                     [](const auto& u, const auto& v) { return u.first > v.first; });
+    keyed.resize(capacity);
+  }
+  std::vector<std::size_t> out;
+  for (const auto& k : keyed) out.push_back(k.second);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+#define PEGSOL_BEAM_INSTANTIATE(W)                                                     \
+  template Bits<W> average_board<W>(const std::vector<Bits<W>>&);                      \
+  template std::uint64_t survivor_key<W>(std::int32_t, const Bits<W>&, std::uint64_t); \
+  template std::vector<std::size_t> report_survivors<W>(                               \
+      const std::vector<Bits<W>>&, const Bits<W>&, std::size_t, std::uint64_t);
+PEGSOL_BEAM_INSTANTIATE(64)
+PEGSOL_BEAM_INSTANTIATE(128)
+PEGSOL_BEAM_INSTANTIATE(256)
+PEGSOL_BEAM_INSTANTIATE(512)
+PEGSOL_BEAM_INSTANTIATE(1024)
+#undef PEGSOL_BEAM_INSTANTIATE
+
+}  // namespace beam_detail
+
+}  // namespace pegsol
