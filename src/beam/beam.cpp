@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -185,23 +186,133 @@ class Attempt {
       out_.pairs = out_.found;
       return out_;
     }
-    // Sides alternate, A first. The improved rule matches the last step's children one by one
-    // against the other side's final level instead of keeping survivors.
+    // Sides alternate, A first. The report grows both sides to the meeting level and compares
+    // the two final levels. The improved rule stops short of it and meets wider: B's final level
+    // is only generated (all children, deduplicated, never cut to the capacity) and indexed, and
+    // A's last kMeetA levels are walked depth-first from every survivor, each leaf looked up.
+    // That compares about C*b^2 positions with C*b (b: jumps per position) instead of C with C.
+    int meet_a = 0, meet_b = 0;
+    if (!report_) {
+      meet_a = std::min(kMeetA, a_.target);
+      meet_b = std::min(1, b_.target);
+      a_.target -= meet_a;
+      b_.target -= meet_b;
+    }
     while (a_.depth() < a_.target || b_.depth() < b_.target) {
       for (int s = 0; s < 2; ++s) {
         Side<W>& x = s == 0 ? a_ : b_;
         Side<W>& y = s == 0 ? b_ : a_;
         if (x.depth() >= x.target) continue;
-        bool last = a_.depth() + b_.depth() + 1 == total_;
-        if (!step(x, y, !report_ && last)) return out_;
-        if (last) break;
+        if (!step(x, y)) return out_;
       }
     }
-    if (report_) count_pairs();
+    if (report_)
+      count_pairs();
+    else
+      meet(meet_a, meet_b);
     return out_;
   }
 
  private:
+  static constexpr int kMeetA = 2;
+
+  // B's frontier for the meeting: B's deepest level expanded `eb` (0 or 1) more jumps, indexed by
+  // the digest of each position's complement. Entries: 16 bytes, digest 0 marks an empty slot.
+  struct Entry {
+    std::uint64_t digest;
+    std::uint32_t parent;
+    std::uint32_t jump;  // kNoJump for eb = 0
+  };
+  static constexpr std::uint32_t kNoJump = ~std::uint32_t{0};
+
+  Pos frontier_pos(const Entry& e) const {
+    const Pos& q = b_.level[e.parent];
+    return e.jump == kNoJump ? q : q ^ g_.jump_mask(static_cast<int>(e.jump));
+  }
+
+  void meet(int ea, int eb) {
+    std::size_t expect = b_.level.size() * (eb ? 64 : 1);
+    std::vector<Entry> table(std::bit_ceil(std::max<std::size_t>(2 * expect, 1024)),
+                             Entry{0, 0, 0});
+    std::size_t used = 0;
+    auto insert = [&](std::uint32_t parent, std::uint32_t jump, const Pos& q) {
+      if (2 * (used + 1) > table.size()) {
+        std::vector<Entry> old(table.size() * 2, Entry{0, 0, 0});
+        old.swap(table);
+        for (const Entry& e : old)
+          if (e.digest) {
+            std::size_t mask = table.size() - 1, k = e.digest & mask;
+            while (table[k].digest) k = (k + 1) & mask;
+            table[k] = e;
+          }
+      }
+      std::uint64_t d = g_.complement(q).digest();
+      if (d == 0) d = 1;
+      std::size_t mask = table.size() - 1, k = d & mask;
+      for (; table[k].digest; k = (k + 1) & mask)
+        if (table[k].digest == d) return;  // the same position reached twice
+      table[k] = {d, parent, jump};
+      ++used;
+    };
+    for (std::size_t i = 0; i < b_.level.size(); ++i) {
+      if ((i & 63) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return;
+      }
+      const Pos& q = b_.level[i];
+      const auto parent = static_cast<std::uint32_t>(i);
+      if (eb == 0) {
+        insert(parent, kNoJump, q);
+        continue;
+      }
+      g_.for_each_jump(q, [&](int j) {
+        ++out_.expanded;
+        const Pos c = q ^ g_.jump_mask(j);
+        if (feasible(b_, c)) insert(parent, static_cast<std::uint32_t>(j), c);
+      });
+    }
+    std::vector<std::uint8_t> matched(table.size(), 0);
+    std::vector<int> stack;
+    std::size_t a_index = 0;
+    // Depth-first over A's last `left` levels from p; each leaf is looked up in the table.
+    auto walk = [&](auto&& self, const Pos& p, int left) -> void {
+      if (left == 0) {
+        std::uint64_t d = p.digest();
+        if (d == 0) d = 1;
+        std::size_t mask = table.size() - 1, k = d & mask;
+        for (; table[k].digest; k = (k + 1) & mask) {
+          if (table[k].digest != d || matched[k]) continue;
+          if (g_.complement(frontier_pos(table[k])) != p) continue;
+          matched[k] = 1;
+          if (out_.pairs++ == 0) {
+            std::vector<int> apath = a_.path(a_.depth(), a_index);
+            apath.insert(apath.end(), stack.begin(), stack.end());
+            std::vector<int> bpath = b_.path(b_.depth(), table[k].parent);
+            if (table[k].jump != kNoJump) bpath.push_back(static_cast<int>(table[k].jump));
+            assemble(apath, bpath);
+          }
+        }
+        return;
+      }
+      g_.for_each_jump(p, [&](int j) {
+        ++out_.expanded;
+        const Pos c = p ^ g_.jump_mask(j);
+        if (!feasible(a_, c)) return;
+        stack.push_back(j);
+        self(self, c, left - 1);
+        stack.pop_back();
+      });
+    };
+    for (a_index = 0; a_index < a_.level.size(); ++a_index) {
+      if ((a_index & 15) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return;
+      }
+      walk(walk, a_.level[a_index], ea);
+    }
+    out_.found = out_.pairs > 0;
+  }
+
   bool stop_requested() {
     if (ctl_.cancel && ctl_.cancel->load(std::memory_order_relaxed)) return true;
     if (ctl_.found_by && ctl_.found_by->load(std::memory_order_relaxed) < ctl_.index) return true;
@@ -226,14 +337,16 @@ class Attempt {
     return true;
   }
 
-  // Grows side x by one level, choosing survivors against y's deepest level. With `meet`, y is
-  // complete: every child of x is looked up in y instead, pairs are counted and the first kept.
-  // False when the attempt is over (stopped, found, or a level came out empty).
-  bool step(Side<W>& x, const Side<W>& y, bool meet) {
+  // Grows side x by one level, choosing survivors against y's deepest level. False when the
+  // attempt is over (stopped, or the level came out empty).
+  bool step(Side<W>& x, const Side<W>& y) {
     // Scoring: a child's score is its parent's plus the change its jump makes.
     //   report:   the number of holes where the child differs from y's average board
-    //   improved: minus the sum, over the child's pegs, of how often y's positions hold a peg
-    //             there (scaled to 1024): the average board without the rounding to 0 or 1
+    //   improved: the log-likelihood that the child is the complement of a position drawn from
+    //             y's level, holes taken as independent: with f the fraction of y's positions
+    //             holding a peg on a hole, a peg there weighs log((1 - f) / f) (scaled by 64).
+    //             Tried and lost: the plain frequency, -f (the average board without rounding):
+    //             it needs about twice the capacity on triangle:15.
     std::vector<std::int32_t> weight(W, 0);
     Pos avg;
     if (report_) {
@@ -241,12 +354,13 @@ class Attempt {
     } else {
       std::vector<std::uint32_t> freq(W, 0);
       for (const Pos& q : y.level) for_each_bit(q, [&](int bit) { ++freq[bit]; });
-      for (int bit = 0; bit < W; ++bit)
-        weight[bit] = -static_cast<std::int32_t>(
-            (std::uint64_t{freq[bit]} * 1024 + y.level.size() / 2) / y.level.size());
+      const double n = static_cast<double>(y.level.size()), eps = 0.5 / n;
+      for (int bit = 0; bit < W; ++bit) {
+        const double f = freq[bit] / n;
+        weight[bit] =
+            static_cast<std::int32_t>(std::lround(64 * std::log((1 - f + eps) / (f + eps))));
+      }
     }
-    std::optional<LevelIndex<W>> yindex;
-    if (meet) yindex.emplace(y.level);
 
     children_.clear();
     seen_.clear(x.level.size() * 16);
@@ -268,11 +382,6 @@ class Attempt {
         ++out_.expanded;
         const Pos c = p ^ g_.jump_mask(j);
         if (!report_ && !feasible(x, c)) return;
-        if (meet) {
-          long k = yindex->find(g_.complement(c));
-          if (k >= 0 && out_.pairs++ == 0) record_meet(x, i, j, static_cast<std::size_t>(k));
-          return;
-        }
         if (!seen_.insert(c.digest())) return;
         const auto& jb = jbits_[static_cast<std::size_t>(j)];
         std::int32_t s;
@@ -283,10 +392,6 @@ class Attempt {
         children_.push_back({beam_detail::survivor_key(s, c, seed_), static_cast<std::uint32_t>(i),
                              static_cast<std::uint32_t>(j)});
       });
-    }
-    if (meet) {
-      out_.found = out_.pairs > 0;
-      return false;
     }
     if (children_.empty()) return false;
     if (children_.size() > capacity_) {
@@ -310,16 +415,6 @@ class Attempt {
     x.level = std::move(next);
     x.links.push_back(std::move(links));
     return true;
-  }
-
-  // A pair met by the last step: x's child (parent i, jump j) is the complement of y's k.
-  void record_meet(const Side<W>& x, std::size_t i, int j, std::size_t k) {
-    const bool x_is_a = &x == &a_;
-    std::vector<int> xpath = x.path(x.depth(), i);
-    xpath.push_back(j);
-    const Side<W>& y = x_is_a ? b_ : a_;
-    std::vector<int> ypath = y.path(y.depth(), k);
-    assemble(x_is_a ? xpath : ypath, x_is_a ? ypath : xpath);
   }
 
   // The report's count: pairs between the two final levels.
