@@ -77,4 +77,61 @@ int run_bench(int repeats, bool json) {
   return 0;
 }
 
+int run_beam_bench(int repeats, bool json) {
+  struct BeamCase {
+    const char* name;
+    const char* board;
+    const char* start;
+    const char* end;
+    Algorithm algorithm;
+    std::size_t capacity;
+  };
+  // The report's 12 -> 24 problem with fixed seeds (SolveOptions' default): status and pairs
+  // repeat run to run, so the signature (total pairs) changes only with the search. Positions
+  // include the work of a second thread stopped when the first succeeds, so they vary a little.
+  const BeamCase cases[] = {
+      {"triangle:12 12->24 beam-report C=10000", "triangle:12", "12", "24", Algorithm::BeamReport,
+       10000},
+      {"triangle:15 12->24 beam", "triangle:15", "12", "24", Algorithm::Beam, 0},
+  };
+  std::uint64_t signature = 0;
+  nlohmann::json rows = nlohmann::json::array();
+  if (!json)
+    fmt::print("{:<40} {:>7} {:>6} {:>12} {:>10}\n", "problem", "status", "pairs", "positions",
+               "median s");
+  for (const BeamCase& c : cases) {
+    BoardPtr b = make_board(c.board);
+    Problem p{b, single_vacancy(*b, *b->find(c.start)), {}};
+    p.goal.kind = Goal::Kind::Hole;
+    p.goal.hole = *b->find(c.end);
+    SolveOptions o;
+    o.algorithm = c.algorithm;
+    o.capacity = c.capacity;
+    std::vector<double> times;
+    SolveResult r;
+    for (int rep = 0; rep < repeats; ++rep) {
+      r = solve(p, o);
+      times.push_back(r.seconds);
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+    const std::uint64_t pairs = r.beam ? r.beam->pairs : 0;
+    signature += pairs;
+    if (json)
+      rows.push_back({{"problem", c.name},
+                      {"status", std::string(status_name(r.status))},
+                      {"pairs", pairs},
+                      {"positions", r.nodes},
+                      {"median_seconds", median}});
+    else
+      fmt::print("{:<40} {:>7} {:>6} {:>12} {:>10.2f}\n", c.name, status_name(r.status), pairs,
+                 r.nodes, median);
+  }
+  if (json)
+    fmt::print("{}\n", nlohmann::json{{"cases", rows}, {"signature", signature}}.dump());
+  else
+    fmt::print("signature: {} pairs\n", signature);
+  return 0;
+}
+
 }  // namespace pegsol::cli

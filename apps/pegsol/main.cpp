@@ -50,9 +50,10 @@ int main(int argc, char** argv) {
   std::string algorithm = "dfs";
   std::size_t capacity = 0;
   std::uint64_t seed = 1;
-  solve_cmd->add_option("--algorithm", algorithm,
-                        "dfs (complete), beam (huge boards, incomplete) or beam-report (the "
-                        "2022 report's beam rule)")
+  solve_cmd
+      ->add_option("--algorithm", algorithm,
+                   "dfs (complete), beam (huge boards, incomplete) or beam-report (the "
+                   "2022 report's beam rule)")
       ->check(CLI::IsMember({"dfs", "beam", "beam-report"}));
   solve_cmd->add_option("--capacity", capacity,
                         "Beam: positions kept per level (0: default; beam raises it on failure)");
@@ -77,6 +78,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeat", repeats, "Runs per problem (median time)")
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_flag("--json", bench_json, "Print JSON");
+  bool bench_beam = false;
+  bench_cmd->add_flag("--beam", bench_beam, "Benchmark the beam searches on large boards");
 
   try {
     app.parse(argc, argv);
@@ -88,7 +91,9 @@ int main(int argc, char** argv) {
   try {
     if (*boards_cmd) return cli::print_boards(boards_json);
     if (*show_cmd) return cli::print_show(show_args, show_json);
-    if (*bench_cmd) return cli::run_bench(repeats, bench_json);
+    if (*bench_cmd)
+      return bench_beam ? cli::run_beam_bench(repeats, bench_json)
+                        : cli::run_bench(repeats, bench_json);
     // `pegsol` alone and `pegsol solve` solve the default problem.
     Problem p = cli::build_problem(solve_args);
     SolveOptions o;

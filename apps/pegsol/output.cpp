@@ -104,8 +104,8 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
     out += fmt::format("{}: {}\n", status_name(r.status), r.reason);
     out += fmt::format("({} positions searched, {:.3f} ms)\n", r.nodes, r.seconds * 1e3);
     if (r.beam)
-      out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n",
-                         r.beam->pairs, r.beam->capacity, r.beam->attempts);
+      out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", r.beam->pairs,
+                         r.beam->capacity, r.beam->attempts);
     return out;
   }
   out += fmt::format("solved in {} moves ({} positions searched, {:.3f} ms)\n", r.moves.size(),
