@@ -1,0 +1,113 @@
+// Exact census of a problem: every reachable position, every solution, every complete game.
+//
+// The engine works level by level: level k is the set of positions with k pegs, and a jump always
+// leads from level k to level k-1, so each level only deduplicates against itself. Positions are
+// stored in canonical form under the census group (the board symmetries that fix the start and
+// the goal), each with the number of jump sequences reaching any member of its orbit (exact,
+// 128-bit, overflow is an error) and the chance that a uniformly random player passes through the
+// orbit. A level is split into shards by a hash of the position; each shard has one owner, so the
+// same layout spreads over threads today and machines later.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pegsol/problem.hpp"
+
+namespace pegsol {
+
+// Exact path counts. 2^128 is about 3.4e38: the English board's 5.8e20 games fit with room.
+using Count = unsigned __int128;
+
+// Decimal text of a count.
+std::string count_text(Count c);
+
+// Why a census stopped: the memory limit, a count overflow or cancellation. The message says
+// which, and for the memory limit what the run would need.
+class CensusError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CensusProgress {
+  int level = 0;                // peg count of the level being built
+  std::uint64_t positions = 0;  // canonical positions stored so far
+  double seconds = 0;
+  std::size_t memory_bytes = 0;  // bytes the census holds now
+};
+
+struct CensusOptions {
+  std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin
+  int threads = 0;               // 0: the hardware's thread count
+  bool symmetry = true;          // store positions up to the census group
+  bool on_path = true;           // backward pass: positions on some solution path
+  bool distinct = true;          // solutions up to reordering of independent jumps
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const CensusProgress&)> progress;  // called about twice a second
+};
+
+// Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.
+struct CensusLevel {
+  std::uint64_t reachable_raw = 0, reachable_sym = 0;
+  std::uint64_t on_path_raw = 0, on_path_sym = 0;
+  Count games = 0;  // complete games that end on this level (no jump left)
+};
+
+struct CensusResult {
+  int group_size = 1;               // symmetries that fix the start and the goal
+  std::vector<CensusLevel> levels;  // indexed by peg count, 0..holes
+  std::uint64_t reachable_raw = 0, reachable_sym = 0;
+  std::uint64_t on_path_raw = 0, on_path_sym = 0;
+  bool on_path_done = false;
+  Count solutions = 0;                   // jump sequences from the start to the goal
+  Count games = 0;                       // jump sequences from the start to a position with no jump
+  std::vector<Count> solutions_by_hole;  // one peg left on hole h (every goal kind)
+  Count solutions_up_to_symmetry = 0;    // orbits of solutions under the census group (Burnside)
+  std::optional<Count> distinct_solutions;  // classes under reordering of independent jumps
+  std::string distinct_note;                // why distinct_solutions is missing, if it is
+  // A player who picks uniformly among the legal jumps until none is left. Binary64 floating
+  // point (sums of products of 1/moves), relative error about 1e-15 per level.
+  double p_one_peg = 0;           // ends with one peg
+  double p_goal = 0;              // passes through the goal (for one-peg goals: ends on it)
+  std::vector<double> p_by_hole;  // ends with one peg on hole h
+  double seconds = 0;
+  std::size_t peak_bytes = 0;  // the census's own tables at their largest
+  int width = 0;               // bitset width used
+  int threads = 0;
+};
+
+// Runs the census of p. Throws CensusError (memory, overflow, cancelled) or InputError (a board
+// too wide for the census).
+CensusResult census(const Problem& p, const CensusOptions& options = {});
+
+// Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
+// can be reduced to one peg on h. Built from forward passes, one per start class under the board's
+// symmetries.
+struct SolvabilityTable {
+  std::vector<HoleSet> finals;  // indexed by vacant hole
+  int passes = 0;               // forward passes run
+  double seconds = 0;
+  std::size_t peak_bytes = 0;
+};
+SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {});
+
+// Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
+// `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically
+// least sequence (by jump index) of each class of reorderings of independent jumps. Returns the
+// number emitted.
+struct EnumerateOptions {
+  std::uint64_t limit = 0;
+  bool distinct = false;
+  bool games = false;
+  const std::atomic<bool>* cancel = nullptr;
+};
+std::uint64_t enumerate_solutions(const Problem& p, const EnumerateOptions& options,
+                                  const std::function<bool(const std::vector<Jump>&)>& emit);
+
+}  // namespace pegsol

@@ -1,0 +1,638 @@
+// The exact census: forward pass with path counts, backward pass for solution paths, Burnside
+// counts up to symmetry, and the count of solutions up to reordering of independent jumps.
+#include "pegsol/census.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "engine.hpp"
+#include "pegsol/error.hpp"
+
+namespace pegsol {
+
+std::string count_text(Count c) {
+  if (c == 0) return "0";
+  std::string s;
+  while (c) {
+    s.push_back(static_cast<char>('0' + static_cast<int>(c % 10)));
+    c /= 10;
+  }
+  return {s.rbegin(), s.rend()};
+}
+
+namespace census_detail {
+
+std::size_t default_memory_limit() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  std::size_t total = pages > 0 && page > 0
+                          ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                          : std::size_t{4} << 30;
+  std::size_t margin = std::max(total / 10, std::size_t{1} << 30);
+  return total > 2 * margin ? total - margin : total / 2;
+}
+
+namespace {
+
+// One stored position: canonical key, the number of jump sequences reaching its orbit (128 bits
+// as two words, so the entry stays 8-byte aligned: 32 bytes at W = 64), and the chance that the
+// random player passes through the orbit.
+template <int W>
+struct Entry {
+  Bits<W> key;
+  std::uint64_t lo = 0, hi = 0;
+  double prob = 0;
+  Count count() const { return (static_cast<Count>(hi) << 64) | lo; }
+  void set_count(Count c) {
+    lo = static_cast<std::uint64_t>(c);
+    hi = static_cast<std::uint64_t>(c >> 64);
+  }
+};
+static_assert(sizeof(Entry<64>) == 32);
+
+template <int W>
+int shard_of(std::uint64_t h) {
+  return static_cast<int>(h >> (64 - kShardBits));
+}
+
+// Open addressing with linear probing; the empty key (no pegs) marks a free slot, since no level
+// the engine builds contains the empty position. Load factor at most 0.7.
+template <int W>
+class Table {
+ public:
+  explicit Table(Memory& m) : mem_(&m), slots_(m) {}
+
+  void add(const Entry<W>& e, std::uint64_t h) {
+    if ((size_ + 1) * 10 > cap_ * 7) grow();
+    auto& s = slots_.vec();
+    std::size_t i = h & (cap_ - 1);
+    while (true) {
+      Entry<W>& x = s[i];
+      if (x.key.none()) {
+        x = e;
+        ++size_;
+        return;
+      }
+      if (x.key == e.key) {
+        Count c = x.count();
+        add_count(c, e.count());
+        x.set_count(c);
+        x.prob += e.prob;
+        return;
+      }
+      i = (i + 1) & (cap_ - 1);
+    }
+  }
+  std::size_t size() const { return size_; }
+
+  // The entries, densely, in slot order; the table is released.
+  Booked<Entry<W>> take_entries() {
+    Booked<Entry<W>> out(*mem_);
+    out.reserve(size_);
+    for (const Entry<W>& x : slots_.vec())
+      if (x.key.any()) out.push_back(x);
+    slots_.release();
+    cap_ = size_ = 0;
+    return out;
+  }
+
+ private:
+  void grow() {
+    std::size_t ncap = cap_ ? cap_ * 2 : 1024;
+    Booked<Entry<W>> n(*mem_);
+    n.assign(ncap, Entry<W>{});
+    for (const Entry<W>& x : slots_.vec())
+      if (x.key.any()) {
+        std::size_t i = x.key.digest() & (ncap - 1);
+        while (n[i].key.any()) i = (i + 1) & (ncap - 1);
+        n[i] = x;
+      }
+    slots_ = std::move(n);
+    cap_ = ncap;
+  }
+
+  Memory* mem_;
+  Booked<Entry<W>> slots_;
+  std::size_t cap_ = 0, size_ = 0;
+};
+
+template <int W>
+struct PosHash {
+  std::size_t operator()(const Bits<W>& p) const { return p.digest(); }
+};
+
+template <int W>
+class Engine {
+ public:
+  using Pos = Bits<W>;
+  using E = Entry<W>;
+  using Level = std::vector<Booked<E>>;
+
+  Engine(const Problem& p, const CensusOptions& o)
+      : p_(p),
+        o_(o),
+        b_(*p.board),
+        g_(*p.board),
+        mem_(o.memory_limit ? o.memory_limit : default_memory_limit()) {
+    workers_ = o.threads > 0 ? o.threads
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    for (int s = 0; s < g_.symmetry_count(); ++s)
+      if (s == 0 || (o.symmetry && fixes(s))) syms_.push_back(s);
+    start_ = g_.to_bits(p.start);
+    goal_pegs_ = goal_pegs(p);
+    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    t0_ = Clock::now();
+  }
+
+  CensusResult run() {
+    CensusResult r;
+    r.group_size = static_cast<int>(syms_.size());
+    r.width = W;
+    r.threads = workers_;
+    bool store = o_.on_path || o_.distinct;
+    forward(r, store);
+    if (store) on_path(r);
+    up_to_symmetry(r);
+    if (o_.distinct) distinct(r);
+    for (const CensusLevel& l : r.levels) {
+      r.reachable_raw += l.reachable_raw;
+      r.reachable_sym += l.reachable_sym;
+      r.on_path_raw += l.on_path_raw;
+      r.on_path_sym += l.on_path_sym;
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    r.peak_bytes = mem_.peak();
+    return r;
+  }
+
+ private:
+  // True when symmetry s maps the start to itself and the goal to itself.
+  bool fixes(int s) const {
+    const auto& perm = b_.symmetries()[static_cast<std::size_t>(s)];
+    auto invariant = [&](const HoleSet& set) {
+      for (int h = 0; h < b_.size(); ++h)
+        if (set.test(h) != set.test(perm[static_cast<std::size_t>(h)])) return false;
+      return true;
+    };
+    if (!invariant(p_.start)) return false;
+    switch (p_.goal.kind) {
+      case Goal::Kind::Hole:
+        return perm[static_cast<std::size_t>(p_.goal.hole)] == p_.goal.hole;
+      case Goal::Kind::Position:
+        return invariant(p_.goal.position);
+      case Goal::Kind::Any:
+        return true;
+    }
+    return false;
+  }
+
+  Pos canon(const Pos& x) const { return syms_.size() > 1 ? g_.canonical(x, syms_) : x; }
+  int orbit_size(const Pos& c) const {
+    if (syms_.size() == 1) return 1;
+    int stab = 0;
+    for (int s : syms_) stab += g_.apply(s, c) == c;
+    return static_cast<int>(syms_.size()) / stab;
+  }
+  bool is_goal(const Pos& x) const {
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
+  }
+  void check_cancel() const {
+    if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
+  }
+  void report(int level, std::uint64_t positions) {
+    if (!o_.progress) return;
+    auto now = Clock::now();
+    if (now - last_report_ < std::chrono::milliseconds(500)) return;
+    last_report_ = now;
+    o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
+                               mem_.used()});
+  }
+
+  // Forward pass: every level from the start's down to one peg. Stores each level's sorted
+  // canonical keys when the backward pass needs them.
+  void forward(CensusResult& r, bool store) {
+    const int n = b_.size();
+    r.levels.assign(static_cast<std::size_t>(n + 1), CensusLevel{});
+    r.solutions_by_hole.assign(static_cast<std::size_t>(n), 0);
+    r.p_by_hole.assign(static_cast<std::size_t>(n), 0.0);
+    stored_.clear();
+    for (int k = 0; k <= n; ++k) stored_.emplace_back(mem_);
+    k0_ = start_.count();
+    if (k0_ == 0) {
+      r.levels[0] = {1, 1, 0, 0, 1};
+      r.games = 1;
+      return;
+    }
+    Level cur;
+    for (int s = 0; s < kShards; ++s) cur.emplace_back(mem_);
+    E s0;
+    s0.key = canon(start_);
+    s0.set_count(1);
+    s0.prob = 1;
+    cur[static_cast<std::size_t>(shard_of<W>(s0.key.digest()))].push_back(s0);
+    for (int k = k0_; k >= 1; --k) {
+      mem_.set_level(k);
+      std::size_t size = 0;
+      for (const auto& sh : cur) size += sh.size();
+      if (size == 0) break;
+      if (store) {
+        Booked<Pos>& keys = stored_[static_cast<std::size_t>(k)];
+        keys.reserve(size);
+        for (const auto& sh : cur)
+          for (const E& x : sh.vec()) keys.push_back(x.key);
+        std::sort(keys.vec().begin(), keys.vec().end());
+      }
+      if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
+        Pos c = canon(goal_pos_);
+        for (const E& x : cur[static_cast<std::size_t>(shard_of<W>(c.digest()))].vec())
+          if (x.key == c) {
+            int orb = orbit_size(c);
+            r.solutions = x.count() / static_cast<Count>(orb);
+            r.p_goal = x.prob / orb;
+          }
+      }
+      if (k == 1) singles(r, cur);
+      Level next = expand(cur, k, r);
+      cur = std::move(next);
+      positions_ += r.levels[static_cast<std::size_t>(k)].reachable_sym;
+    }
+  }
+
+  // One peg left: per-hole counts, the one-peg chance, and the solutions of one-peg goals.
+  void singles(CensusResult& r, const Level& cur) {
+    for (const auto& sh : cur)
+      for (const E& x : sh.vec()) {
+        int orb = orbit_size(x.key);
+        for (int s : syms_) {
+          int h = b_.hole_at_bit(g_.apply(s, x.key).lowest());
+          r.solutions_by_hole[static_cast<std::size_t>(h)] = x.count() / static_cast<Count>(orb);
+          r.p_by_hole[static_cast<std::size_t>(h)] = x.prob / orb;
+        }
+        r.p_one_peg += x.prob;
+      }
+    switch (p_.goal.kind) {
+      case Goal::Kind::Any:
+        for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
+        r.p_goal = r.p_one_peg;
+        break;
+      case Goal::Kind::Hole:
+        r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        break;
+      case Goal::Kind::Position:
+        if (goal_pegs_ == 1) {
+          int h = b_.hole_at_bit(goal_pos_.lowest());
+          r.solutions = r.solutions_by_hole[static_cast<std::size_t>(h)];
+          r.p_goal = r.p_by_hole[static_cast<std::size_t>(h)];
+        }
+        break;
+    }
+  }
+
+  // Builds level k-1 from level k (see engine.hpp for the two phases).
+  Level expand(const Level& cur, int k, CensusResult& r) {
+    constexpr std::size_t kChunk = std::size_t{1} << 16;
+    struct Chunk {
+      int shard;
+      std::size_t begin, end;
+    };
+    std::vector<Chunk> chunks;
+    for (int s = 0; s < kShards; ++s) {
+      std::size_t n = cur[static_cast<std::size_t>(s)].size();
+      for (std::size_t b = 0; b < n; b += kChunk) chunks.push_back({s, b, std::min(n, b + kChunk)});
+    }
+    std::vector<Table<W>> tables;
+    tables.reserve(kShards);
+    for (int s = 0; s < kShards; ++s) tables.emplace_back(mem_);
+    std::vector<std::vector<Booked<E>>> bufs(static_cast<std::size_t>(workers_));
+    for (auto& b : bufs)
+      for (int s = 0; s < kShards; ++s) b.emplace_back(mem_);
+    struct Tally {
+      std::uint64_t raw = 0, sym = 0;
+      Count games = 0;
+    };
+    std::vector<Tally> tally(static_cast<std::size_t>(workers_));
+    std::barrier sync(workers_);
+    std::atomic<bool> failed{false};
+    std::exception_ptr err;
+    std::mutex err_m;
+    auto guard = [&](auto&& f) {
+      if (failed.load()) return;
+      try {
+        f();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(err_m);
+        if (!err) err = std::current_exception();
+        failed.store(true);
+      }
+    };
+    const std::size_t nj = b_.jumps().size();
+    parallel(workers_, [&](int t) {
+      std::vector<Pos> kids(nj);
+      auto& mybuf = bufs[static_cast<std::size_t>(t)];
+      Tally& my = tally[static_cast<std::size_t>(t)];
+      for (const Chunk& c : chunks) {
+        guard([&] {
+          if (t == 0) check_cancel();
+          const auto& sh = cur[static_cast<std::size_t>(c.shard)].vec();
+          std::size_t len = c.end - c.begin;
+          std::size_t lo = c.begin + len * static_cast<std::size_t>(t) / workers_;
+          std::size_t hi = c.begin + len * static_cast<std::size_t>(t + 1) / workers_;
+          for (std::size_t i = lo; i < hi; ++i) {
+            const E& x = sh[i];
+            ++my.sym;
+            my.raw += static_cast<std::uint64_t>(orbit_size(x.key));
+            std::size_t nk = 0;
+            g_.for_each_jump(x.key, [&](int j) { kids[nk++] = x.key ^ g_.jump_mask(j); });
+            if (nk == 0) {
+              add_count(my.games, x.count());
+              continue;
+            }
+            E y;
+            y.lo = x.lo;
+            y.hi = x.hi;
+            y.prob = x.prob / static_cast<double>(nk);
+            for (std::size_t q = 0; q < nk; ++q) {
+              y.key = canon(kids[q]);
+              mybuf[static_cast<std::size_t>(shard_of<W>(y.key.digest()))].push_back(y);
+            }
+          }
+        });
+        sync.arrive_and_wait();
+        guard([&] {
+          for (int s = t; s < kShards; s += workers_) {
+            Table<W>& tab = tables[static_cast<std::size_t>(s)];
+            for (auto& wb : bufs) {
+              auto& b = wb[static_cast<std::size_t>(s)];
+              for (const E& y : b.vec()) tab.add(y, y.key.digest());
+              b.clear();
+            }
+          }
+        });
+        sync.arrive_and_wait();
+        if (t == 0) {
+          std::size_t made = 0;
+          for (const auto& tab : tables) made += tab.size();
+          report(k - 1, positions_ + made);
+        }
+      }
+    });
+    if (err) std::rethrow_exception(err);
+    CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
+    for (const Tally& x : tally) {
+      lv.reachable_raw += x.raw;
+      lv.reachable_sym += x.sym;
+      add_count(lv.games, x.games);
+    }
+    add_count(r.games, lv.games);
+    bufs.clear();
+    Level next;
+    for (auto& tab : tables) next.push_back(tab.take_entries());
+    return next;
+  }
+
+  // Backward pass: the positions of each level with a child on a solution path, starting from
+  // the goal positions. Parents of a position are its jumps on the complement, undone.
+  void on_path(CensusResult& r) {
+    path_.clear();
+    for (int k = 0; k <= b_.size(); ++k) path_.emplace_back(mem_);
+    if (goal_pegs_ > k0_ || k0_ == 0) {
+      r.on_path_done = true;
+      return;
+    }
+    auto& first = path_[static_cast<std::size_t>(goal_pegs_)];
+    const auto& at_goal = stored_[static_cast<std::size_t>(goal_pegs_)].vec();
+    if (p_.goal.kind == Goal::Kind::Any) {
+      first.reserve(at_goal.size());
+      for (const Pos& x : at_goal) first.push_back(x);
+    } else {
+      Pos c = canon(goal_pos_);
+      if (std::binary_search(at_goal.begin(), at_goal.end(), c)) first.push_back(c);
+    }
+    for (int k = goal_pegs_ + 1; k <= k0_; ++k) {
+      mem_.set_level(k);
+      check_cancel();
+      const auto& below = path_[static_cast<std::size_t>(k - 1)].vec();
+      const auto& level = stored_[static_cast<std::size_t>(k)].vec();
+      std::vector<Booked<Pos>> found;
+      for (int t = 0; t < workers_; ++t) found.emplace_back(mem_);
+      parallel(workers_, [&](int t) {
+        std::size_t lo = below.size() * static_cast<std::size_t>(t) / workers_;
+        std::size_t hi = below.size() * static_cast<std::size_t>(t + 1) / workers_;
+        auto& out = found[static_cast<std::size_t>(t)];
+        for (std::size_t i = lo; i < hi; ++i) {
+          const Pos& x = below[i];
+          g_.for_each_jump(g_.complement(x), [&](int j) {
+            Pos c = canon(x ^ g_.jump_mask(j));
+            if (std::binary_search(level.begin(), level.end(), c)) out.push_back(c);
+          });
+        }
+      });
+      std::size_t total = 0;
+      for (const auto& f : found) total += f.size();
+      auto& mine = path_[static_cast<std::size_t>(k)];
+      mine.reserve(total);
+      for (auto& f : found) {
+        for (const Pos& x : f.vec()) mine.push_back(x);
+        f.release();
+      }
+      std::sort(mine.vec().begin(), mine.vec().end());
+      mine.vec().erase(std::unique(mine.vec().begin(), mine.vec().end()), mine.vec().end());
+    }
+    for (int k = goal_pegs_; k <= k0_; ++k) {
+      CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
+      for (const Pos& x : path_[static_cast<std::size_t>(k)].vec()) {
+        ++lv.on_path_sym;
+        lv.on_path_raw += static_cast<std::uint64_t>(orbit_size(x));
+      }
+    }
+    r.on_path_done = true;
+  }
+
+  // Solutions up to the census group, by Burnside's lemma: a solution is fixed by a symmetry
+  // exactly when every position on it is, so count the paths through each symmetry's fixed
+  // positions (few: a reflection fixes about 2^(n/2) positions) and average over the group.
+  void up_to_symmetry(CensusResult& r) {
+    Count total = r.solutions;
+    for (int s : syms_) {
+      if (s == 0) continue;
+      std::unordered_map<Pos, Count, PosHash<W>> memo;
+      auto paths = [&](auto&& self, const Pos& x) -> Count {
+        if (is_goal(x)) return 1;
+        if (x.count() <= goal_pegs_) return 0;
+        auto it = memo.find(x);
+        if (it != memo.end()) return it->second;
+        Count sum = 0;
+        g_.for_each_jump(x, [&](int j) {
+          Pos y = x ^ g_.jump_mask(j);
+          if (g_.apply(s, y) == y) add_count(sum, self(self, y));
+        });
+        memo.emplace(x, sum);
+        return sum;
+      };
+      add_count(total, paths(paths, start_));
+    }
+    r.solutions_up_to_symmetry = total / static_cast<Count>(syms_.size());
+  }
+
+  // Solutions up to reordering of independent jumps: count the sequences that are the
+  // lexicographically least (by jump index) of their class. A sequence w is least exactly when no
+  // jump a follows a larger jump b with a independent of b and of everything between them. So the
+  // jumps forbidden next are F(wc) = {a indep c : a < c or a in F(w)}, and a jump in F stays
+  // forbidden until something it depends on is played; since a forbidden jump can only become
+  // legal through a jump it depends on, F can be kept as a subset of the legal jumps. The pass
+  // counts (position, F) states over positions on solution paths.
+  void distinct(CensusResult& r) {
+    if (goal_pegs_ > k0_ || k0_ == 0 || r.solutions == 0) {
+      r.distinct_solutions = 0;
+      return;
+    }
+    struct Key {
+      Pos p;
+      std::uint64_t f;
+      bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+      std::size_t operator()(const Key& k) const {
+        return k.p.digest() ^ (k.f * 0x9E3779B97F4A7C15ull);
+      }
+    };
+    using Map = std::unordered_map<Key, Count, KeyHash>;
+    constexpr std::size_t kNodeBytes = sizeof(Key) + sizeof(Count) + 32;
+    auto on_path_at = [&](const Pos& x, int k) {
+      const auto& v = path_[static_cast<std::size_t>(k)].vec();
+      return std::binary_search(v.begin(), v.end(), canon(x));
+    };
+    auto legal = [&](const Pos& x, std::vector<int>& out) {
+      out.clear();
+      g_.for_each_jump(x, [&](int j) { out.push_back(j); });
+      std::sort(out.begin(), out.end());
+      if (out.size() > 64)
+        throw CensusError("a position has more than 64 legal jumps; distinct count skipped");
+    };
+    std::size_t booked = 0;
+    try {
+      Map cur;
+      cur.emplace(Key{start_, 0}, Count{1});
+      std::vector<int> lp, lc;
+      for (int k = k0_; k > goal_pegs_; --k) {
+        mem_.set_level(k - 1);
+        check_cancel();
+        Map next;
+        std::size_t booked_next = 0;
+        for (const auto& [key, cnt] : cur) {
+          legal(key.p, lp);
+          for (std::size_t i = 0; i < lp.size(); ++i) {
+            if ((key.f >> i) & 1) continue;
+            int c = lp[i];
+            const Pos& mc = g_.jump_mask(c);
+            Pos child = key.p ^ mc;
+            if (!on_path_at(child, k - 1)) continue;
+            legal(child, lc);
+            std::uint64_t f = 0;
+            for (std::size_t q = 0; q < lc.size(); ++q) {
+              int a = lc[q];
+              if ((g_.jump_mask(a) & mc).any()) continue;
+              bool forbid = a < c;
+              if (!forbid) {
+                auto it = std::lower_bound(lp.begin(), lp.end(), a);
+                forbid = (key.f >> (it - lp.begin())) & 1;
+              }
+              if (forbid) f |= std::uint64_t{1} << q;
+            }
+            auto [it, fresh] = next.try_emplace(Key{child, f}, 0);
+            add_count(it->second, cnt);
+            if (fresh && next.size() % 4096 == 0) {
+              mem_.take(4096 * kNodeBytes);
+              booked_next += 4096 * kNodeBytes;
+            }
+          }
+        }
+        mem_.give(booked);
+        booked = booked_next;
+        cur = std::move(next);
+      }
+      Count total = 0;
+      for (const auto& [key, cnt] : cur)
+        if (is_goal(key.p)) add_count(total, cnt);
+      r.distinct_solutions = total;
+    } catch (const CensusError& e) {
+      if (std::string(e.what()) == "cancelled") throw;
+      r.distinct_note = e.what();
+    }
+    mem_.give(booked);
+  }
+
+  const Problem& p_;
+  const CensusOptions& o_;
+  const Board& b_;
+  Geometry<W> g_;
+  Memory mem_;
+  int workers_ = 1;
+  std::vector<int> syms_;
+  Pos start_, goal_pos_;
+  int goal_pegs_ = 1, k0_ = 0;
+  std::vector<Booked<Pos>> stored_, path_;
+  std::uint64_t positions_ = 0;
+  Clock::time_point t0_, last_report_;
+};
+
+template <int W>
+CensusResult run_census(const Problem& p, const CensusOptions& o) {
+  Engine<W> e(p, o);
+  return e.run();
+}
+
+}  // namespace
+}  // namespace census_detail
+
+CensusResult census(const Problem& p, const CensusOptions& o) {
+  const Board& b = *p.board;
+  if (b.size() > 64)
+    throw InputError("census: board " + b.name() + " has " + std::to_string(b.size()) +
+                     " holes; the exact census handles boards of up to 64 holes");
+  switch (b.width()) {
+    case 64:
+      return census_detail::run_census<64>(p, o);
+    case 128:
+      return census_detail::run_census<128>(p, o);
+    default:
+      throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
+                       "-bit layout; the census is built for layouts of up to 128 bits");
+  }
+}
+
+SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options) {
+  const Board& b = *board;
+  auto t0 = census_detail::Clock::now();
+  SolvabilityTable t;
+  t.finals.assign(static_cast<std::size_t>(b.size()), HoleSet(b.size()));
+  std::vector<bool> done(static_cast<std::size_t>(b.size()), false);
+  CensusOptions o = options;
+  o.on_path = false;
+  o.distinct = false;
+  for (int v = 0; v < b.size(); ++v) {
+    if (done[static_cast<std::size_t>(v)]) continue;
+    Problem p{board, single_vacancy(b, v), Goal{}};
+    CensusResult r = census(p, o);
+    ++t.passes;
+    t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
+    HoleSet finals(b.size());
+    for (int h = 0; h < b.size(); ++h)
+      if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) finals.set(h);
+    for (const auto& perm : b.symmetries()) {
+      int w = perm[static_cast<std::size_t>(v)];
+      if (done[static_cast<std::size_t>(w)]) continue;
+      done[static_cast<std::size_t>(w)] = true;
+      HoleSet img(b.size());
+      for (int h : finals.members()) img.set(perm[static_cast<std::size_t>(h)]);
+      t.finals[static_cast<std::size_t>(w)] = img;
+    }
+  }
+  t.seconds = std::chrono::duration<double>(census_detail::Clock::now() - t0).count();
+  return t;
+}
+
+}  // namespace pegsol

@@ -1,0 +1,164 @@
+// The census's layer engine (internal to src/census).
+//
+// A level is an array of shards; a position belongs to shard digest(canonical) >> (64 -
+// kShardBits). Building level k-1 from level k runs in chunks of parents:
+//
+//   phase A  every worker expands its slice of the chunk, appending each child (canonical key,
+//            orbit path count, probability share) to its own buffer for the child's shard;
+//   phase B  worker t merges every worker's buffers for the shards it owns (s % workers == t)
+//            into its open-addressing tables.
+//
+// No locks: a shard has one owner. A machine could own a shard range the same way.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pegsol/census.hpp"
+#include "pegsol/geometry.hpp"
+
+namespace pegsol::census_detail {
+
+using Clock = std::chrono::steady_clock;
+
+inline constexpr int kShardBits = 6;
+inline constexpr int kShards = 1 << kShardBits;
+
+// Adds b to a; throws CensusError on overflow (counts are never wrapped).
+inline void add_count(Count& a, Count b) {
+  if (__builtin_add_overflow(a, b, &a))
+    throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
+}
+
+// The census's memory ledger: every large table takes its bytes here first, so the run ends with
+// a clear error instead of an out-of-memory kill.
+class Memory {
+ public:
+  explicit Memory(std::size_t limit) : limit_(limit) {}
+  std::size_t limit() const { return limit_; }
+  std::size_t used() const { return used_.load(); }
+  std::size_t peak() const { return peak_.load(); }
+  void set_level(int k) { level_.store(k); }
+  // Takes `bytes` or throws CensusError naming the limit and what the run needs.
+  void take(std::size_t bytes) {
+    std::size_t now = used_.fetch_add(bytes) + bytes;
+    if (now > limit_) {
+      used_.fetch_sub(bytes);
+      throw CensusError(
+          "memory limit of " + mib(limit_) + " reached at level " + std::to_string(level_.load()) +
+          ": the census holds " + mib(now - bytes) + " and needs " + mib(bytes) +
+          " more (at least " + mib(now) +
+          "). Raise --memory-limit if the machine has the memory; boards beyond one machine "
+          "(the Wiegleb 45 census) need the distributed census, which pegsol does not have yet.");
+    }
+    std::size_t p = peak_.load();
+    while (now > p && !peak_.compare_exchange_weak(p, now)) {
+    }
+  }
+  void give(std::size_t bytes) { used_.fetch_sub(bytes); }
+  static std::string mib(std::size_t b) {
+    return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB";
+  }
+
+ private:
+  std::size_t limit_;
+  std::atomic<std::size_t> used_{0}, peak_{0};
+  std::atomic<int> level_{0};
+};
+
+// The default limit: physical memory minus a tenth (at least 1 GiB kept free).
+std::size_t default_memory_limit();
+
+// A vector whose capacity is booked in a Memory ledger.
+template <class T>
+class Booked {
+ public:
+  explicit Booked(Memory& m) : mem_(&m) {}
+  Booked(Booked&& o) noexcept : mem_(o.mem_), v_(std::move(o.v_)), booked_(o.booked_) {
+    o.booked_ = 0;
+  }
+  Booked& operator=(Booked&& o) noexcept {
+    if (this != &o) {
+      release();
+      mem_ = o.mem_;
+      v_ = std::move(o.v_);
+      booked_ = o.booked_;
+      o.booked_ = 0;
+    }
+    return *this;
+  }
+  Booked(const Booked&) = delete;
+  Booked& operator=(const Booked&) = delete;
+  ~Booked() { release(); }
+
+  void reserve(std::size_t n) {
+    if (n <= v_.capacity()) return;
+    mem_->take(n * sizeof(T));
+    std::vector<T> w;
+    try {
+      w.reserve(n);
+    } catch (...) {
+      mem_->give(n * sizeof(T));
+      throw;
+    }
+    w.insert(w.end(), v_.begin(), v_.end());
+    std::size_t old = booked_;
+    v_ = std::move(w);
+    booked_ = n * sizeof(T);
+    mem_->give(old);
+  }
+  void push_back(const T& x) {
+    if (v_.size() == v_.capacity()) reserve(std::max<std::size_t>(16, v_.capacity() * 2));
+    v_.push_back(x);
+  }
+  void assign(std::size_t n, const T& x) {
+    reserve(n);
+    v_.assign(n, x);
+  }
+  void clear() { v_.clear(); }
+  void release() {
+    std::vector<T>().swap(v_);
+    if (mem_) mem_->give(booked_);
+    booked_ = 0;
+  }
+  std::vector<T>& vec() { return v_; }
+  const std::vector<T>& vec() const { return v_; }
+  std::size_t size() const { return v_.size(); }
+  T& operator[](std::size_t i) { return v_[i]; }
+  const T& operator[](std::size_t i) const { return v_[i]; }
+
+ private:
+  Memory* mem_;
+  std::vector<T> v_;
+  std::size_t booked_ = 0;
+};
+
+// Runs f(t) on `workers` threads (t = 0 on the caller); rethrows the first exception.
+template <class F>
+void parallel(int workers, F&& f) {
+  std::exception_ptr err;
+  std::mutex m;
+  auto run = [&](int t) {
+    try {
+      f(t);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m);
+      if (!err) err = std::current_exception();
+    }
+  };
+  std::vector<std::thread> ts;
+  for (int t = 1; t < workers; ++t) ts.emplace_back(run, t);
+  run(0);
+  for (auto& th : ts) th.join();
+  if (err) std::rethrow_exception(err);
+}
+
+}  // namespace pegsol::census_detail

@@ -1,0 +1,129 @@
+// Streaming solutions (or complete games) one at a time: depth first, jumps in index order.
+#include <algorithm>
+#include <unordered_set>
+
+#include "engine.hpp"
+#include "pegsol/error.hpp"
+
+namespace pegsol {
+
+namespace {
+
+template <int W>
+class Enumerator {
+ public:
+  using Pos = Bits<W>;
+
+  Enumerator(const Problem& p, const EnumerateOptions& o,
+             const std::function<bool(const std::vector<Jump>&)>& emit)
+      : p_(p), o_(o), emit_(emit), b_(*p.board), g_(*p.board) {
+    goal_pegs_ = goal_pegs(p);
+    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+  }
+
+  std::uint64_t run() {
+    search(g_.to_bits(p_.start), 0);
+    return emitted_;
+  }
+
+ private:
+  struct Hash {
+    std::size_t operator()(const Pos& x) const { return x.digest(); }
+  };
+
+  bool is_goal(const Pos& x) const {
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
+  }
+
+  // Returns true when some sequence from x reached the goal (or, for games, always). `forbid`
+  // (distinct mode) holds the jumps, as bits over x's legal jumps in index order, that would
+  // break the lexicographically least order (see census.cpp, distinct()).
+  bool search(const Pos& x, std::uint64_t forbid) {
+    if (stop_) return true;
+    if ((++nodes_ & 4095) == 0 && o_.cancel && o_.cancel->load()) throw CensusError("cancelled");
+    std::vector<int> legal;
+    g_.for_each_jump(x, [&](int j) { legal.push_back(j); });
+    std::sort(legal.begin(), legal.end());
+    if (o_.games ? legal.empty() : is_goal(x)) {
+      emit();
+      return true;
+    }
+    if (!o_.games && (x.count() <= goal_pegs_ || dead_.count(x))) return false;
+    if (o_.distinct && legal.size() > 64)
+      throw CensusError("a position has more than 64 legal jumps; --distinct cannot order them");
+    bool any = false;
+    for (std::size_t i = 0; i < legal.size() && !stop_; ++i) {
+      if ((forbid >> i) & 1) continue;
+      int c = legal[i];
+      const Pos& mc = g_.jump_mask(c);
+      Pos y = x ^ mc;
+      std::uint64_t f = 0;
+      if (o_.distinct) {
+        std::size_t q = 0;
+        g_.for_each_jump(y, [&](int a) { kids_.push_back(a); });
+        std::sort(kids_.begin(), kids_.end());
+        for (int a : kids_) {
+          if ((g_.jump_mask(a) & mc).none()) {
+            bool fb = a < c;
+            if (!fb) {
+              auto it = std::lower_bound(legal.begin(), legal.end(), a);
+              fb = (forbid >> (it - legal.begin())) & 1;
+            }
+            if (fb) f |= std::uint64_t{1} << q;
+          }
+          ++q;
+        }
+        kids_.clear();
+      }
+      path_.push_back(b_.jumps()[static_cast<std::size_t>(c)]);
+      any |= search(y, f);
+      path_.pop_back();
+    }
+    // With nothing forbidden every continuation class is open, so "none found" means dead.
+    if (!any && !stop_ && forbid == 0 && !o_.games) dead_.insert(x);
+    return any;
+  }
+
+  void emit() {
+    ++emitted_;
+    if (!emit_(path_) || (o_.limit && emitted_ >= o_.limit)) stop_ = true;
+  }
+
+  const Problem& p_;
+  const EnumerateOptions& o_;
+  const std::function<bool(const std::vector<Jump>&)>& emit_;
+  const Board& b_;
+  Geometry<W> g_;
+  Pos goal_pos_;
+  int goal_pegs_ = 1;
+  std::vector<Jump> path_;
+  std::vector<int> kids_;
+  std::unordered_set<Pos, Hash> dead_;
+  std::uint64_t emitted_ = 0, nodes_ = 0;
+  bool stop_ = false;
+};
+
+template <int W>
+std::uint64_t run_enumerate(const Problem& p, const EnumerateOptions& o,
+                            const std::function<bool(const std::vector<Jump>&)>& emit) {
+  Enumerator<W> e(p, o, emit);
+  return e.run();
+}
+
+}  // namespace
+
+std::uint64_t enumerate_solutions(const Problem& p, const EnumerateOptions& o,
+                                  const std::function<bool(const std::vector<Jump>&)>& emit) {
+  switch (p.board->width()) {
+    case 64:
+      return run_enumerate<64>(p, o, emit);
+    case 128:
+      return run_enumerate<128>(p, o, emit);
+    default:
+      throw InputError("solutions: board " + p.board->name() +
+                       " is wider than the 128-bit layouts this command handles");
+  }
+}
+
+}  // namespace pegsol
