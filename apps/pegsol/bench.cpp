@@ -48,7 +48,9 @@ int run_bench(int repeats, bool json) {
       std::uint64_t n = 0;
       int s = 0;
       for (const Problem& p : c.problems) {
-        SolveResult r = solve(p);
+        SolveOptions o;
+        o.time_limit = 60;  // a regression must not hang the bench
+        SolveResult r = solve(p, o);
         t += r.seconds;
         n += r.nodes;
         s += r.status == Status::Solved;

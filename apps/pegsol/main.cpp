@@ -47,14 +47,14 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
       ->check(CLI::PositiveNumber);
-  std::string algorithm = "dfs";
+  std::string algorithm = "auto";
   std::size_t capacity = 0;
   std::uint64_t seed = 1;
   solve_cmd
       ->add_option("--algorithm", algorithm,
-                   "dfs (complete), beam (huge boards, incomplete) or beam-report (the "
-                   "2022 report's beam rule)")
-      ->check(CLI::IsMember({"dfs", "beam", "beam-report"}));
+                   "auto (bounded DFS, then beam, then complete DFS), dfs (complete), beam "
+                   "(huge boards, incomplete) or beam-report (the 2022 report's beam rule)")
+      ->check(CLI::IsMember({"auto", "dfs", "beam", "beam-report"}));
   solve_cmd->add_option("--capacity", capacity,
                         "Beam: positions kept per level (0: default; beam raises it on failure)");
   solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)");
@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
     o.cancel = &g_interrupted;
     o.algorithm = algorithm == "beam"          ? Algorithm::Beam
                   : algorithm == "beam-report" ? Algorithm::BeamReport
-                                               : Algorithm::Dfs;
+                  : algorithm == "dfs"         ? Algorithm::Dfs
+                                               : Algorithm::Auto;
     o.capacity = capacity;
     o.seed = seed;
     std::signal(SIGINT, on_sigint);

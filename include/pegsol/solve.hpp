@@ -16,7 +16,10 @@ enum class Direction { Forward, Backward };
 enum class Status { Solved, Impossible, Unknown };
 // Dfs: complete first-solution search. Beam: the bidirectional beam search for huge boards
 // (incomplete; src/beam). BeamReport: the same search with the 2022 report's selection rule.
-enum class Algorithm { Dfs, Beam, BeamReport };
+// Auto: a DFS bounded to `auto_dfs_nodes` positions, then the beam search (incomplete, strong on
+// boards with many solutions), then the DFS to completion, so "impossible" still comes only from
+// a proof or a completed search.
+enum class Algorithm { Auto, Dfs, Beam, BeamReport };
 
 std::string_view status_name(Status s);
 
@@ -37,7 +40,10 @@ struct SolveOptions {
   bool symmetry = true;                       // canonicalise table keys under the goal's symmetries
   bool peg_types = true;                      // prune positions short of pegs of a needed type
   std::function<void(const Progress&)> progress;  // called about twice a second
-  Algorithm algorithm = Algorithm::Dfs;
+  Algorithm algorithm = Algorithm::Auto;
+  std::uint64_t node_limit = 0;            // DFS: stop after this many positions (0: none)
+  std::uint64_t auto_dfs_nodes = 200000;   // Auto: the first DFS phase's budget
+  double auto_beam_seconds = 10;           // Auto: the beam phase's time when there is no limit
   std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
   std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
   int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)

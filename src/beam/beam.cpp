@@ -539,8 +539,11 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
 
     ++stats.attempts;
     stats.capacity = capacity;
-    for (const Outcome& out : outs) r.nodes += out.expanded;
     const int winner = found_by.load();
+    // Threads above the winner stop at a moment that depends on timing: leave them out of the
+    // count so that it (and `pegsol bench`'s signature) repeats run to run.
+    for (int t = 0; t < threads && t <= winner; ++t)
+      r.nodes += outs[static_cast<std::size_t>(t)].expanded;
     if (winner < threads) {
       const Outcome& out = outs[static_cast<std::size_t>(winner)];
       r.status = Status::Solved;

@@ -30,7 +30,7 @@ Problem default_problem(BoardPtr board) {
   // classic solvable single-vacancy game (docs/problems.md gives the reasons).
   if (n == "english") return vacancy_to(named("d4"), named("d4"));
   if (n == "french") return vacancy_to(named("d2"), named("d6"));
-  if (n == "diamond41") return vacancy_to(named("e4"), named("e5"));
+  if (n == "diamond41") return vacancy_to(named("e3"), named("e7"));
   if (n == "wiegleb") return vacancy_to(named("e5"), named("e5"));
   if (n.starts_with("triangle:")) return vacancy_to(0, std::nullopt);
   if (n.starts_with("hexagon:")) {
