@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "census_cmd.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
   bool bench_beam = false;
   bench_cmd->add_flag("--beam", bench_beam, "Benchmark the beam searches on large boards");
 
+  cli::CensusCommands census_cmds(app);  // count, table, solutions
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,6 +94,8 @@ int main(int argc, char** argv) {
   try {
     if (*boards_cmd) return cli::print_boards(boards_json);
     if (*show_cmd) return cli::print_show(show_args, show_json);
+    std::signal(SIGINT, on_sigint);
+    if (auto rc = census_cmds.run(&g_interrupted)) return *rc;
     if (*bench_cmd)
       return bench_beam ? cli::run_beam_bench(repeats, bench_json)
                         : cli::run_bench(repeats, bench_json);

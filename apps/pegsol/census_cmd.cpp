@@ -1,0 +1,352 @@
+#include "census_cmd.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/notation.hpp"
+
+namespace pegsol::cli {
+
+namespace {
+
+// "40861647040079968" -> "40,861,647,040,079,968"
+std::string grouped(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && (s.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(s[i]);
+  }
+  return out;
+}
+std::string grouped(Count c) {
+  return grouped(count_text(c));
+}
+std::string grouped(std::uint64_t c) {
+  return grouped(std::to_string(c));
+}
+
+std::string mib(std::size_t b) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1 << 20));
+}
+
+CensusOptions census_options(double memory_mb, int threads, const std::atomic<bool>* cancel,
+                             bool json) {
+  CensusOptions o;
+  o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
+  o.threads = threads;
+  o.cancel = cancel;
+  if (isatty(STDERR_FILENO) && !json)
+    o.progress = [](const CensusProgress& pr) {
+      fmt::print(stderr, "\r{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pr.seconds,
+                 pr.level, pr.positions, pr.positions / std::max(pr.seconds, 1e-9) / 1e6,
+                 mib(pr.memory_bytes));
+    };
+  return o;
+}
+
+void end_progress(const CensusOptions& o, double seconds) {
+  if (o.progress && seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
+}
+
+std::string goal_text(const Problem& p) {
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      return p.board->hole_name(p.goal.hole);
+    case Goal::Kind::Any:
+      return "any";
+    case Goal::Kind::Position:
+      return p.goal.position.to_bits();
+  }
+  return "";
+}
+
+nlohmann::json census_json(const Problem& p, const CensusResult& r) {
+  const Board& b = *p.board;
+  nlohmann::json levels = nlohmann::json::array();
+  for (int k = static_cast<int>(r.levels.size()) - 1; k >= 0; --k) {
+    const CensusLevel& l = r.levels[static_cast<std::size_t>(k)];
+    if (l.reachable_raw == 0) continue;
+    levels.push_back({{"pegs", k},
+                      {"reachable", l.reachable_raw},
+                      {"reachable_up_to_symmetry", l.reachable_sym},
+                      {"on_solution_path", l.on_path_raw},
+                      {"on_solution_path_up_to_symmetry", l.on_path_sym},
+                      {"games_ending", count_text(l.games)}});
+  }
+  nlohmann::json by_hole = nlohmann::json::object(), p_by_hole = nlohmann::json::object();
+  for (int h = 0; h < b.size(); ++h)
+    if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) {
+      by_hole[b.hole_name(h)] = count_text(r.solutions_by_hole[static_cast<std::size_t>(h)]);
+      p_by_hole[b.hole_name(h)] = r.p_by_hole[static_cast<std::size_t>(h)];
+    }
+  return {
+      {"board", b.name()},
+      {"holes", b.size()},
+      {"start", p.start.to_bits()},
+      {"goal", goal_text(p)},
+      {"group_size", r.group_size},
+      {"levels", levels},
+      {"reachable", r.reachable_raw},
+      {"reachable_up_to_symmetry", r.reachable_sym},
+      {"on_solution_path", r.on_path_raw},
+      {"on_solution_path_up_to_symmetry", r.on_path_sym},
+      {"solutions", count_text(r.solutions)},
+      {"solutions_up_to_symmetry", count_text(r.solutions_up_to_symmetry)},
+      {"solutions_up_to_reordering",
+       r.distinct_solutions ? nlohmann::json(count_text(*r.distinct_solutions)) : nullptr},
+      {"solutions_up_to_reordering_note", r.distinct_note},
+      {"games", count_text(r.games)},
+      {"solutions_by_final_hole", by_hole},
+      {"random_player",
+       {{"p_one_peg", r.p_one_peg},
+        {"p_goal", r.p_goal},
+        {"p_by_final_hole", p_by_hole},
+        {"arithmetic", "binary64"}}},
+      {"stats",
+       {{"seconds", r.seconds},
+        {"peak_bytes", r.peak_bytes},
+        {"threads", r.threads},
+        {"width", r.width}}},
+  };
+}
+
+std::string census_text(const Problem& p, const CensusResult& r, int columns) {
+  const Board& b = *p.board;
+  std::string out = fmt::format(
+      "{}\ncensus group: {} symmetr{} (positions \"up to symmetry\" "
+      "are orbits under it)\n\n",
+      describe(p), r.group_size, r.group_size == 1 ? "y" : "ies");
+  out += fmt::format("{:>4}  {:>15}  {:>13}  {:>15}  {:>13}  {:>20}\n", "pegs", "reachable",
+                     "up to sym", "on a solution", "up to sym", "games ending here");
+  std::uint64_t widest = 1;
+  for (const CensusLevel& l : r.levels) widest = std::max(widest, l.reachable_raw);
+  for (int k = static_cast<int>(r.levels.size()) - 1; k >= 0; --k) {
+    const CensusLevel& l = r.levels[static_cast<std::size_t>(k)];
+    if (l.reachable_raw == 0) continue;
+    out += fmt::format("{:>4}  {:>15}  {:>13}  {:>15}  {:>13}  {:>20}\n", k,
+                       grouped(l.reachable_raw), grouped(l.reachable_sym), grouped(l.on_path_raw),
+                       grouped(l.on_path_sym), grouped(l.games));
+  }
+  out += fmt::format("{:>4}  {:>15}  {:>13}  {:>15}  {:>13}  {:>20}\n\n", "all",
+                     grouped(r.reachable_raw), grouped(r.reachable_sym), grouped(r.on_path_raw),
+                     grouped(r.on_path_sym), grouped(r.games));
+  // The funnel: reachable positions per peg count ('#' on a solution path, '-' off it), on a
+  // linear scale.
+  int bar = std::max(10, std::min(columns, 120) - 8);
+  out += "funnel (reachable positions per peg count; # on a solution path, - not):\n";
+  for (int k = static_cast<int>(r.levels.size()) - 1; k >= 0; --k) {
+    const CensusLevel& l = r.levels[static_cast<std::size_t>(k)];
+    if (l.reachable_raw == 0) continue;
+    auto len = [&](std::uint64_t v) {
+      return static_cast<int>(
+          std::ceil(static_cast<double>(v) * bar / static_cast<double>(widest)));
+    };
+    int all = len(l.reachable_raw), on = std::min(all, len(l.on_path_raw));
+    out += fmt::format("{:>4} |{}{}\n", k, std::string(static_cast<std::size_t>(on), '#'),
+                       std::string(static_cast<std::size_t>(all - on), '-'));
+  }
+  out += "\n";
+  auto line = [&](const char* what, const std::string& v) {
+    out += fmt::format("{:<48} {:>30}\n", what, v);
+  };
+  line("solutions", grouped(r.solutions));
+  line("solutions up to symmetry", grouped(r.solutions_up_to_symmetry));
+  line("solutions up to reordering of independent jumps",
+       r.distinct_solutions ? grouped(*r.distinct_solutions) : "not computed");
+  if (!r.distinct_note.empty()) out += fmt::format("  ({})\n", r.distinct_note);
+  line("complete games", grouped(r.games));
+  line("random player ends with one peg", fmt::format("{:.6e}", r.p_one_peg));
+  if (p.goal.kind != Goal::Kind::Any)
+    line("random player reaches the goal", fmt::format("{:.6e}", r.p_goal));
+  if (p.goal.kind == Goal::Kind::Any) {
+    out += "\nsolutions by final hole:\n";
+    for (int h = 0; h < b.size(); ++h)
+      if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0)
+        out += fmt::format("  {:>4}  {:>30}\n", b.hole_name(h),
+                           grouped(r.solutions_by_hole[static_cast<std::size_t>(h)]));
+  }
+  out += fmt::format("\n{:.3f} s, {} peak in tables, {} thread{}, {}-bit positions\n", r.seconds,
+                     mib(r.peak_bytes), r.threads, r.threads == 1 ? "" : "s", r.width);
+  return out;
+}
+
+// Grids side by side, as many as fit in `columns`.
+std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns) {
+  std::string out;
+  std::size_t w = 0;
+  for (const auto& g : grids)
+    for (const auto& l : g) w = std::max(w, l.size());
+  w += 3;
+  std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(columns) / w);
+  for (std::size_t i = 0; i < grids.size(); i += per_row) {
+    std::size_t end = std::min(grids.size(), i + per_row), rows = 0;
+    for (std::size_t j = i; j < end; ++j) rows = std::max(rows, grids[j].size());
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::string line;
+      for (std::size_t j = i; j < end; ++j) {
+        std::string cell = r < grids[j].size() ? grids[j][r] : "";
+        if (j + 1 < end) cell.resize(w, ' ');
+        line += cell;
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+CensusCommands::CensusCommands(CLI::App& app) {
+  auto problem = [&](CLI::App* cmd) {
+    cmd->add_option("--board,-b", args_.board,
+                    "Catalogue board (english, triangle:5, ...) or @FILE");
+    cmd->add_option("--lattice", args_.lattice, "square, square8 (diagonal jumps) or triangular");
+    cmd->add_option("--start,-s", args_.start,
+                    "Vacant hole (d4, 1) or @FILE with a start position");
+    cmd->add_option("--end,-e", args_.end, "Hole of the last peg, or 'any'");
+    cmd->add_option("--goal,-g", args_.goal, "@FILE with a whole target position");
+  };
+  auto resources = [&](CLI::App* cmd) {
+    cmd->add_option("--memory-limit", memory_mb_,
+                    "Megabytes the census may hold (default: the machine's memory minus a margin)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", threads_, "Worker threads (default: one per core)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--json", json_, "Print one JSON object");
+  };
+  count_ = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
+  problem(count_);
+  resources(count_);
+  count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
+  count_->add_flag("--no-distinct", no_distinct_,
+                   "Skip counting solutions up to reordering of independent jumps");
+
+  table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
+  table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
+  table_->add_option("--lattice", args_.lattice, "Lattice override");
+  resources(table_);
+
+  solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
+  problem(solutions_);
+  solutions_->add_option("--limit", limit_, "Stop after this many (0: all)");
+  solutions_->add_flag("--distinct", distinct_,
+                       "One per class of reorderings of independent jumps (the least by jump "
+                       "order)");
+  solutions_->add_flag("--games", games_, "Every complete game instead (until no jump is left)");
+}
+
+std::optional<int> CensusCommands::run(const std::atomic<bool>* cancel) {
+  try {
+    if (*count_) return count(cancel);
+    if (*table_) return table(cancel);
+    if (*solutions_) return solutions(cancel);
+  } catch (const CensusError& e) {
+    fmt::print(stderr, "\npegsol: census stopped: {}\n", e.what());
+    return 1;
+  }
+  return std::nullopt;
+}
+
+int CensusCommands::count(const std::atomic<bool>* cancel) {
+  Problem p = build_problem(args_);
+  CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
+  o.symmetry = !no_symmetry_;
+  o.distinct = !no_distinct_;
+  CensusResult r = census(p, o);
+  end_progress(o, r.seconds);
+  if (json_)
+    fmt::print("{}\n", census_json(p, r).dump());
+  else
+    fmt::print("{}", census_text(p, r, terminal_columns()));
+  return 0;
+}
+
+int CensusCommands::table(const std::atomic<bool>* cancel) {
+  ProblemArgs a;
+  a.board = args_.board;
+  a.lattice = args_.lattice;
+  Problem p = build_problem(a);
+  const Board& b = *p.board;
+  CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
+  SolvabilityTable t = solvability_table(p.board, o);
+  end_progress(o, t.seconds);
+  if (json_) {
+    nlohmann::json names = nlohmann::json::array(), matrix = nlohmann::json::array(),
+                   by_name = nlohmann::json::object();
+    for (int v = 0; v < b.size(); ++v) {
+      names.push_back(b.hole_name(v));
+      nlohmann::json row = nlohmann::json::array(), finals = nlohmann::json::array();
+      for (int h = 0; h < b.size(); ++h) {
+        bool ok = t.finals[static_cast<std::size_t>(v)].test(h);
+        row.push_back(ok ? 1 : 0);
+        if (ok) finals.push_back(b.hole_name(h));
+      }
+      matrix.push_back(row);
+      by_name[b.hole_name(v)] = finals;
+    }
+    fmt::print("{}\n", nlohmann::json{{"board", b.name()},
+                                      {"holes", b.size()},
+                                      {"names", names},
+                                      {"matrix", matrix},
+                                      {"finals", by_name},
+                                      {"passes", t.passes},
+                                      {"seconds", t.seconds},
+                                      {"peak_bytes", t.peak_bytes}}
+                           .dump());
+    return 0;
+  }
+  fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o)\n\n",
+             b.name());
+  std::vector<std::vector<std::string>> grids;
+  int solvable = 0;
+  for (int v = 0; v < b.size(); ++v) {
+    const HoleSet& f = t.finals[static_cast<std::size_t>(v)];
+    solvable += f.count() > 0;
+    std::vector<std::string> g{fmt::format("{} ({})", b.hole_name(v), f.count())};
+    for (auto& l : b.render([&](int h) {
+           return std::string(h == v && !f.test(h) ? "*" : f.test(h) ? "o" : ".");
+         }))
+      g.push_back(std::move(l));
+    grids.push_back(std::move(g));
+  }
+  fmt::print("{}", side_by_side(grids, terminal_columns()));
+  fmt::print("{} of {} single vacancies can be solved; {} forward passes, {:.3f} s, {} peak\n",
+             solvable, b.size(), t.passes, t.seconds, mib(t.peak_bytes));
+  return 0;
+}
+
+int CensusCommands::solutions(const std::atomic<bool>* cancel) {
+  Problem p = build_problem(args_);
+  EnumerateOptions o;
+  o.limit = limit_;
+  o.distinct = distinct_;
+  o.games = games_;
+  o.cancel = cancel;
+  std::string line;
+  std::uint64_t n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
+    line.clear();
+    for (const Jump& j : moves) {
+      if (!line.empty()) line += ' ';
+      line += move_text(*p.board, j);
+    }
+    line += '\n';
+    std::fputs(line.c_str(), stdout);
+    return true;
+  });
+  fmt::print(stderr, "{} {}{}\n", n,
+             games_      ? "games"
+             : distinct_ ? "distinct solutions"
+                         : "solutions",
+             limit_ && n >= limit_ ? " (limit reached)" : "");
+  return n > 0 ? 0 : 1;
+}
+
+}  // namespace pegsol::cli

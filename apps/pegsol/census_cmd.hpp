@@ -1,0 +1,38 @@
+// The census subcommands of the pegsol command: count, table, solutions.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+
+namespace pegsol::cli {
+
+// Registers `count`, `table` and `solutions` on the app; after parsing, run() executes the one
+// the user chose and returns its exit status (nullopt when none of them was chosen).
+class CensusCommands {
+ public:
+  explicit CensusCommands(CLI::App& app);
+  std::optional<int> run(const std::atomic<bool>* cancel);
+
+ private:
+  int count(const std::atomic<bool>* cancel);
+  int table(const std::atomic<bool>* cancel);
+  int solutions(const std::atomic<bool>* cancel);
+
+  CLI::App* count_ = nullptr;
+  CLI::App* table_ = nullptr;
+  CLI::App* solutions_ = nullptr;
+  ProblemArgs args_;
+  bool json_ = false;
+  double memory_mb_ = 0;
+  int threads_ = 0;
+  bool no_symmetry_ = false, no_distinct_ = false;
+  std::uint64_t limit_ = 0;
+  bool distinct_ = false, games_ = false;
+};
+
+}  // namespace pegsol::cli
