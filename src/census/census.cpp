@@ -51,6 +51,14 @@ struct Entry {
 };
 static_assert(sizeof(Entry<64>) == 32);
 
+// Word-by-word equality (the defaulted Bits::operator== compiles to a memcmp call here).
+template <int W>
+inline bool same(const Bits<W>& a, const Bits<W>& b) {
+  std::uint64_t d = 0;
+  for (int k = 0; k < Bits<W>::kWords; ++k) d |= a.w[k] ^ b.w[k];
+  return d == 0;
+}
+
 template <int W>
 int shard_of(std::uint64_t h) {
   return static_cast<int>(h >> (64 - kShardBits));
@@ -74,7 +82,7 @@ class Table {
         ++size_;
         return;
       }
-      if (x.key == e.key) {
+      if (same(x.key, e.key)) {
         Count c = x.count();
         add_count(c, e.count());
         x.set_count(c);
@@ -143,6 +151,14 @@ class Engine {
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
     if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    // Images of every jump under every symmetry of the group: a permutation of bits is linear
+    // over XOR, so image(x ^ jump) = image(x) ^ image(jump), and a child's images cost one XOR
+    // each once its parent's images are known.
+    const std::size_t nj = b_.jumps().size();
+    sym_jump_.resize(syms_.size() * nj);
+    for (std::size_t s = 0; s < syms_.size(); ++s)
+      for (std::size_t j = 0; j < nj; ++j)
+        sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j)));
     t0_ = Clock::now();
   }
 
@@ -293,16 +309,20 @@ class Engine {
 
   // Builds level k-1 from level k (see engine.hpp for the two phases).
   Level expand(const Level& cur, int k, CensusResult& r) {
-    constexpr std::size_t kChunk = std::size_t{1} << 16;
+    constexpr std::size_t kChunk = std::size_t{1} << 17;
+    // Chunks are ranges of the level's entries taken in shard order (prefix[s] = first index
+    // of shard s), so each merge phase brings many entries to every shard table.
+    std::vector<std::size_t> prefix(kShards + 1, 0);
+    for (int s = 0; s < kShards; ++s)
+      prefix[static_cast<std::size_t>(s) + 1] =
+          prefix[static_cast<std::size_t>(s)] + cur[static_cast<std::size_t>(s)].size();
+    const std::size_t total = prefix.back();
     struct Chunk {
-      int shard;
       std::size_t begin, end;
     };
     std::vector<Chunk> chunks;
-    for (int s = 0; s < kShards; ++s) {
-      std::size_t n = cur[static_cast<std::size_t>(s)].size();
-      for (std::size_t b = 0; b < n; b += kChunk) chunks.push_back({s, b, std::min(n, b + kChunk)});
-    }
+    for (std::size_t b = 0; b < total; b += kChunk)
+      chunks.push_back({b, std::min(total, b + kChunk)});
     std::vector<Table<W>> tables;
     tables.reserve(kShards);
     for (int s = 0; s < kShards; ++s) tables.emplace_back(mem_);
@@ -330,22 +350,31 @@ class Engine {
     };
     const std::size_t nj = b_.jumps().size();
     parallel(workers_, [&](int t) {
-      std::vector<Pos> kids(nj);
+      std::vector<int> kids(nj);
+      std::vector<Pos> imgs(syms_.size());
+      const std::size_t ns = syms_.size();
       auto& mybuf = bufs[static_cast<std::size_t>(t)];
       Tally& my = tally[static_cast<std::size_t>(t)];
       for (const Chunk& c : chunks) {
         guard([&] {
           if (t == 0) check_cancel();
-          const auto& sh = cur[static_cast<std::size_t>(c.shard)].vec();
           std::size_t len = c.end - c.begin;
           std::size_t lo = c.begin + len * static_cast<std::size_t>(t) / workers_;
           std::size_t hi = c.begin + len * static_cast<std::size_t>(t + 1) / workers_;
+          std::size_t s = static_cast<std::size_t>(
+              std::upper_bound(prefix.begin(), prefix.end(), lo) - prefix.begin() - 1);
           for (std::size_t i = lo; i < hi; ++i) {
-            const E& x = sh[i];
+            while (i >= prefix[s + 1]) ++s;
+            const E& x = cur[s][i - prefix[s]];
             ++my.sym;
-            my.raw += static_cast<std::uint64_t>(orbit_size(x.key));
+            int stab = 0;
+            for (std::size_t q = 0; q < ns; ++q) {
+              imgs[q] = g_.apply(syms_[q], x.key);
+              stab += same(imgs[q], x.key);
+            }
+            my.raw += static_cast<std::uint64_t>(static_cast<int>(ns) / stab);
             std::size_t nk = 0;
-            g_.for_each_jump(x.key, [&](int j) { kids[nk++] = x.key ^ g_.jump_mask(j); });
+            g_.for_each_jump(x.key, [&](int j) { kids[nk++] = j; });
             if (nk == 0) {
               add_count(my.games, x.count());
               continue;
@@ -354,8 +383,14 @@ class Engine {
             y.lo = x.lo;
             y.hi = x.hi;
             y.prob = x.prob / static_cast<double>(nk);
-            for (std::size_t q = 0; q < nk; ++q) {
-              y.key = canon(kids[q]);
+            for (std::size_t u = 0; u < nk; ++u) {
+              const std::size_t j = static_cast<std::size_t>(kids[u]);
+              Pos best = imgs[0] ^ sym_jump_[j];
+              for (std::size_t q = 1; q < ns; ++q) {
+                Pos v = imgs[q] ^ sym_jump_[q * nj + j];
+                if (v < best) best = v;
+              }
+              y.key = best;
               mybuf[static_cast<std::size_t>(shard_of<W>(y.key.digest()))].push_back(y);
             }
           }
@@ -572,6 +607,7 @@ class Engine {
   Memory mem_;
   int workers_ = 1;
   std::vector<int> syms_;
+  std::vector<Pos> sym_jump_;  // [symmetry index in syms_][jump]
   Pos start_, goal_pos_;
   int goal_pegs_ = 1, k0_ = 0;
   std::vector<Booked<Pos>> stored_, path_;

@@ -29,7 +29,7 @@ namespace pegsol::census_detail {
 
 using Clock = std::chrono::steady_clock;
 
-inline constexpr int kShardBits = 6;
+inline constexpr int kShardBits = 10;
 inline constexpr int kShards = 1 << kShardBits;
 
 // Adds b to a; throws CensusError on overflow (counts are never wrapped).
