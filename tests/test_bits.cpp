@@ -1,5 +1,76 @@
+// Bits<W> against std::bitset, a deliberately simple reference.
 #include <gtest/gtest.h>
+
+#include <bitset>
+#include <random>
 
 #include "pegsol/bits.hpp"
 
-TEST(Bits, Placeholder) { EXPECT_EQ(pegsol::Bits<64>::single(3).count(), 1); }
+namespace {
+
+template <int W>
+std::bitset<W> ref(const pegsol::Bits<W>& b) {
+  std::bitset<W> r;
+  for (int i = 0; i < W; ++i) r[static_cast<std::size_t>(i)] = b.test(i);
+  return r;
+}
+
+template <int W>
+pegsol::Bits<W> random_bits(std::mt19937_64& rng) {
+  pegsol::Bits<W> b;
+  for (auto& w : b.w) w = rng() & rng();  // sparse-ish
+  return b;
+}
+
+template <int W>
+void check_width() {
+  std::mt19937_64 rng(W);
+  for (int iter = 0; iter < 300; ++iter) {
+    auto a = random_bits<W>(rng), b = random_bits<W>(rng);
+    auto ra = ref(a), rb = ref(b);
+    EXPECT_EQ(ref(a & b), ra & rb);
+    EXPECT_EQ(ref(a | b), ra | rb);
+    EXPECT_EQ(ref(a ^ b), ra ^ rb);
+    EXPECT_EQ(ref(~a), ~ra);
+    EXPECT_EQ(ref(andnot(a, b)), ra & ~rb);
+    EXPECT_EQ(a.count(), static_cast<int>(ra.count()));
+    int s = static_cast<int>(rng() % W);
+    EXPECT_EQ(ref(a.shl(s)), ra << static_cast<std::size_t>(s)) << "shl " << s;
+    EXPECT_EQ(ref(a.shr(s)), ra >> static_cast<std::size_t>(s)) << "shr " << s;
+    EXPECT_EQ(ref(a.shift_down(-s)), ra << static_cast<std::size_t>(s));
+    EXPECT_EQ(ref(a.shift_up(-s)), ra >> static_cast<std::size_t>(s));
+    int low = W;
+    for (int i = W - 1; i >= 0; --i)
+      if (ra[static_cast<std::size_t>(i)]) low = i;
+    EXPECT_EQ(a.lowest(), low);
+    std::vector<int> seen;
+    pegsol::for_each_bit(a, [&](int i) { seen.push_back(i); });
+    EXPECT_EQ(static_cast<int>(seen.size()), a.count());
+    for (std::size_t k = 1; k < seen.size(); ++k) EXPECT_LT(seen[k - 1], seen[k]);
+    // Ordering agrees with the highest differing bit.
+    int hi = -1;
+    for (int i = W - 1; i >= 0 && hi < 0; --i)
+      if (ra[static_cast<std::size_t>(i)] != rb[static_cast<std::size_t>(i)]) hi = i;
+    if (hi < 0)
+      EXPECT_TRUE(a == b);
+    else
+      EXPECT_EQ(a < b, rb[static_cast<std::size_t>(hi)]);
+  }
+  EXPECT_EQ(pegsol::Bits<W>::low(W - 3).count(), W - 3);
+  EXPECT_EQ(pegsol::Bits<W>::single(W - 1).lowest(), W - 1);
+}
+
+}  // namespace
+
+TEST(Bits, Width64) {
+  check_width<64>();
+}
+TEST(Bits, Width128) {
+  check_width<128>();
+}
+TEST(Bits, Width256) {
+  check_width<256>();
+}
+TEST(Bits, Width1024) {
+  check_width<1024>();
+}

@@ -37,8 +37,7 @@ std::vector<Case> bench_cases() {
 int run_bench(int repeats, bool json) {
   std::uint64_t signature = 0;
   nlohmann::json rows = nlohmann::json::array();
-  if (!json)
-    fmt::print("{:<36} {:>6} {:>12} {:>12}\n", "problem", "solved", "nodes", "median ms");
+  if (!json) fmt::print("{:<36} {:>6} {:>12} {:>12}\n", "problem", "solved", "nodes", "median ms");
   for (const Case& c : bench_cases()) {
     std::vector<double> times;
     std::uint64_t nodes = 0;

@@ -5,11 +5,11 @@
 #include <csignal>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include "cli.hpp"
 #include "census_cmd.hpp"
+#include "cli.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 
@@ -18,7 +18,9 @@ namespace {
 // Set by SIGINT: searches poll it and stop cleanly.
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
+extern "C" void on_sigint(int) {
+  g_interrupted.store(true);
+}
 
 void add_problem_options(CLI::App* cmd, pegsol::cli::ProblemArgs& a) {
   cmd->add_option("--board,-b", a.board, "Catalogue board (english, triangle:5, ...) or @FILE");
@@ -75,7 +77,8 @@ int main(int argc, char** argv) {
 
   int repeats = 5;
   bool bench_json = false;
-  auto* bench_cmd = app.add_subcommand("bench", "Solve fixed problems; print nodes, times, signature");
+  auto* bench_cmd =
+      app.add_subcommand("bench", "Solve fixed problems; print nodes, times, signature");
   bench_cmd->add_option("--repeat", repeats, "Runs per problem (median time)")
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_flag("--json", bench_json, "Print JSON");
@@ -129,8 +132,8 @@ int main(int argc, char** argv) {
     if (json)
       fmt::print("{}\n", cli::solution_json(p, r).dump());
     else
-      fmt::print("{}", cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(),
-                                            !no_draw));
+      fmt::print("{}",
+                 cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(), !no_draw));
     return r.status == Status::Solved ? 0 : 1;
   } catch (const InputError& e) {
     fmt::print(stderr, "pegsol: {}\n", e.what());

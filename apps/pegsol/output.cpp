@@ -63,8 +63,7 @@ Problem build_problem(const ProblemArgs& a) {
   } else {
     throw InputError("board " + b.name() + " has no default start: give --start HOLE or @FILE");
   }
-  if (!a.goal.empty() && !a.end.empty())
-    throw InputError("give either --end or --goal, not both");
+  if (!a.goal.empty() && !a.end.empty()) throw InputError("give either --end or --goal, not both");
   if (!a.goal.empty()) {
     if (a.goal[0] != '@') throw InputError("--goal " + a.goal + ": expected @FILE (a drawing)");
     p.goal.kind = Goal::Kind::Position;
@@ -234,7 +233,8 @@ BoardPtr board_of(const ProblemArgs& a) {
   std::optional<Lattice> lattice;
   if (!a.lattice.empty()) {
     lattice = parse_lattice(a.lattice);
-    if (!lattice) throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
+    if (!lattice)
+      throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
   }
   if (!a.board.empty() && a.board[0] == '@') {
     std::string path = a.board.substr(1);
@@ -290,11 +290,11 @@ int print_show(const ProblemArgs& a, bool json) {
   std::size_t w = 0;
   for (int h = 0; h < b->size(); ++h) w = std::max(w, b->hole_name(h).size());
   int cell = static_cast<int>(w) + (b->lattice() == Lattice::Triangular ? 0 : 1);
-  fmt::print("{} ({} lattice): {} holes, {} jumps, {} symmetries, {} peg types, {} class "
-             "invariants, {}-bit layout\n\n",
-             b->name(), lattice_name(b->lattice()), b->size(), b->jumps().size(),
-             b->symmetries().size(), b->peg_type_count(), b->class_invariants().size(),
-             b->width());
+  fmt::print(
+      "{} ({} lattice): {} holes, {} jumps, {} symmetries, {} peg types, {} class "
+      "invariants, {}-bit layout\n\n",
+      b->name(), lattice_name(b->lattice()), b->size(), b->jumps().size(), b->symmetries().size(),
+      b->peg_type_count(), b->class_invariants().size(), b->width());
   for (const std::string& line : b->render(
            [&](int h) {
              std::string n = b->hole_name(h);

@@ -50,7 +50,9 @@ struct Bits {
   constexpr void reset(int i) {
     w[static_cast<std::size_t>(i >> 6)] &= ~(std::uint64_t{1} << (i & 63));
   }
-  constexpr void flip(int i) { w[static_cast<std::size_t>(i >> 6)] ^= std::uint64_t{1} << (i & 63); }
+  constexpr void flip(int i) {
+    w[static_cast<std::size_t>(i >> 6)] ^= std::uint64_t{1} << (i & 63);
+  }
 
   constexpr bool any() const {
     std::uint64_t acc = 0;

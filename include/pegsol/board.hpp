@@ -1,7 +1,7 @@
 // Board: an immutable board geometry, built once and borrowed by everything else.
 //
-// A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to bottom,
-// left to right). Each hole also has a bit in the board's layout: the bit index used by the
+// A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to
+// bottom, left to right). Each hole also has a bit in the board's layout: the bit index used by the
 // fixed-width searches. The layout is chosen so that jumps fall into few "shift classes" (all jumps
 // whose over- and to-holes sit at the same bit offsets from the from-hole), which lets move
 // generation handle a whole class with a handful of word operations.
@@ -117,8 +117,8 @@ class Board {
 };
 
 // Square: the hole at (r, c) starts at column (c - min.c) * cell_width. Triangular: staggered, the
-// hole at (r, k) starts at column (2k - r) * cell_width (shifted so the leftmost is 0): neighbours in
-// a row sit two cells apart and each row is shifted by one cell.
+// hole at (r, k) starts at column (2k - r) * cell_width (shifted so the leftmost is 0): neighbours
+// in a row sit two cells apart and each row is shifted by one cell.
 template <class Glyph>
 std::vector<std::string> Board::render(Glyph glyph, int cell_width) const {
   std::vector<std::string> lines(static_cast<std::size_t>(max_.r - min_.r + 1));

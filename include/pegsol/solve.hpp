@@ -27,23 +27,23 @@ struct Progress {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::size_t table_entries = 0;
-  int level = -1;           // beam searches: levels done so far (-1 for other searches)
-  int levels = 0;           // beam searches: levels of a complete attempt
-  std::size_t capacity = 0; // beam searches: capacity of the current attempt
+  int level = -1;            // beam searches: levels done so far (-1 for other searches)
+  int levels = 0;            // beam searches: levels of a complete attempt
+  std::size_t capacity = 0;  // beam searches: capacity of the current attempt
 };
 
 struct SolveOptions {
   Direction direction = Direction::Forward;
-  double time_limit = 0;                      // seconds; 0: no limit
-  const std::atomic<bool>* cancel = nullptr;  // set to true from anywhere to stop the search
+  double time_limit = 0;                            // seconds; 0: no limit
+  const std::atomic<bool>* cancel = nullptr;        // set to true from anywhere to stop the search
   std::size_t memory_limit = std::size_t{1} << 30;  // bytes for the failed-position table
-  bool symmetry = true;                       // canonicalise table keys under the goal's symmetries
-  bool peg_types = true;                      // prune positions short of pegs of a needed type
+  bool symmetry = true;   // canonicalise table keys under the goal's symmetries
+  bool peg_types = true;  // prune positions short of pegs of a needed type
   std::function<void(const Progress&)> progress;  // called about twice a second
   Algorithm algorithm = Algorithm::Auto;
-  std::uint64_t node_limit = 0;            // DFS: stop after this many positions (0: none)
-  std::uint64_t auto_dfs_nodes = 200000;   // Auto: the first DFS phase's budget
-  double auto_beam_seconds = 10;           // Auto: the beam phase's time when there is no limit
+  std::uint64_t node_limit = 0;           // DFS: stop after this many positions (0: none)
+  std::uint64_t auto_dfs_nodes = 200000;  // Auto: the first DFS phase's budget
+  double auto_beam_seconds = 10;          // Auto: the beam phase's time when there is no limit
   std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
   std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
   int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)
@@ -58,12 +58,12 @@ struct BeamStats {
 
 struct SolveResult {
   Status status = Status::Unknown;
-  std::string reason;        // why impossible or unknown; empty when solved
-  std::vector<Jump> moves;   // the solution, replayed and checked before it is returned
-  HoleSet final;             // position after the moves (the start when not solved)
-  std::uint64_t nodes = 0;   // positions searched
-  double seconds = 0;        // search time
-  int width = 0;             // bitset width used
+  std::string reason;             // why impossible or unknown; empty when solved
+  std::vector<Jump> moves;        // the solution, replayed and checked before it is returned
+  HoleSet final;                  // position after the moves (the start when not solved)
+  std::uint64_t nodes = 0;        // positions searched
+  double seconds = 0;             // search time
+  int width = 0;                  // bitset width used
   std::optional<BeamStats> beam;  // set by the beam searches
 };
 

@@ -133,8 +133,9 @@ void Board::build_names() {
   for (int h = 0; h < size(); ++h) {
     const Coord& p = cells_[static_cast<std::size_t>(h)];
     names_[static_cast<std::size_t>(h)] =
-        lattice_ == Lattice::Triangular ? std::to_string(h + 1)
-                                        : column_letters(p.c - min_.c) + std::to_string(p.r - min_.r + 1);
+        lattice_ == Lattice::Triangular
+            ? std::to_string(h + 1)
+            : column_letters(p.c - min_.c) + std::to_string(p.r - min_.r + 1);
   }
 }
 
@@ -163,8 +164,10 @@ void Board::build_symmetries() {
     bool ok = true;
     for (std::size_t i = 0; i < cells_.size() && ok; ++i) {
       auto h = at({img[i].r - lo.r + min_.r, img[i].c - lo.c + min_.c});
-      if (!h) ok = false;
-      else perm[i] = *h;
+      if (!h)
+        ok = false;
+      else
+        perm[i] = *h;
     }
     if (ok && std::find(symmetries_.begin(), symmetries_.end(), perm) == symmetries_.end())
       symmetries_.push_back(std::move(perm));
@@ -230,7 +233,8 @@ void Board::build_layout() {
   span_ = best_span;
   width_ = best_width;
   bit_hole_.assign(static_cast<std::size_t>(width_), -1);
-  for (int h = 0; h < n; ++h) bit_hole_[static_cast<std::size_t>(bits_[static_cast<std::size_t>(h)])] = h;
+  for (int h = 0; h < n; ++h)
+    bit_hole_[static_cast<std::size_t>(bits_[static_cast<std::size_t>(h)])] = h;
 
   std::map<std::pair<int, int>, std::size_t> index;
   std::vector<std::size_t> order(jumps_.size());
@@ -291,7 +295,8 @@ void Board::build_peg_types() {
   std::iota(parent.begin(), parent.end(), 0);
   auto root = [&](int x) {
     while (parent[static_cast<std::size_t>(x)] != x)
-      x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      x = parent[static_cast<std::size_t>(x)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
     return x;
   };
   for (const Jump& j : jumps_) parent[static_cast<std::size_t>(root(j.from))] = root(j.to);

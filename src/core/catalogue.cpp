@@ -29,7 +29,9 @@ std::vector<Coord> cells_where(int rows, int cols, Pred inside) {
   return cells;
 }
 
-int iabs(int x) { return x < 0 ? -x : x; }
+int iabs(int x) {
+  return x < 0 ? -x : x;
+}
 
 }  // namespace
 
@@ -39,7 +41,8 @@ std::vector<CatalogueEntry> catalogue() {
       {"french", "French (European) board, 37 holes"},
       {"diamond41", "9x9 diamond, rows of 1,3,5,7,9,7,5,3,1: 41 holes"},
       {"wiegleb", "Wiegleb's 9x9 cross, 45 holes"},
-      {"triangle:5", "triangle:N, N rows on the triangular lattice (N = 3..44); :5 is Cracker Barrel"},
+      {"triangle:5",
+       "triangle:N, N rows on the triangular lattice (N = 3..44); :5 is Cracker Barrel"},
       {"hexagon:3", "hexagon:N, side N on the triangular lattice (N = 2..18)"},
       {"rect:4x5", "rect:RxC, R rows by C columns on the square lattice (R*C <= 1024)"},
   };
@@ -76,9 +79,9 @@ BoardPtr make_board(std::string_view spec, std::optional<Lattice> lattice) {
   if (family == "french") {
     no_arg();
     Lattice l = lattice_for(Lattice::Square);
-    return std::make_shared<const Board>(
-        named("french", l), l,
-        cells_where(7, 7, [](int r, int c) { return iabs(r - 3) + iabs(c - 3) <= 4; }));
+    return std::make_shared<const Board>(named("french", l), l, cells_where(7, 7, [](int r, int c) {
+                                           return iabs(r - 3) + iabs(c - 3) <= 4;
+                                         }));
   }
   if (family == "diamond41" || family == "diamond") {
     no_arg();

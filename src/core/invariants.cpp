@@ -49,8 +49,8 @@ bool is_pagoda(const Board& board, const Pagoda& p) {
 namespace {
 
 // Dense simplex for: maximise c.x subject to A x <= b, x >= 0, with b >= 0 (so the slack basis is
-// feasible). Bland's rule: no cycling on the many degenerate (b = 0) rows. Returns x at the optimum,
-// or nullopt when unbounded or over the iteration budget.
+// feasible). Bland's rule: no cycling on the many degenerate (b = 0) rows. Returns x at the
+// optimum, or nullopt when unbounded or over the iteration budget.
 std::optional<std::vector<double>> simplex(const std::vector<std::vector<double>>& A,
                                            const std::vector<double>& b,
                                            const std::vector<double>& c) {
@@ -170,7 +170,8 @@ std::optional<Pagoda> pagoda_lp(const Board& board, const std::vector<double>& c
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target) {
   std::vector<double> c(static_cast<std::size_t>(board.size()), 0.0);
-  for (int h = 0; h < board.size(); ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
+  for (int h = 0; h < board.size(); ++h)
+    c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
   return pagoda_lp(board, c, [&](const Pagoda& p) { return p.value(start) < p.value(target); });
 }
 
@@ -194,7 +195,8 @@ std::optional<std::string> impossibility(const Problem& p) {
     // Pagoda proofs would need one linear program per admissible hole: left to the search.
     return std::nullopt;
   }
-  HoleSet target = p.goal.kind == Goal::Kind::Position ? p.goal.position : single(board, p.goal.hole);
+  HoleSet target =
+      p.goal.kind == Goal::Kind::Position ? p.goal.position : single(board, p.goal.hole);
   const auto& invs = board.class_invariants();
   for (std::size_t i = 0; i < invs.size(); ++i) {
     int a = 0, g = 0;

@@ -115,9 +115,9 @@ Replay replay(const Board& board, const HoleSet& start, const std::vector<Jump>&
       return r;
     }
     if (!r.final.test(m.from) || !r.final.test(m.over) || r.final.test(m.to)) {
-      r.error = where + board.hole_name(m.from) + "-" + board.hole_name(m.to) +
-                " needs pegs at " + board.hole_name(m.from) + " and " + board.hole_name(m.over) +
-                " and an empty " + board.hole_name(m.to);
+      r.error = where + board.hole_name(m.from) + "-" + board.hole_name(m.to) + " needs pegs at " +
+                board.hole_name(m.from) + " and " + board.hole_name(m.over) + " and an empty " +
+                board.hole_name(m.to);
       return r;
     }
     r.final.set(m.from, false);

@@ -289,8 +289,8 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
       if (done[static_cast<std::size_t>(h)]) continue;
       for (int s = 0; s < g.symmetry_count(); ++s)
         if (g.apply(s, sb) == sb)
-          done[static_cast<std::size_t>(board.symmetries()[static_cast<std::size_t>(s)]
-                                                          [static_cast<std::size_t>(h)])] = true;
+          done[static_cast<std::size_t>(
+              board.symmetries()[static_cast<std::size_t>(s)][static_cast<std::size_t>(h)])] = true;
       finals.push_back(single(h));
     }
   } else {
@@ -319,7 +319,8 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
 SolveResult solve_auto(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
   auto remaining = [&] {
     return o.time_limit > 0
-               ? std::max(1e-3, o.time_limit - std::chrono::duration<double>(Clock::now() - t0).count())
+               ? std::max(1e-3,
+                          o.time_limit - std::chrono::duration<double>(Clock::now() - t0).count())
                : 0.0;
   };
   SolveOptions dfs = o;
@@ -378,8 +379,8 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
         throw std::logic_error("unsupported bitset width");
     }
     if (r.status == Status::Impossible)
-      r.reason = "exhaustive search: no solution among " + std::to_string(r.nodes) +
-                 " positions searched";
+      r.reason =
+          "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
     if (r.status == Status::Unknown)
       r.reason = "search stopped (time limit or cancelled) after " + std::to_string(r.nodes) +
                  " positions; no solution found yet";

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# End-to-end checks of the pegsol command: exit statuses, JSON shape, error messages.
+set -u
+pegsol=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME EXPECTED_STATUS PATTERN -- command...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ] || ! grep -qE -- "$pattern" "$tmp/out" "$tmp/err"; then
+    echo "FAIL $name: status $got (want $want), pattern '$pattern'"
+    head -c 600 "$tmp/out" "$tmp/err"
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+check default 0 'solved in 31 moves' -- "$pegsol" solve --no-draw
+check no-args 0 'english: vacancy d4' -- "$pegsol"
+check json 0 '"status":"solved"' -- "$pegsol" solve --json
+check french-centre 1 'position class' -- "$pegsol" solve -b french -s d4 -e d4
+check french-json 1 '"status":"impossible"' -- "$pegsol" solve -b french -s d4 -e d4 --json
+check triangle 0 'solved in 13 moves' -- "$pegsol" solve -b triangle:5 --no-draw
+check backward 0 'solved' -- "$pegsol" solve -b english --direction backward --no-draw
+check bad-board 2 "unknown board 'nope'" -- "$pegsol" solve -b nope
+check bad-hole 2 "no hole named 'z9'" -- "$pegsol" solve -s z9
+check bad-option 2 'direction' -- "$pegsol" solve --direction sideways
+check missing-file 2 "cannot read file" -- "$pegsol" solve -b @/nonexistent/board.txt
+check boards 0 'english +33 +76 +8' -- "$pegsol" boards
+check show 0 'd4' -- "$pegsol" show -b english
+check time-limit 1 'unknown' -- "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --time-limit 0.05 --json
+printf 'lattice: triangular\n    .\n   o o\n  o o o\n o o o o\no o o o o\n' >"$tmp/tri.txt"
+check drawn-board 0 'solved in 13 moves' -- "$pegsol" solve -b "@$tmp/tri.txt" --no-draw
+printf '  ooo\n  oxo\n' >"$tmp/bad.txt"
+check bad-drawing 2 "bad.txt:2:4: unexpected 'x'" -- "$pegsol" solve -b "@$tmp/bad.txt"
+printf '  ooo  \n  ooo  \nooooooo\nooooooo\nooooooo\n  ooo  \n  o.o  \n' >"$tmp/start.txt"
+check start-file 0 'solved' -- "$pegsol" solve --start "@$tmp/start.txt" --end d4 --no-draw
+# The JSON object has exactly the documented keys and a replayable move list.
+"$pegsol" solve --json >"$tmp/j" 2>/dev/null
+if python3 - "$tmp/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"board", "holes", "start", "status", "reason", "moves", "notation", "final", "stats"}, d.keys()
+assert d["holes"] == 33 and len(d["start"]) == 33 and d["start"].count("0") == 1
+assert len(d["moves"]) == 31 and len(d["notation"]) == 31
+assert d["final"] == "0" * 16 + "1" + "0" * 16
+pos = [c == "1" for c in d["start"]]
+for a, b, c in d["moves"]:
+    assert pos[a] and pos[b] and not pos[c]
+    pos[a] = pos[b] = False
+    pos[c] = True
+assert sum(pos) == 1 and pos[16]
+assert "nodes" in d["stats"] and "seconds" in d["stats"]
+PY
+then pass=$((pass + 1)); else echo "FAIL json-shape"; fail=$((fail + 1)); fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,209 @@
+// The first-solution solver against a deliberately simple reference, known results, and the
+// independent replay check.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <set>
+#include <thread>
+#include <unordered_set>
+
+#include "pegsol/catalogue.hpp"
+#include "pegsol/invariants.hpp"
+#include "pegsol/solve.hpp"
+
+using namespace pegsol;
+
+namespace {
+
+// Reference: plain recursion over HoleSet through every position reachable from the start,
+// recording the holes where a single peg is left; no bit layout, symmetry or invariants.
+std::set<int> reference_finals(const Board& b, const HoleSet& start) {
+  std::set<int> finals;
+  std::unordered_set<std::uint64_t> seen;  // boards of at most 64 holes
+  std::function<void(const HoleSet&)> visit = [&](const HoleSet& pos) {
+    std::uint64_t key = 0;
+    for (int h : pos.members()) key |= std::uint64_t{1} << h;
+    if (!seen.insert(key).second) return;
+    if (pos.count() == 1) finals.insert(pos.members()[0]);
+    for (const Jump& j : b.jumps()) {
+      if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
+      HoleSet next = pos;
+      next.set(j.from, false);
+      next.set(j.over, false);
+      next.set(j.to, true);
+      visit(next);
+    }
+  };
+  visit(start);
+  return finals;
+}
+
+// True when no symmetry maps hole s to a smaller index.
+bool orbit_leader(const Board& b, int s) {
+  for (const auto& sym : b.symmetries())
+    if (sym[static_cast<std::size_t>(s)] < s) return false;
+  return true;
+}
+
+void expect_valid(const Problem& p, const SolveResult& r) {
+  ASSERT_EQ(r.status, Status::Solved);
+  Replay check = replay(*p.board, p.start, r.moves);
+  ASSERT_TRUE(check.ok) << check.error;
+  EXPECT_TRUE(goal_reached(p, check.final));
+  EXPECT_EQ(check.final, r.final);
+}
+
+Problem vacancy(const char* spec, const char* start, const char* end) {
+  BoardPtr b = make_board(spec);
+  Problem p{b, single_vacancy(*b, *b->find(start)), {}};
+  if (std::string(end) == "any") {
+    p.goal.kind = Goal::Kind::Any;
+  } else {
+    p.goal.kind = Goal::Kind::Hole;
+    p.goal.hole = *b->find(end);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST(Solve, EnglishCentralGame) {
+  Problem p = default_problem(make_board("english"));
+  SolveResult r = solve(p);
+  expect_valid(p, r);
+  EXPECT_EQ(r.moves.size(), 31u);
+  SolveOptions back;
+  back.direction = Direction::Backward;
+  back.algorithm = Algorithm::Dfs;
+  expect_valid(p, solve(p, back));
+}
+
+TEST(Solve, FrenchCentreIsImpossibleByPositionClass) {
+  Problem p = vacancy("french", "d4", "d4");
+  SolveResult r = solve(p);
+  EXPECT_EQ(r.status, Status::Impossible);
+  EXPECT_EQ(r.nodes, 0u);
+  EXPECT_NE(r.reason.find("position class"), std::string::npos) << r.reason;
+}
+
+TEST(Solve, CatalogueDefaultsAreSolved) {
+  for (const char* spec :
+       {"french", "diamond41", "wiegleb", "triangle:5", "triangle:6", "hexagon:5"}) {
+    Problem p = default_problem(make_board(spec));
+    SolveOptions o;
+    o.time_limit = 120;
+    SolveResult r = solve(p, o);
+    expect_valid(p, r);
+  }
+}
+
+// Every single-vacancy start of small boards, to one peg anywhere and to each hole: the solver's
+// verdict (forward, backward, DFS only) agrees with the reference.
+TEST(Solve, AgreesWithReferenceOnSmallBoards) {
+  for (const char* spec :
+       {"triangle:4", "triangle:5", "triangle:6", "rect:3x4", "rect:4x4", "hexagon:2"}) {
+    BoardPtr b = make_board(spec);
+    for (int s = 0; s < b->size(); ++s) {
+      if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
+      std::set<int> finals = reference_finals(*b, single_vacancy(*b, s));
+      for (int e = -1; e < b->size(); ++e) {
+        if (std::string(spec) == "triangle:6" && e % 4 != 0) continue;  // keep it quick
+        Problem p{b, single_vacancy(*b, s), {}};
+        p.goal.kind = e < 0 ? Goal::Kind::Any : Goal::Kind::Hole;
+        p.goal.hole = e;
+        bool expected = e < 0 ? !finals.empty() : finals.count(e) > 0;
+        for (Direction d : {Direction::Forward, Direction::Backward}) {
+          SolveOptions o;
+          o.direction = d;
+          o.algorithm = Algorithm::Dfs;
+          SolveResult r = solve(p, o);
+          ASSERT_NE(r.status, Status::Unknown);
+          ASSERT_EQ(r.status == Status::Solved, expected)
+              << spec << " start " << s << " end " << e << " direction " << static_cast<int>(d)
+              << ": " << r.reason;
+          if (expected) expect_valid(p, r);
+        }
+      }
+    }
+  }
+}
+
+TEST(Solve, QuickProofsNeverContradictTheReference) {
+  for (const char* spec : {"triangle:5", "rect:3x5", "hexagon:2", "rect:4x4", "triangle:6"}) {
+    BoardPtr b = make_board(spec);
+    for (int s = 0; s < b->size(); ++s) {
+      if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
+      std::set<int> finals = reference_finals(*b, single_vacancy(*b, s));
+      for (int e = -1; e < b->size(); ++e) {
+        Problem p{b, single_vacancy(*b, s), {e < 0 ? Goal::Kind::Any : Goal::Kind::Hole, e, {}}};
+        if (auto why = impossibility(p)) {
+          EXPECT_TRUE(e < 0 ? finals.empty() : finals.count(e) == 0)
+              << spec << " " << s << "->" << e << ": " << *why;
+        }
+      }
+    }
+  }
+}
+
+TEST(Solve, WholePositionGoal) {
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  SolveResult full = solve(p);
+  ASSERT_EQ(full.status, Status::Solved);
+  // The position after 10 moves of a solution is a reachable target.
+  std::vector<Jump> first(full.moves.begin(), full.moves.begin() + 10);
+  Problem q{b, p.start, {Goal::Kind::Position, -1, replay(*b, p.start, first).final}};
+  expect_valid(q, solve(q));
+  SolveOptions back;
+  back.direction = Direction::Backward;
+  expect_valid(q, solve(q, back));
+  // More pegs in the goal than the start: impossible at once.
+  Problem r{b, q.goal.position, {Goal::Kind::Position, -1, p.start}};
+  EXPECT_EQ(solve(r).status, Status::Impossible);
+}
+
+TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
+  Problem p = vacancy("diamond41", "e4", "any");  // hard for the DFS
+  SolveOptions o;
+  o.algorithm = Algorithm::Dfs;
+  o.time_limit = 0.05;
+  SolveResult r = solve(p, o);
+  if (r.status != Status::Solved) {
+    EXPECT_EQ(r.status, Status::Unknown);
+    EXPECT_NE(r.reason.find("stopped"), std::string::npos);
+  }
+  std::atomic<bool> cancel{false};
+  SolveOptions c;
+  c.algorithm = Algorithm::Dfs;
+  c.cancel = &cancel;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    cancel.store(true);
+  });
+  SolveResult rc = solve(p, c);
+  stopper.join();
+  if (rc.status != Status::Solved) {
+    EXPECT_EQ(rc.status, Status::Unknown);
+  }
+  SolveOptions n;
+  n.algorithm = Algorithm::Dfs;
+  n.node_limit = 5000;
+  SolveResult rn = solve(p, n);
+  EXPECT_EQ(rn.status, Status::Unknown);
+  EXPECT_LT(rn.nodes, 7000u);
+}
+
+TEST(Replay, RejectsIllegalMoves) {
+  BoardPtr b = make_board("english");
+  HoleSet start = single_vacancy(*b, *b->find("d4"));
+  Jump good{*b->find("d2"), *b->find("d3"), *b->find("d4")};
+  EXPECT_TRUE(replay(*b, start, {good}).ok);
+  Replay twice = replay(*b, start, {good, good});
+  EXPECT_FALSE(twice.ok);
+  EXPECT_NE(twice.error.find("move 2"), std::string::npos);
+  Jump bent{*b->find("d2"), *b->find("d3"), *b->find("e3")};
+  EXPECT_FALSE(replay(*b, start, {bent}).ok);
+  Jump far{*b->find("d1"), *b->find("d3"), *b->find("d4")};
+  EXPECT_FALSE(replay(*b, start, {far}).ok);
+}
