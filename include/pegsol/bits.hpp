@@ -144,7 +144,12 @@ struct Bits {
   // Bit i of the result is bit i-s of this, for either sign of s (|s| < W).
   constexpr Bits shift_up(int s) const { return s >= 0 ? shl(s) : shr(-s); }
 
-  friend constexpr bool operator==(const Bits&, const Bits&) = default;
+  // A word loop: the defaulted comparison of std::array becomes a memcmp call.
+  friend constexpr bool operator==(const Bits& a, const Bits& b) {
+    std::uint64_t diff = 0;
+    for (int k = 0; k < kWords; ++k) diff |= a.w[k] ^ b.w[k];
+    return diff == 0;
+  }
   // Orders as unsigned W-bit integers.
   friend constexpr std::strong_ordering operator<=>(const Bits& a, const Bits& b) {
     for (int k = kWords - 1; k >= 0; --k)

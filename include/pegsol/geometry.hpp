@@ -9,6 +9,7 @@
 // every jump of the class at once. A linear layout (board.hpp) gives one class per direction.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -101,7 +102,7 @@ class Geometry {
 
   int symmetry_count() const { return static_cast<int>(sym_perm_.size()); }
   // Image of p under symmetry s (an index into board().symmetries()).
-  Pos apply(int s, const Pos& p) const {
+  [[gnu::always_inline]] Pos apply(int s, const Pos& p) const {
     if (s == 0) return p;
     Pos r;
     if (!sym_table_.empty()) {
@@ -144,18 +145,16 @@ class Geometry {
     }
     if (!kUseTables) return;
     sym_table_.assign(sym_perm_.size() * kBytes * 256, Pos{});
+    // Each entry is the entry without its lowest bit plus that bit's image.
     for (std::size_t s = 0; s < sym_perm_.size(); ++s)
-      for (int byte = 0; byte < kBytes; ++byte)
+      for (int byte = 0; byte < kBytes; ++byte) {
+        Pos* t = &sym_table_[(s * kBytes + static_cast<std::size_t>(byte)) * 256];
         for (int v = 1; v < 256; ++v) {
-          Pos img;
-          for (int bit = 0; bit < 8; ++bit) {
-            int from = byte * 8 + bit;
-            if (((v >> bit) & 1) && holes_.test(from))
-              img.set(sym_perm_[s][static_cast<std::size_t>(from)]);
-          }
-          sym_table_[(s * kBytes + static_cast<std::size_t>(byte)) * 256 +
-                     static_cast<std::size_t>(v)] = img;
+          int low = std::countr_zero(static_cast<unsigned>(v)), from = byte * 8 + low;
+          t[v] = t[v & (v - 1)];
+          if (holes_.test(from)) t[v].set(sym_perm_[s][static_cast<std::size_t>(from)]);
         }
+      }
   }
 
   const Board* board_;

@@ -204,7 +204,8 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
         continue;
       }
       if (ch != 'o' && ch != '.') {
-        std::string shown = ch == '\t' ? std::string("a tab") : "'" + std::string(1, ch) + "'";
+        std::string shown = "a tab";
+        if (ch != '\t') shown = std::string{'\'', ch, '\''};
         throw InputError(at_text(source, line, col) + "unexpected " + shown +
                          ": a drawing holds only 'o' (peg), '.' (empty hole) and spaces");
       }

@@ -39,7 +39,7 @@ class FailTable {
   using Pos = Bits<W>;
   explicit FailTable(std::size_t max_bytes)
       : max_slots_(std::max<std::size_t>(std::bit_floor(max_bytes / sizeof(Pos)), kRun)) {
-    slots_.assign(std::min<std::size_t>(std::size_t{1} << 14, max_slots_), Pos{});
+    slots_.assign(std::min<std::size_t>(std::size_t{1} << 12, max_slots_), Pos{});
   }
   bool contains(const Pos& p) const {
     std::size_t mask = slots_.size() - 1, i = p.digest() & mask;
