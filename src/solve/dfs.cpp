@@ -316,6 +316,38 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
   return total;
 }
 
+// The DFS at the board's width, with the reason text of its verdict.
+SolveResult run_dfs(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+  const Board& board = *p.board;
+  SolveResult r;
+  switch (board.width()) {
+    case 64:
+      r = solve_width<64>(p, o, t0);
+      break;
+    case 128:
+      r = solve_width<128>(p, o, t0);
+      break;
+    case 256:
+      r = solve_width<256>(p, o, t0);
+      break;
+    case 512:
+      r = solve_width<512>(p, o, t0);
+      break;
+    case 1024:
+      r = solve_width<1024>(p, o, t0);
+      break;
+    default:
+      throw std::logic_error("unsupported bitset width");
+  }
+  if (r.status == Status::Impossible)
+    r.reason =
+        "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
+  if (r.status == Status::Unknown)
+    r.reason = "search stopped (time limit, node limit or cancellation) after " +
+               std::to_string(r.nodes) + " positions; no solution found yet";
+  return r;
+}
+
 SolveResult solve_auto(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
   auto remaining = [&] {
     return o.time_limit > 0
@@ -326,18 +358,18 @@ SolveResult solve_auto(const Problem& p, const SolveOptions& o, Clock::time_poin
   SolveOptions dfs = o;
   dfs.algorithm = Algorithm::Dfs;
   dfs.node_limit = o.auto_dfs_nodes;
-  SolveResult first = solve(p, dfs);
+  SolveResult first = run_dfs(p, dfs, t0);
   if (first.status != Status::Unknown || (o.cancel && o.cancel->load())) return first;
   if (o.time_limit > 0 && remaining() <= 1e-3) return first;
   SolveOptions beam = o;
   beam.algorithm = Algorithm::Beam;
   beam.time_limit = o.time_limit > 0 ? remaining() / 2 : o.auto_beam_seconds;
-  SolveResult second = solve(p, beam);
+  SolveResult second = beam_solve(p, beam);
   second.nodes += first.nodes;
   if (second.status == Status::Solved || (o.cancel && o.cancel->load())) return second;
   dfs.node_limit = o.node_limit;
   dfs.time_limit = remaining();
-  SolveResult third = solve(p, dfs);
+  SolveResult third = run_dfs(p, dfs, Clock::now());  // its deadline counts from now
   third.nodes += second.nodes;
   return third;
 }
@@ -359,31 +391,7 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
   } else if (o.algorithm == Algorithm::Auto) {
     r = solve_auto(p, o, t0);
   } else {
-    switch (board.width()) {
-      case 64:
-        r = solve_width<64>(p, o, t0);
-        break;
-      case 128:
-        r = solve_width<128>(p, o, t0);
-        break;
-      case 256:
-        r = solve_width<256>(p, o, t0);
-        break;
-      case 512:
-        r = solve_width<512>(p, o, t0);
-        break;
-      case 1024:
-        r = solve_width<1024>(p, o, t0);
-        break;
-      default:
-        throw std::logic_error("unsupported bitset width");
-    }
-    if (r.status == Status::Impossible)
-      r.reason =
-          "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
-    if (r.status == Status::Unknown)
-      r.reason = "search stopped (time limit or cancelled) after " + std::to_string(r.nodes) +
-                 " positions; no solution found yet";
+    r = run_dfs(p, o, t0);
   }
   r.final = p.start;
   if (r.status == Status::Solved) {
