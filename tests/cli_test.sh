@@ -25,6 +25,7 @@ check french-centre 1 'position class' -- "$pegsol" solve -b french -s d4 -e d4
 check french-json 1 '"status":"impossible"' -- "$pegsol" solve -b french -s d4 -e d4 --json
 check triangle 0 'solved in 13 moves' -- "$pegsol" solve -b triangle:5 --no-draw
 check backward 0 'solved' -- "$pegsol" solve -b english --direction backward --no-draw
+check diagonals 0 'english.diagonals: vacancy d4 -> one peg at d4' -- "$pegsol" solve -b english --lattice square8 --no-draw
 check bad-board 2 "unknown board 'nope'" -- "$pegsol" solve -b nope
 check bad-hole 2 "no hole named 'z9'" -- "$pegsol" solve -s z9
 check bad-option 2 'direction' -- "$pegsol" solve --direction sideways

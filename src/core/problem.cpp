@@ -25,7 +25,9 @@ Problem default_problem(BoardPtr board) {
     }
     return p;
   };
-  const std::string& n = b.name();
+  // Square boards with diagonal jumps ("english+diagonals") keep their base board's default.
+  std::string n = b.name();
+  if (auto plus = n.find("+diagonals"); plus != std::string::npos) n.erase(plus);
   // Defaults of the square boards: the classic central games where they are solvable, otherwise a
   // classic solvable single-vacancy game (docs/problems.md gives the reasons).
   if (n == "english") return vacancy_to(named("d4"), named("d4"));
