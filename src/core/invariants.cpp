@@ -1,6 +1,5 @@
 #include "pegsol/invariants.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -130,12 +129,8 @@ HoleSet single(const Board& board, int hole) {
 
 }  // namespace
 
-namespace {
-
-// Maximises c.w over pagoda functions with 0 <= w <= 1, then scales and rounds the optimum to
-// integers and keeps it only if it is still a pagoda (checked exactly) and `accept` holds.
-template <class Accept>
-std::optional<Pagoda> pagoda_lp(const Board& board, const std::vector<double>& c, Accept accept) {
+std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
+                                             const HoleSet& target) {
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return std::nullopt;
   std::set<std::vector<double>> rows;
@@ -154,25 +149,18 @@ std::optional<Pagoda> pagoda_lp(const Board& board, const std::vector<double>& c
     A.push_back(row);
     b.push_back(1.0);
   }
+  // Maximise value(target) - value(start) over pagodas with 0 <= w <= 1.
+  std::vector<double> c(static_cast<std::size_t>(n), 0.0);
+  for (int h = 0; h < n; ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
   auto x = simplex(A, b, c);
   if (!x) return std::nullopt;
   // Vertices of this LP have small denominators: scale, round, and verify exactly.
   for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
     Pagoda p;
     for (double v : *x) p.weight.push_back(std::llround(v * d));
-    if (is_pagoda(board, p) && accept(p)) return p;
+    if (is_pagoda(board, p) && p.value(start) < p.value(target)) return p;
   }
   return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
-                                             const HoleSet& target) {
-  std::vector<double> c(static_cast<std::size_t>(board.size()), 0.0);
-  for (int h = 0; h < board.size(); ++h)
-    c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
-  return pagoda_lp(board, c, [&](const Pagoda& p) { return p.value(start) < p.value(target); });
 }
 
 std::optional<std::string> impossibility(const Problem& p) {

@@ -189,7 +189,7 @@ class Dfs {
     Pos key = g_.canonical(p, syms_);
     if (table_.contains(key)) return false;
 
-    // Children, ordered so that jumps landing in the centre of the peg mass go first.
+    // Children in the static order of jump_score_ (highest first).
     Child* kids = &moves_[static_cast<std::size_t>(depth) * stride_];
     int n = 0;
     g_.for_each_jump(p, [&](int j) { kids[n++] = {j, jump_score_[static_cast<std::size_t>(j)]}; });
@@ -203,7 +203,7 @@ class Dfs {
       const int j = kids[i].jump;
       const Pos child = p ^ g_.jump_mask(j);
       if (search(child, pegs - 1, depth + 1)) {
-        path_.push_back(kids[i].jump);
+        path_.push_back(j);
         return true;
       }
       if (stopped_) return false;
