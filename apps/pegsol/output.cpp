@@ -95,6 +95,18 @@ int terminal_columns() {
   return 80;
 }
 
+namespace {
+
+// One line of beam figures: the last attempt's method, pairs where the sides meet, capacity.
+std::string beam_line(const BeamStats& s) {
+  if (s.method == "sweep")
+    return fmt::format("beam: forward sweep, capacity {}, {} attempt(s)\n", s.capacity, s.attempts);
+  return fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", s.pairs, s.capacity,
+                     s.attempts);
+}
+
+}  // namespace
+
 std::string format_solution(const Problem& p, const SolveResult& r, bool colour, int columns,
                             bool draw) {
   const Board& b = *p.board;
@@ -102,16 +114,12 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   if (r.status != Status::Solved) {
     out += fmt::format("{}: {}\n", status_name(r.status), r.reason);
     out += fmt::format("({} positions searched, {:.3f} ms)\n", r.nodes, r.seconds * 1e3);
-    if (r.beam)
-      out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", r.beam->pairs,
-                         r.beam->capacity, r.beam->attempts);
+    if (r.beam) out += beam_line(*r.beam);
     return out;
   }
   out += fmt::format("solved in {} moves ({} positions searched, {:.3f} ms)\n", r.moves.size(),
                      r.nodes, r.seconds * 1e3);
-  if (r.beam)
-    out += fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", r.beam->pairs,
-                       r.beam->capacity, r.beam->attempts);
+  if (r.beam) out += beam_line(*r.beam);
   std::string line;
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
     std::string m = fmt::format("{}.{}", i + 1, move_text(b, r.moves[i]));
@@ -207,6 +215,7 @@ nlohmann::json solution_json(const Problem& p, const SolveResult& r) {
     stats["expanded"] = r.nodes;
     stats["capacity"] = r.beam->capacity;
     stats["attempts"] = r.beam->attempts;
+    stats["method"] = r.beam->method;
   }
   return {
       {"board", b.name()},

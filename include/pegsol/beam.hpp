@@ -12,9 +12,11 @@
 //                          2022): build the "average board" of the other side's last level and keep
 //                          the C children that differ from it in the most holes. One attempt, one
 //                          thread, pairs counted between the two final levels.
-//   Algorithm::Beam        the improved default (docs/beam.md): soft frequency scoring, peg-type
-//                          pruning, the last level matched child by child against the other side,
-//                          several seeds on the machine's cores, capacity raised until success.
+//   Algorithm::Beam        the improved default (docs/beam.md): first a forward-only beam (the
+//                          "sweep": survivors by a compactness cost, a depth-first endgame), then,
+//                          for goals that are whole positions, the meet with log-likelihood
+//                          scoring and peg-type pruning; several seeds on the machine's cores,
+//                          capacity raised until success.
 #pragma once
 
 #include <cstddef>
@@ -55,6 +57,18 @@ template <int W>
 std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
                                           const Bits<W>& average, std::size_t capacity,
                                           std::uint64_t seed);
+
+// The forward beam's compactness cost of position p (lower is better; docs/beam.md): adjacent
+// (peg, empty hole) pairs, pegs beside the rim, isolated pegs and, when goal_hole >= 0, each
+// peg's lattice distance from goal_hole, with the default weights. For tests; the search keeps
+// its tables.
+template <int W>
+std::int32_t sweep_cost(const Board& board, const Bits<W>& p, int goal_hole);
+
+// sweep_cost(p ^ jump j) - sweep_cost(p) as the search computes it, from the terms jump j can
+// change. Jump j is legal in p.
+template <int W>
+std::int32_t sweep_delta(const Board& board, const Bits<W>& p, int jump, int goal_hole);
 
 }  // namespace beam_detail
 

@@ -54,6 +54,8 @@ struct BeamStats {
   std::uint64_t pairs = 0;   // complement pairs found where the two sides meet
   std::size_t capacity = 0;  // capacity of the last attempt
   int attempts = 0;          // attempts run (the improved search raises the capacity)
+  // The last attempt's search: "sweep" (forward beam), "meet" (bidirectional) or "report".
+  std::string method;
 };
 
 struct SolveResult {

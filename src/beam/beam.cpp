@@ -43,6 +43,13 @@ class DigestSet {
       std::fill(slots_.begin(), slots_.end(), 0);
     used_ = 0;
   }
+  bool contains(std::uint64_t d) const {
+    if (d == 0) d = 1;
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = d & mask; slots_[i]; i = (i + 1) & mask)
+      if (slots_[i] == d) return true;
+    return false;
+  }
   // True when d was not present (and is now).
   bool insert(std::uint64_t d) {
     if (2 * (used_ + 1) > slots_.size()) grow();
@@ -453,6 +460,377 @@ class Attempt {
   Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
 };
 
+// ---------------------------------------------------------------------------------------------
+// Forward beam ("sweep"): one capacity-limited breadth-first search from the start, survivors
+// chosen by a compactness cost, finished by a depth-first endgame. No meeting is needed, so it
+// suits "one peg anywhere" and single-hole goals on boards where the bidirectional meet starves.
+
+// Weights of the compactness cost (lower is better); see SweepTables::cost.
+struct SweepWeights {
+  int boundary = 2;  // per adjacent (peg, empty hole) pair on the board
+  int edge = 2;      // per (peg, off-board) pair: pegs on the rim are the hardest to remove
+  int isolated = 8;  // per peg with no peg beside it
+  int goal = 1;      // per peg and lattice step from the goal hole (fixed-hole goals only)
+  int endgame = 18;  // pegs (above the goal's) at which the depth-first endgame takes over
+};
+
+// Board tables for the cost, by layout bit: neighbours, off-board counts and, per jump, the
+// holes and adjacent pairs whose terms a jump can change. Built once per search.
+template <int W>
+struct SweepTables {
+  using Pos = Bits<W>;
+  SweepWeights w;
+  std::vector<std::array<std::int16_t, 8>> nbr;  // per bit: neighbour bits, -1 after the last
+  std::vector<std::int32_t> peg_cost;            // per bit: edge and goal terms of a peg there
+  std::vector<std::array<int, 3>> jbits;         // per jump: from, over, to bits
+  // Per jump: holes whose isolation may change (from, over, to and their neighbours) and the
+  // adjacent pairs that touch from, over or to, each listed once.
+  std::vector<std::vector<std::int16_t>> touched;
+  std::vector<std::vector<std::array<std::int16_t, 2>>> pairs;
+  std::vector<std::uint64_t> zjump;  // per jump: XOR of the Zobrist keys of its three bits
+
+  SweepTables(const Geometry<W>& g, const SweepWeights& weights, int goal_hole) : w(weights) {
+    const Board& b = g.board();
+    nbr.assign(W, {-1, -1, -1, -1, -1, -1, -1, -1});
+    peg_cost.assign(W, 0);
+    for (int h = 0; h < b.size(); ++h) {
+      const int bit = b.bit(h);
+      int n = 0, off = 0;
+      for (const Coord& d : b.directions()) {
+        auto o = b.at({b.coord(h).r + d.r, b.coord(h).c + d.c});
+        if (o)
+          nbr[static_cast<std::size_t>(bit)][static_cast<std::size_t>(n++)] =
+              static_cast<std::int16_t>(b.bit(*o));
+        else
+          ++off;
+      }
+      std::int32_t c = w.edge * off;
+      if (goal_hole >= 0 && w.goal) c += w.goal * lattice_distance(b, h, goal_hole);
+      peg_cost[static_cast<std::size_t>(bit)] = c;
+    }
+    std::vector<std::uint64_t> z(W);
+    for (int i = 0; i < W; ++i) z[static_cast<std::size_t>(i)] = mix64(0x5EED0000ull + i);
+    for (const Jump& j : b.jumps()) {
+      std::array<int, 3> t = {b.bit(j.from), b.bit(j.over), b.bit(j.to)};
+      jbits.push_back(t);
+      zjump.push_back(z[static_cast<std::size_t>(t[0])] ^ z[static_cast<std::size_t>(t[1])] ^
+                      z[static_cast<std::size_t>(t[2])]);
+      std::vector<std::int16_t> hs;
+      std::vector<std::array<std::int16_t, 2>> ps;
+      for (int x : t) {
+        hs.push_back(static_cast<std::int16_t>(x));
+        for (std::int16_t y : nbr[static_cast<std::size_t>(x)]) {
+          if (y < 0) break;
+          hs.push_back(y);
+          std::array<std::int16_t, 2> e = {static_cast<std::int16_t>(std::min<int>(x, y)),
+                                           static_cast<std::int16_t>(std::max<int>(x, y))};
+          ps.push_back(e);
+        }
+      }
+      std::sort(hs.begin(), hs.end());
+      hs.erase(std::unique(hs.begin(), hs.end()), hs.end());
+      std::sort(ps.begin(), ps.end());
+      ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+      touched.push_back(std::move(hs));
+      pairs.push_back(std::move(ps));
+    }
+  }
+
+  // Steps between two holes on the board's lattice (hexagonal distance on the triangular one).
+  static int lattice_distance(const Board& b, int u, int v) {
+    const int dr = b.coord(u).r - b.coord(v).r, dc = b.coord(u).c - b.coord(v).c;
+    if (b.lattice() == Lattice::Triangular)
+      return (dr >= 0) == (dc >= 0) ? std::max(std::abs(dr), std::abs(dc))
+                                    : std::abs(dr) + std::abs(dc);
+    return std::abs(dr) + std::abs(dc);
+  }
+
+  bool isolated(const Pos& p, int bit) const {
+    if (!p.test(bit)) return false;
+    for (std::int16_t y : nbr[static_cast<std::size_t>(bit)]) {
+      if (y < 0) break;
+      if (p.test(y)) return false;
+    }
+    return true;
+  }
+
+  // The whole cost of p: boundary pairs, rim and goal terms of its pegs, isolated pegs.
+  std::int32_t cost(const Pos& p) const {
+    std::int32_t c = 0;
+    for_each_bit(p, [&](int x) {
+      c += peg_cost[static_cast<std::size_t>(x)];
+      bool alone = true;
+      for (std::int16_t y : nbr[static_cast<std::size_t>(x)]) {
+        if (y < 0) break;
+        if (p.test(y))
+          alone = false;
+        else
+          c += w.boundary;
+      }
+      if (alone) c += w.isolated;
+    });
+    return c;
+  }
+
+  // cost(child) - cost(parent), where child = parent ^ jump_mask(j), from the touched terms.
+  std::int32_t delta(const Pos& parent, const Pos& child, int j) const {
+    const auto& t = jbits[static_cast<std::size_t>(j)];
+    std::int32_t d = peg_cost[static_cast<std::size_t>(t[2])] -
+                     peg_cost[static_cast<std::size_t>(t[0])] -
+                     peg_cost[static_cast<std::size_t>(t[1])];
+    for (const auto& e : pairs[static_cast<std::size_t>(j)])
+      d += w.boundary *
+           ((child.test(e[0]) != child.test(e[1])) - (parent.test(e[0]) != parent.test(e[1])));
+    if (w.isolated)
+      for (std::int16_t x : touched[static_cast<std::size_t>(j)])
+        d += w.isolated * (isolated(child, x) - isolated(parent, x));
+    return d;
+  }
+};
+
+// What the forward beam aims at: an exact position, or one peg on any hole of `allowed`.
+template <int W>
+struct SweepGoal {
+  Bits<W> exact, allowed;
+  bool is_exact = true;
+  int pegs = 1;
+  std::vector<std::pair<Bits<W>, int>> need;  // per peg type: mask, pegs the goal keeps
+  Bits<W> any_type;                           // "any" goals: holes of a type that may finish
+
+  bool reached(const Bits<W>& p) const { return is_exact ? p == exact : (p & allowed).any(); }
+  bool feasible(const Bits<W>& p) const {
+    for (const auto& [mask, n] : need)
+      if ((p & mask).count() < n) return false;
+    return is_exact || (p & any_type).any();
+  }
+};
+
+template <int W>
+class Sweep {
+ public:
+  using Pos = Bits<W>;
+  static constexpr std::size_t kEndgameStarts = 256;
+  static constexpr std::uint64_t kEndgameNodes = 20000;
+
+  Sweep(const Geometry<W>& g, const SweepTables<W>& t, const SweepGoal<W>& goal, const Pos& start,
+        std::size_t capacity, std::uint64_t seed, const Control& ctl)
+      : g_(g), t_(t), goal_(goal), capacity_(capacity), seed_(seed), ctl_(ctl) {
+    level_.push_back(start);
+    hash_.push_back(0);
+    cost_.push_back(t.cost(start));
+    total_ = start.count() - goal.pegs;
+  }
+
+  Outcome run() {
+    if (total_ < 0) return out_;
+    if (total_ == 0 && goal_.reached(level_[0])) {
+      out_.found = true;
+      return out_;
+    }
+    const int endgame_at = std::min(total_, std::max(0, t_.w.endgame));  // pegs above the goal's
+    for (int d = 0; d < total_; ++d) {
+      if (total_ - d == endgame_at) {
+        saved_ = level_;
+        saved_cost_ = cost_;
+        saved_depth_ = d;
+      }
+      if (!step(d + 1 == total_)) break;
+      if (out_.found) return out_;
+    }
+    if (!out_.stopped && saved_depth_ >= 0) endgame();
+    return out_;
+  }
+
+ private:
+  bool stop_requested() {
+    if (ctl_.cancel && ctl_.cancel->load(std::memory_order_relaxed)) return true;
+    if (ctl_.found_by && ctl_.found_by->load(std::memory_order_relaxed) < ctl_.index) return true;
+    auto now = Clock::now();
+    if (ctl_.deadline && now >= *ctl_.deadline) return true;
+    if (ctl_.progress && *ctl_.progress && now >= next_report_) {
+      next_report_ = now + std::chrono::milliseconds(500);
+      Progress pr;
+      pr.nodes = out_.expanded;
+      pr.seconds = std::chrono::duration<double>(now - ctl_.start).count();
+      pr.level = static_cast<int>(links_.size());
+      pr.levels = total_;
+      pr.capacity = capacity_;
+      (*ctl_.progress)(pr);
+    }
+    return false;
+  }
+
+  // Jumps from the start to survivor i of level d.
+  std::vector<int> path(int d, std::size_t i) const {
+    std::vector<int> jumps;
+    for (int k = d - 1; k >= 0; --k) {
+      const Link& l = links_[static_cast<std::size_t>(k)][i];
+      jumps.push_back(static_cast<int>(l.jump));
+      i = l.parent;
+    }
+    std::reverse(jumps.begin(), jumps.end());
+    return jumps;
+  }
+
+  void finish(const std::vector<int>& jumps) {
+    const auto& all = g_.board().jumps();
+    for (int j : jumps) out_.moves.push_back(all[static_cast<std::size_t>(j)]);
+    out_.found = true;
+    out_.pairs = 1;
+  }
+
+  // Grows one level. `last`: the children have the goal's peg count, so the first one that
+  // reaches the goal ends the search. False when the level is empty or the search was stopped.
+  bool step(bool last) {
+    children_.clear();
+    seen_.clear(level_.size() * 16);
+    for (std::size_t i = 0; i < level_.size(); ++i) {
+      if ((i & 63) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return false;
+      }
+      const Pos& p = level_[i];
+      g_.for_each_jump(p, [&](int j) {
+        if (out_.found) return;
+        ++out_.expanded;
+        const Pos c = p ^ g_.jump_mask(j);
+        if (!goal_.feasible(c)) return;
+        if (last) {
+          if (goal_.reached(c)) {
+            std::vector<int> jumps = path(static_cast<int>(links_.size()), i);
+            jumps.push_back(j);
+            finish(jumps);
+          }
+          return;
+        }
+        const std::uint64_t h = hash_[i] ^ t_.zjump[static_cast<std::size_t>(j)];
+        if (!seen_.insert(h)) return;
+        const std::int32_t cost = cost_[i] + t_.delta(p, c, j);
+        const std::uint64_t biased =
+            static_cast<std::uint64_t>(std::int64_t{1} << 31) - static_cast<std::uint64_t>(cost);
+        children_.push_back({(biased << 32) | (mix64(h ^ seed_) >> 32),
+                             static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
+      });
+      if (out_.found) return true;
+    }
+    if (children_.empty()) return false;
+    if (children_.size() > capacity_) {
+      std::nth_element(children_.begin(), children_.begin() + static_cast<long>(capacity_),
+                       children_.end(),
+                       [](const Child& u, const Child& v) { return u.key > v.key; });
+      children_.resize(capacity_);
+    }
+    std::sort(children_.begin(), children_.end(), [](const Child& u, const Child& v) {
+      return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+    });
+    std::vector<Pos> next;
+    std::vector<std::uint64_t> nhash;
+    std::vector<std::int32_t> ncost;
+    std::vector<Link> links;
+    next.reserve(children_.size());
+    nhash.reserve(children_.size());
+    ncost.reserve(children_.size());
+    links.reserve(children_.size());
+    for (const Child& c : children_) {
+      const int j = static_cast<int>(c.jump);
+      next.push_back(level_[c.parent] ^ g_.jump_mask(j));
+      nhash.push_back(hash_[c.parent] ^ t_.zjump[static_cast<std::size_t>(j)]);
+      ncost.push_back(static_cast<std::int32_t>((std::int64_t{1} << 31) -
+                                                static_cast<std::int64_t>(c.key >> 32)));
+      links.push_back({c.parent, c.jump});
+    }
+    level_ = std::move(next);
+    hash_ = std::move(nhash);
+    cost_ = std::move(ncost);
+    links_.push_back(std::move(links));
+    return true;
+  }
+
+  // Depth-first from the saved level's positions, cheapest first: at most kEndgameStarts of
+  // them, kEndgameNodes positions each, with one table of failed positions (by digest) shared by
+  // all of them. A position cut by the budget is not recorded as failed.
+  void endgame() {
+    std::vector<std::size_t> order(saved_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t u, std::size_t v) { return saved_cost_[u] < saved_cost_[v]; });
+    if (order.size() > kEndgameStarts) order.resize(kEndgameStarts);
+    failed_.clear(std::size_t{1} << 16);
+    const int depth = total_ - saved_depth_;
+    stride_ = g_.board().jumps().size() + 1;
+    kids_.assign(static_cast<std::size_t>(depth + 1) * stride_, {0, 0});
+    for (std::size_t i : order) {
+      if (stop_requested()) {
+        out_.stopped = true;
+        return;
+      }
+      budget_ = kEndgameNodes;
+      stack_.clear();
+      if (dfs(saved_[i], depth, 0)) {
+        std::vector<int> jumps = path(saved_depth_, i);
+        jumps.insert(jumps.end(), stack_.rbegin(), stack_.rend());
+        finish(jumps);
+        return;
+      }
+      if (out_.stopped) return;
+    }
+  }
+
+  // True when p reaches the goal in `left` jumps; stack_ then holds them, last jump first.
+  bool dfs(const Pos& p, int left, int ply) {
+    if (left == 0) return goal_.reached(p);
+    if (!goal_.feasible(p)) return false;
+    const std::uint64_t key = p.digest();
+    if (failed_.contains(key)) return false;
+    if (budget_ == 0) return false;
+    --budget_;
+    if ((++out_.expanded & 1023) == 0 && stop_requested()) {
+      out_.stopped = true;
+      return false;
+    }
+    std::pair<std::int32_t, int>* kids = &kids_[static_cast<std::size_t>(ply) * stride_];
+    int n = 0;
+    g_.for_each_jump(p, [&](int j) { kids[n++] = {t_.delta(p, p ^ g_.jump_mask(j), j), j}; });
+    std::sort(kids, kids + n);
+    bool cut = false;
+    for (int k = 0; k < n; ++k) {
+      const int j = kids[k].second;
+      if (dfs(p ^ g_.jump_mask(j), left - 1, ply + 1)) {
+        stack_.push_back(j);
+        return true;
+      }
+      if (out_.stopped) return false;
+      if (budget_ == 0) cut = true;
+    }
+    if (!cut) failed_.insert(key);
+    return false;
+  }
+
+  const Geometry<W>& g_;
+  const SweepTables<W>& t_;
+  const SweepGoal<W>& goal_;
+  std::size_t capacity_;
+  std::uint64_t seed_;
+  const Control& ctl_;
+  int total_ = 0;
+  std::vector<Pos> level_;
+  std::vector<std::uint64_t> hash_;  // Zobrist keys relative to the start
+  std::vector<std::int32_t> cost_;
+  std::vector<std::vector<Link>> links_;
+  std::vector<Child> children_;
+  DigestSet seen_;
+  std::vector<Pos> saved_;  // the level where the endgame starts
+  std::vector<std::int32_t> saved_cost_;
+  int saved_depth_ = -1;
+  DigestSet failed_;
+  std::vector<std::pair<std::int32_t, int>> kids_;
+  std::size_t stride_ = 0;
+  std::uint64_t budget_ = 0;
+  std::vector<int> stack_;
+  Outcome out_;
+  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
+};
+
 // Final positions to aim at: the goal's, or for "one peg anywhere" every hole the position class
 // and peg types allow, one per orbit of the symmetries that fix the start.
 std::vector<HoleSet> goal_positions(const Problem& p) {
@@ -513,7 +891,29 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       1000, o.memory_limit / per_capacity / static_cast<std::size_t>(threads));
   std::size_t capacity = o.capacity ? o.capacity : report ? kReportCapacity : kImprovedCapacity;
 
-  for (int attempt = 0;; ++attempt) {
+  // The improved search runs the forward beam (Sweep) at each capacity; for a goal that is a
+  // whole position, where a forward beam has little to aim at, the bidirectional meet follows
+  // at the same capacity. Then the capacity doubles.
+  const bool meet_too = p.goal.kind == Goal::Kind::Position;
+  SweepGoal<W> sgoal;
+  std::optional<SweepTables<W>> tables;
+  if (!report) {
+    tables.emplace(g, SweepWeights{}, p.goal.kind == Goal::Kind::Hole ? p.goal.hole : -1);
+    if (p.goal.kind == Goal::Kind::Any) {
+      sgoal.is_exact = false;
+      sgoal.allowed = g.to_bits(admissible_finals(board, p.start));
+      for (const Bits<W>& m : g.type_masks())
+        if ((m & sgoal.allowed).any()) sgoal.any_type |= m;
+    } else {
+      sgoal.exact = g.to_bits(goals[0]);
+      sgoal.pegs = sgoal.exact.count();
+      for (const Bits<W>& m : g.type_masks())
+        if ((sgoal.exact & m).any()) sgoal.need.push_back({m, (sgoal.exact & m).count()});
+    }
+  }
+
+  for (int attempt = 0, meet_round = 0;; ++attempt) {
+    const bool sweep = !report && (!meet_too || attempt % 2 == 0);
     std::atomic<int> found_by{threads};
     std::vector<Outcome> outs(static_cast<std::size_t>(threads));
     auto work = [&](int t) {
@@ -521,10 +921,17 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       c.found_by = &found_by;
       c.index = t;
       c.progress = t == 0 ? &o.progress : nullptr;
-      const HoleSet& goal = goals[static_cast<std::size_t>(attempt * threads + t) % goals.size()];
-      Attempt<W> a(g, start, g.to_bits(goal), report, capacity,
-                   o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t), c);
-      Outcome out = a.run();
+      const std::uint64_t seed = o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t);
+      Outcome out;
+      if (sweep) {
+        Sweep<W> s(g, *tables, sgoal, start, capacity, seed, c);
+        out = s.run();
+      } else {
+        const HoleSet& goal =
+            goals[static_cast<std::size_t>(meet_round * threads + t) % goals.size()];
+        Attempt<W> a(g, start, g.to_bits(goal), report, capacity, seed, c);
+        out = a.run();
+      }
       if (out.found) {
         int cur = found_by.load();
         while (t < cur && !found_by.compare_exchange_weak(cur, t)) {
@@ -536,9 +943,11 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
     for (auto& th : pool) th.join();
+    if (!sweep) ++meet_round;
 
     ++stats.attempts;
     stats.capacity = capacity;
+    stats.method = report ? "report" : sweep ? "sweep" : "meet";
     const int winner = found_by.load();
     // Threads above the winner stop at a moment that depends on timing: leave them out of the
     // count so that it (and `pegsol bench`'s signature) repeats run to run.
@@ -569,8 +978,9 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
                  "--capacity or another --seed may succeed";
       break;
     }
+    if (meet_too && sweep) continue;  // the meet at the same capacity
     if (capacity * 2 > max_capacity) {
-      r.reason = how + " found no complement pair up to capacity " + std::to_string(capacity) +
+      r.reason = how + " found no solution up to capacity " + std::to_string(capacity) +
                  ", the most the memory limit allows (" + std::to_string(r.nodes) +
                  " positions); the search is incomplete: this proves nothing";
       break;
@@ -650,7 +1060,21 @@ std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
   return out;
 }
 
+template <int W>
+std::int32_t sweep_cost(const Board& board, const Bits<W>& p, int goal_hole) {
+  const Geometry<W> g(board);
+  return SweepTables<W>(g, SweepWeights{}, goal_hole).cost(p);
+}
+
+template <int W>
+std::int32_t sweep_delta(const Board& board, const Bits<W>& p, int jump, int goal_hole) {
+  const Geometry<W> g(board);
+  return SweepTables<W>(g, SweepWeights{}, goal_hole).delta(p, p ^ g.jump_mask(jump), jump);
+}
+
 #define PEGSOL_BEAM_INSTANTIATE(W)                                                     \
+  template std::int32_t sweep_cost<W>(const Board&, const Bits<W>&, int);              \
+  template std::int32_t sweep_delta<W>(const Board&, const Bits<W>&, int, int);        \
   template Bits<W> average_board<W>(const std::vector<Bits<W>>&);                      \
   template std::uint64_t survivor_key<W>(std::int32_t, const Bits<W>&, std::uint64_t); \
   template std::vector<std::size_t> report_survivors<W>(                               \
