@@ -353,6 +353,83 @@ TEST(Census, Cancelled) {
   EXPECT_THROW(census(vacancy("triangle:6", "1"), o), CensusError);
 }
 
+// The compact engine (64-bit layouts, 4-byte keys) against the wide one (128-bit entries), figure
+// by figure, on boards with and without symmetry and with every goal kind.
+void check_engines_agree(const Problem& p) {
+  SCOPED_TRACE(describe(p));
+  CensusOptions o = small_options();
+  o.engine = CensusEngine::Compact;
+  CensusResult a = census(p, o);
+  o.engine = CensusEngine::Wide;
+  CensusResult w = census(p, o);
+  ASSERT_EQ(a.levels.size(), w.levels.size());
+  for (std::size_t k = 0; k < a.levels.size(); ++k) {
+    SCOPED_TRACE("pegs " + std::to_string(k));
+    EXPECT_EQ(a.levels[k].reachable_raw, w.levels[k].reachable_raw);
+    EXPECT_EQ(a.levels[k].reachable_sym, w.levels[k].reachable_sym);
+    EXPECT_EQ(a.levels[k].on_path_raw, w.levels[k].on_path_raw);
+    EXPECT_EQ(a.levels[k].on_path_sym, w.levels[k].on_path_sym);
+    EXPECT_EQ(count_text(a.levels[k].games), count_text(w.levels[k].games));
+  }
+  EXPECT_EQ(count_text(a.solutions), count_text(w.solutions));
+  EXPECT_EQ(count_text(a.games), count_text(w.games));
+  EXPECT_EQ(count_text(a.solutions_up_to_symmetry), count_text(w.solutions_up_to_symmetry));
+  ASSERT_EQ(a.distinct_solutions.has_value(), w.distinct_solutions.has_value());
+  if (a.distinct_solutions) {
+    EXPECT_EQ(count_text(*a.distinct_solutions), count_text(*w.distinct_solutions));
+  }
+  for (std::size_t h = 0; h < a.solutions_by_hole.size(); ++h) {
+    EXPECT_EQ(count_text(a.solutions_by_hole[h]), count_text(w.solutions_by_hole[h]));
+    EXPECT_NEAR(a.p_by_hole[h], w.p_by_hole[h], 1e-12);
+  }
+  EXPECT_NEAR(a.p_one_peg, w.p_one_peg, 1e-12);
+  EXPECT_NEAR(a.p_goal, w.p_goal, 1e-12);
+
+  // Reachable sets alone (what the solvability table runs) give the same sets.
+  o.engine = CensusEngine::Auto;
+  o.counts = false;
+  o.on_path = false;
+  o.distinct = false;
+  CensusResult s = census(p, o);
+  EXPECT_EQ(s.reachable_raw, w.reachable_raw);
+  EXPECT_EQ(s.reachable_sym, w.reachable_sym);
+  for (std::size_t h = 0; h < s.solutions_by_hole.size(); ++h)
+    EXPECT_EQ(s.solutions_by_hole[h] > 0, w.solutions_by_hole[h] > 0) << "hole " << h;
+}
+
+TEST(Census, EnginesAgreeTriangle6) {
+  check_engines_agree(after_jumps(vacancy("triangle:6", "1"), 3));
+}
+TEST(Census, EnginesAgreeTriangle6ToHole) {
+  check_engines_agree(vacancy("triangle:6", "4", "13"));
+}
+TEST(Census, EnginesAgreeRect4x5) {
+  check_engines_agree(vacancy("rect:4x5", "b2"));
+}
+TEST(Census, EnginesAgreeEnglish) {
+  check_engines_agree(after_jumps(vacancy("english", "d4"), 12));
+}
+TEST(Census, EnginesAgreeHexagon3) {
+  check_engines_agree(after_jumps(vacancy("hexagon:3", "10"), 2));
+}
+TEST(Census, EnginesAgreePositionGoal) {
+  Problem p = vacancy("triangle:5", "1");
+  Brute bf(p);
+  bf.explore(p.start);
+  p.goal = Goal{Goal::Kind::Position, -1, HoleSet::from_bits(*bf.reach[3].begin())};
+  check_engines_agree(p);
+}
+
+// Boards of more than 45 holes take 8-byte keys in the compact engine: a sparse start on the
+// 49-hole square against the brute force.
+TEST(Census, WideKeysAgainstBruteForce) {
+  BoardPtr b = make_board("rect:7x7");
+  HoleSet start(b->size());
+  for (const char* h : {"a1", "b1", "b2", "c2", "d3", "d4", "e4", "f6", "g6"})
+    start.set(*b->find(h));
+  check_against_brute(Problem{b, start, Goal{}}, true);
+}
+
 TEST(Census, SolvabilityTable) {
   BoardPtr b = make_board("triangle:5");
   SolvabilityTable t = solvability_table(b, small_options());

@@ -42,12 +42,21 @@ struct CensusProgress {
   std::size_t memory_bytes = 0;  // bytes the census holds now
 };
 
+// Which engine runs a census. Compact (src/census/compact.cpp): layouts of up to 64 bits, keys
+// in 4 bytes where they fit, counts' high words apart. Wide: layouts of up to 128 bits, 32-byte
+// entries. Auto: the compact engine when the layout fits. Both give the same figures.
+enum class CensusEngine { Auto, Compact, Wide };
+
 struct CensusOptions {
   std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin
   int threads = 0;               // 0: the hardware's thread count
   bool symmetry = true;          // store positions up to the census group
   bool on_path = true;           // backward pass: positions on some solution path
   bool distinct = true;          // solutions up to reordering of independent jumps
+  // false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
+  // hole a single peg can be left on); what the solvability table needs.
+  bool counts = true;
+  CensusEngine engine = CensusEngine::Auto;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const CensusProgress&)> progress;  // called about twice a second
 };

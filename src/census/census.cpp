@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "engine.hpp"
+#include "paths.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {
@@ -31,6 +31,25 @@ std::size_t default_memory_limit() {
                           : std::size_t{4} << 30;
   std::size_t margin = std::max(total / 10, std::size_t{1} << 30);
   return total > 2 * margin ? total - margin : total / 2;
+}
+
+bool fixes_problem(const Board& b, const Problem& p, int s) {
+  const auto& perm = b.symmetries()[static_cast<std::size_t>(s)];
+  auto invariant = [&](const HoleSet& set) {
+    for (int h = 0; h < b.size(); ++h)
+      if (set.test(h) != set.test(perm[static_cast<std::size_t>(h)])) return false;
+    return true;
+  };
+  if (!invariant(p.start)) return false;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      return perm[static_cast<std::size_t>(p.goal.hole)] == p.goal.hole;
+    case Goal::Kind::Position:
+      return invariant(p.goal.position);
+    case Goal::Kind::Any:
+      return true;
+  }
+  return false;
 }
 
 namespace {
@@ -126,11 +145,6 @@ class Table {
 };
 
 template <int W>
-struct PosHash {
-  std::size_t operator()(const Bits<W>& p) const { return p.digest(); }
-};
-
-template <int W>
 class Engine {
  public:
   using Pos = Bits<W>;
@@ -146,7 +160,7 @@ class Engine {
     workers_ = o.threads > 0 ? o.threads
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     for (int s = 0; s < g_.symmetry_count(); ++s)
-      if (s == 0 || (o.symmetry && fixes(s))) syms_.push_back(s);
+      if (s == 0 || (o.symmetry && fixes_problem(b_, p_, s))) syms_.push_back(s);
     start_ = g_.to_bits(p.start);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
@@ -184,26 +198,6 @@ class Engine {
   }
 
  private:
-  // True when symmetry s maps the start to itself and the goal to itself.
-  bool fixes(int s) const {
-    const auto& perm = b_.symmetries()[static_cast<std::size_t>(s)];
-    auto invariant = [&](const HoleSet& set) {
-      for (int h = 0; h < b_.size(); ++h)
-        if (set.test(h) != set.test(perm[static_cast<std::size_t>(h)])) return false;
-      return true;
-    };
-    if (!invariant(p_.start)) return false;
-    switch (p_.goal.kind) {
-      case Goal::Kind::Hole:
-        return perm[static_cast<std::size_t>(p_.goal.hole)] == p_.goal.hole;
-      case Goal::Kind::Position:
-        return invariant(p_.goal.position);
-      case Goal::Kind::Any:
-        return true;
-    }
-    return false;
-  }
-
   Pos canon(const Pos& x) const { return syms_.size() > 1 ? g_.canonical(x, syms_) : x; }
   int orbit_size(const Pos& c) const {
     if (syms_.size() == 1) return 1;
@@ -486,118 +480,30 @@ class Engine {
     r.on_path_done = true;
   }
 
-  // Solutions up to the census group, by Burnside's lemma: a solution is fixed by a symmetry
-  // exactly when every position on it is, so count the paths through each symmetry's fixed
-  // positions (few: a reflection fixes about 2^(n/2) positions) and average over the group.
+  // Solutions up to the census group (paths.hpp).
   void up_to_symmetry(CensusResult& r) {
-    Count total = r.solutions;
-    for (int s : syms_) {
-      if (s == 0) continue;
-      std::unordered_map<Pos, Count, PosHash<W>> memo;
-      auto paths = [&](auto&& self, const Pos& x) -> Count {
-        if (is_goal(x)) return 1;
-        if (x.count() <= goal_pegs_) return 0;
-        auto it = memo.find(x);
-        if (it != memo.end()) return it->second;
-        Count sum = 0;
-        g_.for_each_jump(x, [&](int j) {
-          Pos y = x ^ g_.jump_mask(j);
-          if (g_.apply(s, y) == y) add_count(sum, self(self, y));
-        });
-        memo.emplace(x, sum);
-        return sum;
-      };
-      add_count(total, paths(paths, start_));
-    }
-    r.solutions_up_to_symmetry = total / static_cast<Count>(syms_.size());
+    r.solutions_up_to_symmetry = solutions_up_to_symmetry(
+        g_, syms_, start_, goal_pegs_, r.solutions, [&](const Pos& x) { return is_goal(x); });
   }
 
-  // Solutions up to reordering of independent jumps: count the sequences that are the
-  // lexicographically least (by jump index) of their class. A sequence w is least exactly when no
-  // jump a follows a larger jump b with a independent of b and of everything between them. So the
-  // jumps forbidden next are F(wc) = {a indep c : a < c or a in F(w)}, and a jump in F stays
-  // forbidden until something it depends on is played; since a forbidden jump can only become
-  // legal through a jump it depends on, F can be kept as a subset of the legal jumps. The pass
-  // counts (position, F) states over positions on solution paths.
+  // Solutions up to reordering of independent jumps (paths.hpp), over the stored solution paths.
   void distinct(CensusResult& r) {
     if (goal_pegs_ > k0_ || k0_ == 0 || r.solutions == 0) {
       r.distinct_solutions = 0;
       return;
     }
-    struct Key {
-      Pos p;
-      std::uint64_t f;
-      bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-      std::size_t operator()(const Key& k) const {
-        return k.p.digest() ^ (k.f * 0x9E3779B97F4A7C15ull);
-      }
-    };
-    using Map = std::unordered_map<Key, Count, KeyHash>;
-    constexpr std::size_t kNodeBytes = sizeof(Key) + sizeof(Count) + 32;
-    auto on_path_at = [&](const Pos& x, int k) {
-      const auto& v = path_[static_cast<std::size_t>(k)].vec();
-      return std::binary_search(v.begin(), v.end(), canon(x));
-    };
-    auto legal = [&](const Pos& x, std::vector<int>& out) {
-      out.clear();
-      g_.for_each_jump(x, [&](int j) { out.push_back(j); });
-      std::sort(out.begin(), out.end());
-      if (out.size() > 64)
-        throw CensusError("a position has more than 64 legal jumps; distinct count skipped");
-    };
-    std::size_t booked = 0;
     try {
-      Map cur;
-      cur.emplace(Key{start_, 0}, Count{1});
-      std::vector<int> lp, lc;
-      for (int k = k0_; k > goal_pegs_; --k) {
-        mem_.set_level(k - 1);
-        check_cancel();
-        Map next;
-        std::size_t booked_next = 0;
-        for (const auto& [key, cnt] : cur) {
-          legal(key.p, lp);
-          for (std::size_t i = 0; i < lp.size(); ++i) {
-            if ((key.f >> i) & 1) continue;
-            int c = lp[i];
-            const Pos& mc = g_.jump_mask(c);
-            Pos child = key.p ^ mc;
-            if (!on_path_at(child, k - 1)) continue;
-            legal(child, lc);
-            std::uint64_t f = 0;
-            for (std::size_t q = 0; q < lc.size(); ++q) {
-              int a = lc[q];
-              if ((g_.jump_mask(a) & mc).any()) continue;
-              bool forbid = a < c;
-              if (!forbid) {
-                auto it = std::lower_bound(lp.begin(), lp.end(), a);
-                forbid = (key.f >> (it - lp.begin())) & 1;
-              }
-              if (forbid) f |= std::uint64_t{1} << q;
-            }
-            auto [it, fresh] = next.try_emplace(Key{child, f}, 0);
-            add_count(it->second, cnt);
-            if (fresh && next.size() % 4096 == 0) {
-              mem_.take(4096 * kNodeBytes);
-              booked_next += 4096 * kNodeBytes;
-            }
-          }
-        }
-        mem_.give(booked);
-        booked = booked_next;
-        cur = std::move(next);
-      }
-      Count total = 0;
-      for (const auto& [key, cnt] : cur)
-        if (is_goal(key.p)) add_count(total, cnt);
-      r.distinct_solutions = total;
+      r.distinct_solutions = distinct_solutions(
+          g_, start_, goal_pegs_, mem_, o_.cancel,
+          [&](const Pos& x, int k) {
+            const auto& v = path_[static_cast<std::size_t>(k)].vec();
+            return std::binary_search(v.begin(), v.end(), canon(x));
+          },
+          [&](const Pos& x) { return is_goal(x); });
     } catch (const CensusError& e) {
       if (std::string(e.what()) == "cancelled") throw;
       r.distinct_note = e.what();
     }
-    mem_.give(booked);
   }
 
   const Problem& p_;
@@ -629,6 +535,11 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
   if (b.size() > 64)
     throw InputError("census: board " + b.name() + " has " + std::to_string(b.size()) +
                      " holes; the exact census handles boards of up to 64 holes");
+  const bool compact = b.width() == 64 && o.engine != CensusEngine::Wide;
+  if (o.engine == CensusEngine::Compact && !compact)
+    throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
+                     "-bit layout; the compact engine takes layouts of up to 64 bits");
+  if (compact) return census_detail::compact_census(p, o);
   switch (b.width()) {
     case 64:
       return census_detail::run_census<64>(p, o);
@@ -649,6 +560,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   CensusOptions o = options;
   o.on_path = false;
   o.distinct = false;
+  o.counts = false;
   for (int v = 0; v < b.size(); ++v) {
     if (done[static_cast<std::size_t>(v)]) continue;
     Problem p{board, single_vacancy(b, v), Goal{}};

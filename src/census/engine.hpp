@@ -11,13 +11,17 @@
 // No locks: a shard has one owner. A machine could own a shard range the same way.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +81,37 @@ class Memory {
 // The default limit: physical memory minus a tenth (at least 1 GiB kept free).
 std::size_t default_memory_limit();
 
+// Allocates blocks of 1 MiB and more as their own mappings, asking the kernel for huge pages
+// there: the census's tables are probed at random, and with 4 KiB pages nearly every probe of a
+// large table also missed the TLB.
+template <class T>
+struct TableAllocator {
+  using value_type = T;
+  static constexpr std::size_t kLarge = std::size_t{1} << 20;
+  TableAllocator() = default;
+  template <class U>
+  TableAllocator(const TableAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kLarge) return std::allocator<T>().allocate(n);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kLarge)
+      std::allocator<T>().deallocate(p, n);
+    else
+      munmap(p, bytes);
+  }
+  template <class U>
+  bool operator==(const TableAllocator<U>&) const {
+    return true;
+  }
+};
+
 // A vector whose capacity is booked in a Memory ledger.
 template <class T>
 class Booked {
@@ -102,7 +137,7 @@ class Booked {
   void reserve(std::size_t n) {
     if (n <= v_.capacity()) return;
     mem_->take(n * sizeof(T));
-    std::vector<T> w;
+    Vec w;
     try {
       w.reserve(n);
     } catch (...) {
@@ -125,21 +160,29 @@ class Booked {
   }
   void clear() { v_.clear(); }
   void release() {
-    std::vector<T>().swap(v_);
+    Vec().swap(v_);
     if (mem_) mem_->give(booked_);
     booked_ = 0;
   }
-  std::vector<T>& vec() { return v_; }
-  const std::vector<T>& vec() const { return v_; }
+  Memory& memory() const { return *mem_; }
+  using Vec = std::vector<T, TableAllocator<T>>;
+  Vec& vec() { return v_; }
+  const Vec& vec() const { return v_; }
   std::size_t size() const { return v_.size(); }
   T& operator[](std::size_t i) { return v_[i]; }
   const T& operator[](std::size_t i) const { return v_[i]; }
 
  private:
   Memory* mem_;
-  std::vector<T> v_;
+  Vec v_;
   std::size_t booked_ = 0;
 };
+
+// True when board symmetry s maps p's start to itself and its goal to itself.
+bool fixes_problem(const Board& b, const Problem& p, int s);
+
+// The compact engine (compact.cpp): layouts of up to 64 bits; throws CensusError.
+CensusResult compact_census(const Problem& p, const CensusOptions& o);
 
 // Runs f(t) on `workers` threads (t = 0 on the caller); rethrows the first exception.
 template <class F>
