@@ -335,6 +335,18 @@ TEST(Census, GamesStreamMatchesCount) {
   EXPECT_EQ(enumerate_solutions(p, o, [](const std::vector<Jump>&) { return true; }), 10u);
 }
 
+TEST(Census, ReorderingCountSkippedOverItsLimit) {
+  CensusOptions o = small_options();
+  o.distinct_max_positions = 10;
+  for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+    o.engine = e;
+    CensusResult r = census(vacancy("triangle:5", "1"), o);
+    EXPECT_FALSE(r.distinct_solutions.has_value());
+    EXPECT_NE(r.distinct_note.find("skipped"), std::string::npos) << r.distinct_note;
+    EXPECT_EQ(count_text(r.solutions), "29760");
+  }
+}
+
 TEST(Census, MemoryLimitIsAClearError) {
   CensusOptions o = small_options();
   o.memory_limit = 64 << 10;

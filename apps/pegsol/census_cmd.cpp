@@ -228,6 +228,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
   count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
   count_->add_flag("--no-distinct", no_distinct_,
                    "Skip counting solutions up to reordering of independent jumps");
+  count_->add_option("--distinct-limit", distinct_limit_,
+                     "Count up to reordering only when at most this many positions lie on "
+                     "solution paths (default 2000000)");
 
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
   table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
@@ -260,6 +263,7 @@ int CensusCommands::count(const std::atomic<bool>* cancel) {
   CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
+  o.distinct_max_positions = distinct_limit_;
   CensusResult r = census(p, o);
   end_progress(o, r.seconds);
   if (json_)

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
+#include "pegsol/census.hpp"
 
 namespace pegsol::cli {
 
@@ -32,6 +33,7 @@ class CensusCommands {
   int threads_ = 0;
   bool no_symmetry_ = false, no_distinct_ = false;
   std::uint64_t limit_ = 0;
+  std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false;
 };
 

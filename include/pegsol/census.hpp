@@ -53,6 +53,9 @@ struct CensusOptions {
   bool symmetry = true;          // store positions up to the census group
   bool on_path = true;           // backward pass: positions on some solution path
   bool distinct = true;          // solutions up to reordering of independent jumps
+  // The reordering count runs only when at most this many raw positions lie on solution paths
+  // (otherwise distinct_note says why it was skipped): its states outnumber the positions.
+  std::uint64_t distinct_max_positions = 2'000'000;
   // false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
   // hole a single peg can be left on); what the solvability table needs.
   bool counts = true;

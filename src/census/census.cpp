@@ -492,6 +492,8 @@ class Engine {
       r.distinct_solutions = 0;
       return;
     }
+    r.distinct_note = distinct_skip_reason(r.levels, o_);
+    if (!r.distinct_note.empty()) return;
     try {
       r.distinct_solutions = distinct_solutions(
           g_, start_, goal_pegs_, mem_, o_.cancel,

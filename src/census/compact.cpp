@@ -79,6 +79,23 @@ inline Bits<64> word(std::uint64_t x) {
   return b;
 }
 
+// Sorts v, which is nearly sorted: insertion sort, or std::sort once that has moved keys more
+// than a few places on average.
+template <class V>
+void sort_nearly_sorted(V& v) {
+  std::size_t budget = 8 * v.size() + 64;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    auto x = v[i];
+    std::size_t j = i;
+    for (; j > 0 && x < v[j - 1]; --j) v[j] = v[j - 1];
+    v[j] = x;
+    if ((budget -= std::min(budget, i - j)) == 0) {
+      std::sort(v.begin(), v.end());
+      return;
+    }
+  }
+}
+
 template <class K>
 inline constexpr K kEmpty = static_cast<K>(~K{0});
 
@@ -160,13 +177,17 @@ class Engine {
     std::size_t size() const { return size_; }
     // Moves the entries into `out` (keys, and counts and chances when counting); releases the
     // table.
+    // The keys come out nearly sorted: a slot's home is monotone in its key, so only keys of one
+    // cluster can be out of order, once the scan starts after an empty slot (no cluster wraps).
     void take(Shard<K>& out) {
       out.keys.reserve(size_);
       if constexpr (kCounts) {
         out.counts.reserve(size_);
         out.probs.reserve(size_);
       }
-      for (std::size_t i = 0; i < cap_; ++i)
+      std::size_t first = 0;
+      while (first < cap_ && keys_[first] != kEmpty<K>) ++first;
+      for (std::size_t n = 0, i = first; n < cap_; ++n, i = i + 1 == cap_ ? 0 : i + 1)
         if (keys_[i] != kEmpty<K>) {
           out.keys.push_back(keys_[i]);
           if constexpr (kCounts) {
@@ -597,7 +618,7 @@ class Engine {
     parallel(workers_, [&](int t) {
       for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
         tables[s].take(next[s]);
-        if (store) std::sort(cur[s].keys.vec().begin(), cur[s].keys.vec().end());
+        if (store) sort_nearly_sorted(cur[s].keys.vec());
       }
     });
     return next;
@@ -711,6 +732,8 @@ class Engine {
       r.distinct_solutions = 0;
       return;
     }
+    r.distinct_note = distinct_skip_reason(r.levels, o_);
+    if (!r.distinct_note.empty()) return;
     stored_.clear();
     try {
       r.distinct_solutions = distinct_solutions(

@@ -12,6 +12,19 @@
 
 namespace pegsol::census_detail {
 
+// Why the reordering count is skipped for a census with these levels, or "" to run it: it walks
+// (position, forbidden jumps) states over the raw positions on solution paths, far more states
+// than positions, so it runs only up to options.distinct_max_positions of them.
+inline std::string distinct_skip_reason(const std::vector<CensusLevel>& levels,
+                                        const CensusOptions& o) {
+  std::uint64_t on_path = 0;
+  for (const CensusLevel& l : levels) on_path += l.on_path_raw;
+  if (on_path <= o.distinct_max_positions) return "";
+  return "skipped: " + std::to_string(on_path) +
+         " positions lie on solution paths, over the limit of " +
+         std::to_string(o.distinct_max_positions) + " (--distinct-limit)";
+}
+
 // Solutions up to the group `syms` (indices into the board's symmetries, 0 first), by Burnside's
 // lemma: a solution is fixed by a symmetry exactly when every position on it is, so count the
 // paths through each symmetry's fixed positions (few: a reflection fixes about 2^(n/2)) and
