@@ -35,9 +35,11 @@ std::uint64_t mix64(std::uint64_t x) {
 // loss of a candidate is negligible, and a solution never depends on it (solve() replays it).
 class DigestSet {
  public:
+  // Empties the set, sized for `expected` digests; a set that grew keeps its size, so a search
+  // that clears it every level allocates only while the levels grow.
   void clear(std::size_t expected) {
     std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * expected, 1024));
-    if (slots_.size() != want)
+    if (slots_.size() < want)
       slots_.assign(want, 0);
     else
       std::fill(slots_.begin(), slots_.end(), 0);
@@ -675,8 +677,7 @@ class Sweep {
   void finish(const std::vector<int>& jumps) {
     const auto& all = g_.board().jumps();
     for (int j : jumps) out_.moves.push_back(all[static_cast<std::size_t>(j)]);
-    out_.found = true;
-    out_.pairs = 1;
+    out_.found = true;  // pairs stay 0: the sweep has no meeting
   }
 
   // Grows one level. `last`: the children have the goal's peg count, so the first one that
