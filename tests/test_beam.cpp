@@ -133,14 +133,18 @@ TEST(Beam, SolvesTrianglesAndWiderBoards) {
                {"triangle:12", "12", "24"},
                {"english", "d4", "d4"}};
   for (const auto& c : cases) {
-    SCOPED_TRACE(c.spec);
-    Problem p = hole_problem(c.spec, c.start, c.end);
-    ASSERT_FALSE(impossibility(p));
-    SolveOptions o;
-    o.algorithm = Algorithm::Beam;
-    SolveResult r = solve(p, o);
-    expect_valid(p, r);
-    EXPECT_EQ(r.width, p.board->width());
+    for (bool sweep : {true, false}) {  // the default, and the bidirectional meet alone
+      SCOPED_TRACE(std::string(c.spec) + (sweep ? " sweep" : " meet"));
+      Problem p = hole_problem(c.spec, c.start, c.end);
+      ASSERT_FALSE(impossibility(p));
+      SolveOptions o;
+      o.algorithm = Algorithm::Beam;
+      o.sweep = sweep;
+      SolveResult r = solve(p, o);
+      expect_valid(p, r);
+      EXPECT_EQ(r.beam->method, sweep ? "sweep" : "meet");
+      EXPECT_EQ(r.width, p.board->width());
+    }
   }
 }
 
@@ -207,19 +211,18 @@ TEST(Sweep, DeltaMatchesTheWholeCost) {
 }
 
 TEST(Sweep, SolvesTrianglesFromSeveralStarts) {
-  // One peg anywhere and on a fixed hole, from corner, edge and inner vacancies; 8 to 12 rows.
-  // A small first capacity keeps the test quick (the search doubles it when it must).
+  // One peg anywhere and on a fixed hole, from corner, edge and inner vacancies; 8 to 15 rows.
   int solved = 0;
-  for (const char* spec : {"triangle:8", "triangle:10", "triangle:12"}) {
+  for (const char* spec :
+       {"triangle:8", "triangle:9", "triangle:10", "triangle:12", "triangle:15"}) {
     BoardPtr b = make_board(spec);
-    for (const char* start : {"1", "4", "13"}) {
+    for (const char* start : {"1", "2", "4", "5", "13"}) {
       SCOPED_TRACE(std::string(spec) + " from " + start);
       Problem p{b, single_vacancy(*b, *b->find(start)), {}};
       p.goal.kind = Goal::Kind::Any;
       if (impossibility(p)) continue;
       SolveOptions o;
       o.algorithm = Algorithm::Beam;
-      o.capacity = 200;
       SolveResult r = solve(p, o);
       expect_valid(p, r);
       EXPECT_EQ(r.beam->method, "sweep");
@@ -233,7 +236,7 @@ TEST(Sweep, SolvesTrianglesFromSeveralStarts) {
       ++solved;
     }
   }
-  EXPECT_GE(solved, 12);
+  EXPECT_GE(solved, 30);
 }
 
 TEST(Sweep, RepeatsRunToRun) {
@@ -263,6 +266,10 @@ TEST(Beam, WholePositionGoal) {
   o.algorithm = Algorithm::Beam;
   SolveResult r = solve(p, o);
   expect_valid(p, r);
+  o.sweep = false;
+  r = solve(p, o);
+  expect_valid(p, r);
+  EXPECT_EQ(r.beam->method, "meet");
 }
 
 TEST(Beam, HonoursCancelAndTimeLimit) {

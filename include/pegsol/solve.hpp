@@ -47,6 +47,7 @@ struct SolveOptions {
   std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
   std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
   int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)
+  bool sweep = true;  // beam: start with the forward sweep (false: only the bidirectional meet)
 };
 
 // Figures of a beam search.

@@ -20,8 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kReportCapacity = 10000;   // the report's smallest successful 12-row figure
-constexpr std::size_t kImprovedCapacity = 1000;  // first capacity of the improved search
+constexpr std::size_t kReportCapacity = 10000;  // the report's smallest successful 12-row figure
+constexpr std::size_t kMeetCapacity = 1000;     // first capacity of the improved meet
+constexpr std::size_t kSweepCapacity = 32;      // first capacity of the forward sweep
 
 std::uint64_t mix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -612,7 +613,7 @@ class Sweep {
  public:
   using Pos = Bits<W>;
   static constexpr std::size_t kEndgameStarts = 256;
-  static constexpr std::uint64_t kEndgameNodes = 20000;
+  static constexpr std::uint64_t kEndgameNodes = 2000;
 
   Sweep(const Geometry<W>& g, const SweepTables<W>& t, const SweepGoal<W>& goal, const Pos& start,
         std::size_t capacity, std::uint64_t seed, const Control& ctl)
@@ -765,7 +766,7 @@ class Sweep {
         out_.stopped = true;
         return;
       }
-      budget_ = kEndgameNodes;
+      budget_ = endgame_nodes_;
       stack_.clear();
       if (dfs(saved_[i], depth, 0)) {
         std::vector<int> jumps = path(saved_depth_, i);
@@ -827,6 +828,7 @@ class Sweep {
   std::vector<std::pair<std::int32_t, int>> kids_;
   std::size_t stride_ = 0;
   std::uint64_t budget_ = 0;
+  std::uint64_t endgame_nodes_ = kEndgameNodes;
   std::vector<int> stack_;
   Outcome out_;
   Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
@@ -890,15 +892,21 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       static_cast<std::size_t>(levels) * sizeof(Link) + 2 * sizeof(Bits<W>) + 32 * 32;
   const std::size_t max_capacity = std::max<std::size_t>(
       1000, o.memory_limit / per_capacity / static_cast<std::size_t>(threads));
-  std::size_t capacity = o.capacity ? o.capacity : report ? kReportCapacity : kImprovedCapacity;
+  std::size_t capacity = o.capacity ? o.capacity
+                         : report   ? kReportCapacity
+                         : o.sweep  ? kSweepCapacity
+                                    : kMeetCapacity;
+  std::size_t meet_capacity = o.capacity ? o.capacity : kMeetCapacity;
 
-  // The improved search runs the forward beam (Sweep) at each capacity; for a goal that is a
-  // whole position, where a forward beam has little to aim at, the bidirectional meet follows
-  // at the same capacity. Then the capacity doubles.
-  const bool meet_too = p.goal.kind == Goal::Kind::Position;
+  // The improved search runs the forward beam (Sweep), from capacity 32; for a goal that is a
+  // whole position, where a forward beam has little to aim at, each sweep is followed by the
+  // bidirectional meet, from capacity 1000 (--capacity sets both). Then the capacities double.
+  // (o.sweep false: the meet alone, as before the sweep, for comparisons.)
+  const bool use_sweep = !report && o.sweep;
+  const bool meet_too = use_sweep && p.goal.kind == Goal::Kind::Position;
   SweepGoal<W> sgoal;
   std::optional<SweepTables<W>> tables;
-  if (!report) {
+  if (use_sweep) {
     tables.emplace(g, SweepWeights{}, p.goal.kind == Goal::Kind::Hole ? p.goal.hole : -1);
     if (p.goal.kind == Goal::Kind::Any) {
       sgoal.is_exact = false;
@@ -914,7 +922,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
   }
 
   for (int attempt = 0, meet_round = 0;; ++attempt) {
-    const bool sweep = !report && (!meet_too || attempt % 2 == 0);
+    const bool sweep = use_sweep && (!meet_too || attempt % 2 == 0);
     std::atomic<int> found_by{threads};
     std::vector<Outcome> outs(static_cast<std::size_t>(threads));
     auto work = [&](int t) {
@@ -930,7 +938,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       } else {
         const HoleSet& goal =
             goals[static_cast<std::size_t>(meet_round * threads + t) % goals.size()];
-        Attempt<W> a(g, start, g.to_bits(goal), report, capacity, seed, c);
+        Attempt<W> a(g, start, g.to_bits(goal), report, report ? capacity : meet_capacity, seed, c);
         out = a.run();
       }
       if (out.found) {
@@ -947,7 +955,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     if (!sweep) ++meet_round;
 
     ++stats.attempts;
-    stats.capacity = capacity;
+    stats.capacity = sweep || report ? capacity : meet_capacity;
     stats.method = report ? "report" : sweep ? "sweep" : "meet";
     const int winner = found_by.load();
     // Threads above the winner stop at a moment that depends on timing: leave them out of the
@@ -979,14 +987,16 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
                  "--capacity or another --seed may succeed";
       break;
     }
-    if (meet_too && sweep) continue;  // the meet at the same capacity
-    if (capacity * 2 > max_capacity) {
-      r.reason = how + " found no solution up to capacity " + std::to_string(capacity) +
+    if (meet_too && sweep) continue;  // the meet follows
+    const std::size_t reached = meet_too ? std::max(capacity, meet_capacity) : capacity;
+    if (reached * 2 > max_capacity) {
+      r.reason = how + " found no solution up to capacity " + std::to_string(reached) +
                  ", the most the memory limit allows (" + std::to_string(r.nodes) +
                  " positions); the search is incomplete: this proves nothing";
       break;
     }
     capacity *= 2;
+    meet_capacity *= 2;
   }
   r.beam = stats;
   return r;
