@@ -1,9 +1,10 @@
-// Google Benchmark: move generation and first-solution search.
+// Google Benchmark: move generation, first-solution search, census.
 #include <benchmark/benchmark.h>
 
 #include <random>
 
 #include "pegsol/catalogue.hpp"
+#include "pegsol/census.hpp"
 #include "pegsol/geometry.hpp"
 #include "pegsol/solve.hpp"
 
@@ -38,6 +39,20 @@ void BM_SolveDefault(benchmark::State& state, const char* spec) {
 }
 BENCHMARK_CAPTURE(BM_SolveDefault, english, "english")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SolveDefault, diamond41, "diamond41")->Unit(benchmark::kMillisecond);
+
+// The exact census of a triangle from its corner (every figure but the reordering classes).
+void BM_Census(benchmark::State& state, const char* spec) {
+  BoardPtr b = make_board(spec);
+  Problem p{b, single_vacancy(*b, 0), Goal{}};
+  CensusOptions o;
+  o.distinct = false;
+  for (auto _ : state) {
+    CensusResult r = census(p, o);
+    benchmark::DoNotOptimize(r.reachable_raw);
+  }
+}
+BENCHMARK_CAPTURE(BM_Census, triangle5, "triangle:5")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Census, triangle6, "triangle:6")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

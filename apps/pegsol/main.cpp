@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--json", bench_json, "Print JSON");
   bool bench_beam = false;
   bench_cmd->add_flag("--beam", bench_beam, "Benchmark the beam searches on large boards");
+  bool bench_census = false;
+  int bench_threads = 0;
+  bench_cmd->add_flag("--census", bench_census, "Benchmark the exact census (English included)");
+  bench_cmd->add_option("--threads", bench_threads,
+                        "Census worker threads (default: one per core)");
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
 
@@ -99,6 +104,8 @@ int main(int argc, char** argv) {
     if (*show_cmd) return cli::print_show(show_args, show_json);
     std::signal(SIGINT, on_sigint);
     if (auto rc = census_cmds.run(&g_interrupted)) return *rc;
+    if (*bench_cmd && bench_census)
+      return cli::run_census_bench(repeats, bench_threads, bench_json);
     if (*bench_cmd)
       return bench_beam ? cli::run_beam_bench(repeats, bench_json)
                         : cli::run_bench(repeats, bench_json);

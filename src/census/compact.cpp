@@ -209,7 +209,10 @@ class Engine {
         throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
     }
     std::size_t home(K key) const {
-      return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * cap_) >> shift_);
+      if constexpr (sizeof(K) == 4)  // key < 2^31 and cap < 2^32: the product fits 64 bits
+        return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * cap_) >> shift_);
+      else
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * cap_) >> shift_);
     }
     void rehash(std::size_t ncap) {
       Booked<K> ok = std::move(keys_);
@@ -485,6 +488,8 @@ class Engine {
     std::vector<std::size_t> prefix(shards_ + 1, 0);
     for (std::size_t s = 0; s < shards_; ++s) prefix[s + 1] = prefix[s] + cur[s].keys.size();
     const std::size_t total = prefix.back();
+    // Small levels run on one thread: waking the others costs more than they save.
+    const int nw = total < 4096 ? 1 : workers_;
     Level next = new_level();
     std::vector<Table> tables;
     tables.reserve(shards_);
@@ -492,7 +497,7 @@ class Engine {
     // Level sizes change slowly from one level to the next: size the tables for the last ratio.
     const std::size_t expect = static_cast<std::size_t>(
         static_cast<double>(total) * std::min(4.0, growth_) / static_cast<double>(shards_));
-    std::vector<std::vector<Booked<BufEntry>>> bufs(static_cast<std::size_t>(workers_));
+    std::vector<std::vector<Booked<BufEntry>>> bufs(static_cast<std::size_t>(nw));
     for (auto& b : bufs)
       for (std::size_t s = 0; s < shards_; ++s) b.emplace_back(mem_);
     Booked<Count> pcount(mem_);   // chunk parents' counts
@@ -505,8 +510,8 @@ class Engine {
       std::uint64_t raw = 0, sym = 0;
       Count games = 0;
     };
-    std::vector<Tally> tally(static_cast<std::size_t>(workers_));
-    std::barrier sync(workers_);
+    std::vector<Tally> tally(static_cast<std::size_t>(nw));
+    std::barrier sync(nw);
     std::atomic<bool> failed{false};
     std::exception_ptr err;
     std::mutex err_m;
@@ -522,7 +527,7 @@ class Engine {
     };
     const std::size_t nj = b_.jumps().size();
     std::size_t released = 0;  // shards of level k released so far
-    parallel(workers_, [&](int t) {
+    parallel(nw, [&](int t) {
       std::vector<int> kids(nj);
       std::uint64_t imgs[64];
       auto& mybuf = bufs[static_cast<std::size_t>(t)];
@@ -532,8 +537,8 @@ class Engine {
         guard([&] {
           if (t == 0) check_cancel();
           const std::size_t len = end - begin;
-          const std::size_t lo = begin + len * static_cast<std::size_t>(t) / workers_;
-          const std::size_t hi = begin + len * static_cast<std::size_t>(t + 1) / workers_;
+          const std::size_t lo = begin + len * static_cast<std::size_t>(t) / nw;
+          const std::size_t hi = begin + len * static_cast<std::size_t>(t + 1) / nw;
           std::size_t s = static_cast<std::size_t>(
               std::upper_bound(prefix.begin(), prefix.end(), lo) - prefix.begin() - 1);
           for (std::size_t i = lo; i < hi; ++i) {
@@ -567,9 +572,9 @@ class Engine {
         guard([&] {
           constexpr std::size_t kAhead = 16;
           if (begin == 0)
-            for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_)
+            for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw)
               tables[s].expect(expect);
-          for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
+          for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
             Table& tab = tables[s];
             for (auto& wb : bufs) {
               auto& b = wb[s].vec();
@@ -615,8 +620,8 @@ class Engine {
       add_count(lv.games, x.games);
     }
     add_count(r.games, lv.games);
-    parallel(workers_, [&](int t) {
-      for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
+    parallel(nw, [&](int t) {
+      for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
         tables[s].take(next[s]);
         if (store) sort_nearly_sorted(cur[s].keys.vec());
       }
