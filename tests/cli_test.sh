@@ -39,6 +39,23 @@ printf '  ooo\n  oxo\n' >"$tmp/bad.txt"
 check bad-drawing 2 "bad.txt:2:4: unexpected 'x'" -- "$pegsol" solve -b "@$tmp/bad.txt"
 printf '  ooo  \n  ooo  \nooooooo\nooooooo\nooooooo\n  ooo  \n  o.o  \n' >"$tmp/start.txt"
 check start-file 0 'solved' -- "$pegsol" solve --start "@$tmp/start.txt" --end d4 --no-draw
+# Beam searches: the method, complement pairs, positions and time on the human output.
+t12=(-b triangle:12 -s 12 -e 24 --no-draw)
+check beam-meet 0 'beam \(meet\): [1-9][0-9]* complement pairs, [1-9][0-9]* positions, [0-9.]+ s, capacity 1000, 1 attempt$' -- "$pegsol" solve "${t12[@]}" --algorithm beam --beam-method meet --capacity 1000
+check beam-sweep 0 'beam \(sweep\): no complement pairs \(one side\), [1-9][0-9]* positions' -- "$pegsol" solve "${t12[@]}" --algorithm beam --beam-method sweep
+check beam-auto 0 'beam \(sweep\)' -- "$pegsol" solve "${t12[@]}" --algorithm beam
+check beam-meet-json 0 '"method":"meet"' -- "$pegsol" solve "${t12[@]}" --algorithm beam --beam-method meet --json
+check beam-report 0 'beam \(report\): [1-9][0-9]* complement pairs' -- "$pegsol" solve -b triangle:11 -s 12 -e 24 --algorithm beam-report --capacity 2000 --no-draw
+check beam-method-dfs 2 'applies to --algorithm beam and auto' -- "$pegsol" solve --algorithm dfs --beam-method meet
+check beam-method-bad 2 'bogus not in' -- "$pegsol" solve --beam-method bogus
+check beam-time-limit 1 'unknown: beam search stopped \(time limit\)' -- "$pegsol" solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 0.3 --no-draw
+# Progress goes to stderr only when it is a terminal, and only for runs longer than a second.
+slow=(solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 1.6 --no-draw)
+"$pegsol" "${slow[@]}" >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then echo "FAIL progress-not-a-tty: $(head -c 200 "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+if command -v script >/dev/null; then
+  check progress-tty 1 'sweep capacity [0-9]+  level [0-9]+/39  [0-9]+ positions  [0-9.]+ M/s' -- script -qec "$pegsol ${slow[*]}" /dev/null
+fi
 # The JSON object has exactly the documented keys and a replayable move list.
 "$pegsol" solve --json >"$tmp/j" 2>/dev/null
 if python3 - "$tmp/j" <<'PY'

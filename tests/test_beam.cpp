@@ -133,16 +133,18 @@ TEST(Beam, SolvesTrianglesAndWiderBoards) {
                {"triangle:12", "12", "24"},
                {"english", "d4", "d4"}};
   for (const auto& c : cases) {
-    for (bool sweep : {true, false}) {  // the default, and the bidirectional meet alone
-      SCOPED_TRACE(std::string(c.spec) + (sweep ? " sweep" : " meet"));
+    // The default, the sweep alone and the bidirectional meet alone.
+    for (BeamMethod m : {BeamMethod::Auto, BeamMethod::Sweep, BeamMethod::Meet}) {
+      const bool meet = m == BeamMethod::Meet;
+      SCOPED_TRACE(std::string(c.spec) + (meet ? " meet" : " sweep"));
       Problem p = hole_problem(c.spec, c.start, c.end);
       ASSERT_FALSE(impossibility(p));
       SolveOptions o;
       o.algorithm = Algorithm::Beam;
-      o.sweep = sweep;
+      o.beam_method = m;
       SolveResult r = solve(p, o);
       expect_valid(p, r);
-      EXPECT_EQ(r.beam->method, sweep ? "sweep" : "meet");
+      EXPECT_EQ(r.beam->method, meet ? "meet" : "sweep");
       EXPECT_EQ(r.width, p.board->width());
     }
   }
@@ -266,10 +268,92 @@ TEST(Beam, WholePositionGoal) {
   o.algorithm = Algorithm::Beam;
   SolveResult r = solve(p, o);
   expect_valid(p, r);
-  o.sweep = false;
+  o.beam_method = BeamMethod::Meet;
   r = solve(p, o);
   expect_valid(p, r);
   EXPECT_EQ(r.beam->method, "meet");
+}
+
+TEST(Beam, MeetAloneRepeatsAndCountsPairs) {
+  // The meet alone at a fixed capacity: one attempt, complement pairs, and the same figures and
+  // moves on a second run (the winning thread is the lowest-numbered one that succeeds).
+  Problem p = hole_problem("triangle:12", "12", "24");
+  SolveOptions o;
+  o.algorithm = Algorithm::Beam;
+  o.beam_method = BeamMethod::Meet;
+  o.capacity = 1000;
+  SolveResult r = solve(p, o);
+  expect_valid(p, r);
+  EXPECT_EQ(r.beam->method, "meet");
+  EXPECT_EQ(r.beam->capacity, 1000u);
+  EXPECT_EQ(r.beam->attempts, 1);
+  EXPECT_GE(r.beam->pairs, 2u);
+  SolveResult again = solve(p, o);
+  EXPECT_EQ(again.nodes, r.nodes);
+  EXPECT_EQ(again.beam->pairs, r.beam->pairs);
+  EXPECT_EQ(again.moves, r.moves);
+}
+
+TEST(Beam, SweepAloneNeverMeets) {
+  // A whole-position goal (three pegs) that the sweep misses at capacity 2: Auto then alternates
+  // sweep and meet attempts, while Sweep runs only sweeps, each at twice the capacity before.
+  Problem p = default_problem(make_board("english"));
+  SolveOptions d;
+  d.algorithm = Algorithm::Dfs;
+  SolveResult full = solve(p, d);
+  ASSERT_EQ(full.status, Status::Solved);
+  Replay part =
+      replay(*p.board, p.start, std::vector<Jump>(full.moves.begin(), full.moves.end() - 2));
+  ASSERT_TRUE(part.ok);
+  p.goal.kind = Goal::Kind::Position;
+  p.goal.position = part.final;
+  SolveOptions o;
+  o.algorithm = Algorithm::Beam;
+  o.threads = 1;
+  o.capacity = 2;
+  o.beam_method = BeamMethod::Sweep;
+  SolveResult r = solve(p, o);
+  expect_valid(p, r);
+  EXPECT_EQ(r.beam->method, "sweep");
+  EXPECT_EQ(r.beam->pairs, 0u);
+  ASSERT_GE(r.beam->attempts, 2);
+  EXPECT_EQ(r.beam->capacity, o.capacity << (r.beam->attempts - 1));
+  o.beam_method = BeamMethod::Auto;
+  SolveResult a = solve(p, o);
+  expect_valid(p, a);
+  EXPECT_GT(a.beam->attempts, r.beam->attempts);  // meets ran between the sweeps
+}
+
+TEST(Beam, ProgressAfterASecondAcrossAttempts) {
+  // Diamond 41 from a5 to one peg anywhere: the sweep fails at the first capacities, so attempts
+  // follow one another. Reports start after a second; positions count every thread and every
+  // earlier attempt, so they never go down and never exceed the final count.
+  BoardPtr b = make_board("diamond41");
+  Problem p{b, single_vacancy(*b, *b->find("a5")), {}};
+  p.goal.kind = Goal::Kind::Any;
+  ASSERT_FALSE(impossibility(p));
+  std::vector<Progress> seen;
+  SolveOptions o;
+  o.algorithm = Algorithm::Beam;
+  o.time_limit = 2.5;
+  o.progress = [&](const Progress& pr) { seen.push_back(pr); };
+  SolveResult r = solve(p, o);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_GE(seen.front().seconds, 1.0);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].method, "sweep");
+    EXPECT_GE(seen[i].level, 0);
+    EXPECT_LE(seen[i].level, seen[i].levels);
+    EXPECT_LE(seen[i].nodes, r.nodes);
+    if (i > 0) {
+      EXPECT_GE(seen[i].nodes, seen[i - 1].nodes);
+      EXPECT_GE(seen[i].capacity, seen[i - 1].capacity);
+    }
+  }
+  if (r.status != Status::Solved) {
+    EXPECT_EQ(r.status, Status::Unknown);
+    EXPECT_GE(r.beam->attempts, 2);
+  }
 }
 
 TEST(Beam, HonoursCancelAndTimeLimit) {

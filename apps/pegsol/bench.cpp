@@ -87,6 +87,7 @@ int run_beam_bench(int repeats, bool json) {
     const char* end;  // a hole, or "any"
     Algorithm algorithm;
     std::size_t capacity;
+    BeamMethod method = BeamMethod::Auto;
   };
   // Fixed seeds (SolveOptions' default): status, pairs and positions repeat run to run (a
   // second thread stopped when the first succeeds is left out of the count), so the signature
@@ -95,6 +96,8 @@ int run_beam_bench(int repeats, bool json) {
       {"triangle:12 12->24 beam-report C=10000", "triangle:12", "12", "24", Algorithm::BeamReport,
        10000},
       {"triangle:15 12->24 beam", "triangle:15", "12", "24", Algorithm::Beam, 0},
+      {"triangle:15 12->24 beam meet C=1000", "triangle:15", "12", "24", Algorithm::Beam, 1000,
+       BeamMethod::Meet},
       {"triangle:20 1->any beam", "triangle:20", "1", "any", Algorithm::Beam, 0},
       {"triangle:20 1->1 beam", "triangle:20", "1", "1", Algorithm::Beam, 0},
       {"triangle:25 2->any beam", "triangle:25", "2", "any", Algorithm::Beam, 0},
@@ -118,6 +121,7 @@ int run_beam_bench(int repeats, bool json) {
     SolveOptions o;
     o.algorithm = c.algorithm;
     o.capacity = c.capacity;
+    o.beam_method = c.method;
     std::vector<double> times;
     SolveResult r;
     for (int rep = 0; rep < repeats; ++rep) {

@@ -42,7 +42,7 @@ int print_show(const ProblemArgs& a, bool json);
 // `pegsol bench`: fixed problems, nodes and times, a signature line. Returns the exit status.
 int run_bench(int repeats, bool json);
 // `pegsol bench --beam`: the beam searches on fixed large-board problems with fixed seeds;
-// pairs, positions, times and a signature line (total pairs).
+// pairs, positions, times and a signature line (total positions).
 int run_beam_bench(int repeats, bool json);
 
 }  // namespace pegsol::cli

@@ -61,6 +61,13 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--capacity", capacity,
                         "Beam: positions kept per level (0: default; beam raises it on failure)");
   solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)");
+  std::string beam_method = "auto";
+  solve_cmd
+      ->add_option(
+          "--beam-method", beam_method,
+          "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
+          "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
+      ->check(CLI::IsMember({"auto", "sweep", "meet"}));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
 
@@ -122,12 +129,25 @@ int main(int argc, char** argv) {
                                                : Algorithm::Auto;
     o.capacity = capacity;
     o.seed = seed;
+    if (beam_method != "auto" &&
+        (o.algorithm == Algorithm::Dfs || o.algorithm == Algorithm::BeamReport))
+      throw InputError(
+          "--beam-method " + beam_method +
+          ": applies to --algorithm beam and auto only (beam-report has its own rule)");
+    o.beam_method = beam_method == "sweep"  ? BeamMethod::Sweep
+                    : beam_method == "meet" ? BeamMethod::Meet
+                                            : BeamMethod::Auto;
     std::signal(SIGINT, on_sigint);
+    bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
-      o.progress = [](const Progress& pr) {
+      o.progress = [&progress_shown](const Progress& pr) {
+        progress_shown = true;
         if (pr.level >= 0) {
-          fmt::print(stderr, "\r{:.1f} s  capacity {}  level {}/{}  {} positions  {:.2f} M/s   ",
-                     pr.seconds, pr.capacity, pr.level, pr.levels, pr.nodes,
+          const std::string pairs =
+              pr.method == "sweep" ? std::string() : fmt::format("  {} pairs", pr.pairs);
+          fmt::print(stderr,
+                     "\r{:.1f} s  {} capacity {}  level {}/{}{}  {} positions  {:.2f} M/s   ",
+                     pr.seconds, pr.method, pr.capacity, pr.level, pr.levels, pairs, pr.nodes,
                      pr.nodes / pr.seconds / 1e6);
           return;
         }
@@ -135,7 +155,7 @@ int main(int argc, char** argv) {
                    pr.nodes, pr.nodes / pr.seconds / 1e6, pr.table_entries);
       };
     SolveResult r = solve(p, o);
-    if (o.progress && r.seconds >= 0.5) fmt::print(stderr, "\n");
+    if (progress_shown) fmt::print(stderr, "\n");
     if (json)
       fmt::print("{}\n", cli::solution_json(p, r).dump());
     else

@@ -97,12 +97,14 @@ int terminal_columns() {
 
 namespace {
 
-// One line of beam figures: the last attempt's method, pairs where the sides meet, capacity.
-std::string beam_line(const BeamStats& s) {
-  if (s.method == "sweep")
-    return fmt::format("beam: forward sweep, capacity {}, {} attempt(s)\n", s.capacity, s.attempts);
-  return fmt::format("beam: {} complement pairs, capacity {}, {} attempt(s)\n", s.pairs, s.capacity,
-                     s.attempts);
+// One line of beam figures: the last attempt's method, complement pairs where the two sides met
+// (the sweep has no second side), positions over all attempts, time, capacity, attempts.
+std::string beam_line(const BeamStats& s, const SolveResult& r) {
+  if (s.attempts == 0) return "beam: no attempt run\n";
+  const std::string pairs = s.method == "sweep" ? std::string("no complement pairs (one side)")
+                                                : fmt::format("{} complement pairs", s.pairs);
+  return fmt::format("beam ({}): {}, {} positions, {:.2f} s, capacity {}, {} attempt{}\n", s.method,
+                     pairs, r.nodes, r.seconds, s.capacity, s.attempts, s.attempts == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -114,12 +116,12 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   if (r.status != Status::Solved) {
     out += fmt::format("{}: {}\n", status_name(r.status), r.reason);
     out += fmt::format("({} positions searched, {:.3f} ms)\n", r.nodes, r.seconds * 1e3);
-    if (r.beam) out += beam_line(*r.beam);
+    if (r.beam) out += beam_line(*r.beam, r);
     return out;
   }
   out += fmt::format("solved in {} moves ({} positions searched, {:.3f} ms)\n", r.moves.size(),
                      r.nodes, r.seconds * 1e3);
-  if (r.beam) out += beam_line(*r.beam);
+  if (r.beam) out += beam_line(*r.beam, r);
   std::string line;
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
     std::string m = fmt::format("{}.{}", i + 1, move_text(b, r.moves[i]));

@@ -16,7 +16,8 @@
 //                          "sweep": survivors by a compactness cost, a depth-first endgame), then,
 //                          for goals that are whole positions, the meet with log-likelihood
 //                          scoring and peg-type pruning; several seeds on the machine's cores,
-//                          capacity raised until success.
+//                          capacity raised until success. SolveOptions::beam_method runs the
+//                          sweep alone or the meet alone instead.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +32,9 @@ namespace pegsol {
 
 // Runs the beam search `o.algorithm` selects (Beam or BeamReport) on p. Returns "solved" with a
 // solution (replayed by solve()), or "unknown" with a reason; never "impossible". Honours
-// o.time_limit and o.cancel; o.capacity 0 picks the default (report: 10000; improved: start at
-// 1000 and double). Called by solve(), which dispatches here after its impossibility tests.
+// o.time_limit and o.cancel; o.capacity 0 picks the default (report: 10000; improved: the sweep
+// from 32 and the meet from 1000, doubling). Called by solve(), which dispatches here after its
+// impossibility tests.
 SolveResult beam_solve(const Problem& p, const SolveOptions& o);
 
 namespace beam_detail {

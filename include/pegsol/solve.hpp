@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pegsol/problem.hpp"
@@ -20,6 +21,11 @@ enum class Status { Solved, Impossible, Unknown };
 // boards with many solutions), then the DFS to completion, so "impossible" still comes only from
 // a proof or a completed search.
 enum class Algorithm { Auto, Dfs, Beam, BeamReport };
+// Which searches Algorithm::Beam runs (docs/beam.md). Auto: the forward sweep; for a goal that is
+// a whole position, the sweep and the bidirectional meet in turn. Sweep: the sweep alone. Meet: the
+// bidirectional meet alone (log-likelihood scoring, complement pairs), for comparisons with the
+// report's rule.
+enum class BeamMethod { Auto, Sweep, Meet };
 
 std::string_view status_name(Status s);
 
@@ -27,9 +33,11 @@ struct Progress {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::size_t table_entries = 0;
-  int level = -1;            // beam searches: levels done so far (-1 for other searches)
-  int levels = 0;            // beam searches: levels of a complete attempt
-  std::size_t capacity = 0;  // beam searches: capacity of the current attempt
+  int level = -1;             // beam searches: levels done so far (-1 for other searches)
+  int levels = 0;             // beam searches: levels of a complete attempt
+  std::size_t capacity = 0;   // beam searches: capacity of the current attempt
+  std::uint64_t pairs = 0;    // beam searches: complement pairs found so far in the attempt
+  std::string_view method{};  // beam searches: "sweep", "meet" or "report"; empty otherwise
 };
 
 struct SolveOptions {
@@ -47,7 +55,7 @@ struct SolveOptions {
   std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
   std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
   int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)
-  bool sweep = true;  // beam: start with the forward sweep (false: only the bidirectional meet)
+  BeamMethod beam_method = BeamMethod::Auto;  // Algorithm::Beam (and Auto's beam phase)
 };
 
 // Figures of a beam search.

@@ -23,6 +23,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kReportCapacity = 10000;  // the report's smallest successful 12-row figure
 constexpr std::size_t kMeetCapacity = 1000;     // first capacity of the improved meet
 constexpr std::size_t kSweepCapacity = 32;      // first capacity of the forward sweep
+constexpr std::chrono::seconds kQuiet{1};       // no progress reports before this
 
 std::uint64_t mix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -154,7 +155,39 @@ struct Control {
   std::optional<Clock::time_point> deadline;
   Clock::time_point start;
   const std::function<void(const Progress&)>* progress = nullptr;  // thread 0 only
+  Clock::time_point* next_report = nullptr;  // with progress: when to report next, over attempts
+  // Positions for the progress rate: those of earlier attempts, and one slot per thread where
+  // each attempt publishes its own count when it polls.
+  std::uint64_t nodes_before = 0;
+  std::vector<std::atomic<std::uint64_t>>* counts = nullptr;
 };
+
+// Polls an attempt's stop conditions (cancel, a lower-numbered attempt's success, the deadline)
+// and publishes its position count; the attempt with a progress callback reports about twice a
+// second once the search has run for a second, `fill` setting the search's own fields. True when
+// the attempt should stop.
+template <class Fill>
+bool poll(const Control& ctl, std::uint64_t expanded, Fill&& fill) {
+  if (ctl.counts)
+    (*ctl.counts)[static_cast<std::size_t>(ctl.index)].store(expanded, std::memory_order_relaxed);
+  if (ctl.cancel && ctl.cancel->load(std::memory_order_relaxed)) return true;
+  if (ctl.found_by && ctl.found_by->load(std::memory_order_relaxed) < ctl.index) return true;
+  const auto now = Clock::now();
+  if (ctl.deadline && now >= *ctl.deadline) return true;
+  if (ctl.progress && *ctl.progress && now >= *ctl.next_report) {
+    *ctl.next_report = now + std::chrono::milliseconds(500);
+    Progress pr;
+    pr.nodes = ctl.nodes_before;
+    if (ctl.counts)
+      for (const auto& c : *ctl.counts) pr.nodes += c.load(std::memory_order_relaxed);
+    else
+      pr.nodes += expanded;
+    pr.seconds = std::chrono::duration<double>(now - ctl.start).count();
+    fill(pr);
+    (*ctl.progress)(pr);
+  }
+  return false;
+}
 
 struct Outcome {
   bool found = false;
@@ -324,21 +357,13 @@ class Attempt {
   }
 
   bool stop_requested() {
-    if (ctl_.cancel && ctl_.cancel->load(std::memory_order_relaxed)) return true;
-    if (ctl_.found_by && ctl_.found_by->load(std::memory_order_relaxed) < ctl_.index) return true;
-    auto now = Clock::now();
-    if (ctl_.deadline && now >= *ctl_.deadline) return true;
-    if (ctl_.progress && *ctl_.progress && now >= next_report_) {
-      next_report_ = now + std::chrono::milliseconds(500);
-      Progress pr;
-      pr.nodes = out_.expanded;
-      pr.seconds = std::chrono::duration<double>(now - ctl_.start).count();
+    return poll(ctl_, out_.expanded, [&](Progress& pr) {
       pr.level = a_.depth() + b_.depth();
       pr.levels = total_;
       pr.capacity = capacity_;
-      (*ctl_.progress)(pr);
-    }
-    return false;
+      pr.pairs = out_.pairs;
+      pr.method = report_ ? "report" : "meet";
+    });
   }
 
   bool feasible(const Side<W>& x, const Pos& p) const {
@@ -460,7 +485,6 @@ class Attempt {
   std::vector<Child> children_;
   DigestSet seen_;
   Outcome out_;
-  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -646,21 +670,12 @@ class Sweep {
 
  private:
   bool stop_requested() {
-    if (ctl_.cancel && ctl_.cancel->load(std::memory_order_relaxed)) return true;
-    if (ctl_.found_by && ctl_.found_by->load(std::memory_order_relaxed) < ctl_.index) return true;
-    auto now = Clock::now();
-    if (ctl_.deadline && now >= *ctl_.deadline) return true;
-    if (ctl_.progress && *ctl_.progress && now >= next_report_) {
-      next_report_ = now + std::chrono::milliseconds(500);
-      Progress pr;
-      pr.nodes = out_.expanded;
-      pr.seconds = std::chrono::duration<double>(now - ctl_.start).count();
+    return poll(ctl_, out_.expanded, [&](Progress& pr) {
       pr.level = static_cast<int>(links_.size());
       pr.levels = total_;
       pr.capacity = capacity_;
-      (*ctl_.progress)(pr);
-    }
-    return false;
+      pr.method = "sweep";
+    });
   }
 
   // Jumps from the start to survivor i of level d.
@@ -831,7 +846,6 @@ class Sweep {
   std::uint64_t endgame_nodes_ = kEndgameNodes;
   std::vector<int> stack_;
   Outcome out_;
-  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
 };
 
 // Final positions to aim at: the goal's, or for "one peg anywhere" every hole the position class
@@ -879,6 +893,8 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
   Control ctl;
   ctl.cancel = o.cancel;
   ctl.start = t0;
+  Clock::time_point next_report = t0 + kQuiet;
+  ctl.next_report = &next_report;
   if (o.time_limit > 0)
     ctl.deadline = t0 + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(o.time_limit));
@@ -892,18 +908,18 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       static_cast<std::size_t>(levels) * sizeof(Link) + 2 * sizeof(Bits<W>) + 32 * 32;
   const std::size_t max_capacity = std::max<std::size_t>(
       1000, o.memory_limit / per_capacity / static_cast<std::size_t>(threads));
-  std::size_t capacity = o.capacity ? o.capacity
-                         : report   ? kReportCapacity
-                         : o.sweep  ? kSweepCapacity
-                                    : kMeetCapacity;
-  std::size_t meet_capacity = o.capacity ? o.capacity : kMeetCapacity;
-
   // The improved search runs the forward beam (Sweep), from capacity 32; for a goal that is a
   // whole position, where a forward beam has little to aim at, each sweep is followed by the
   // bidirectional meet, from capacity 1000 (--capacity sets both). Then the capacities double.
-  // (o.sweep false: the meet alone, as before the sweep, for comparisons.)
-  const bool use_sweep = !report && o.sweep;
-  const bool meet_too = use_sweep && p.goal.kind == Goal::Kind::Position;
+  // BeamMethod::Sweep runs the sweep alone, BeamMethod::Meet the meet alone.
+  const bool use_sweep = !report && o.beam_method != BeamMethod::Meet;
+  const bool meet_too =
+      use_sweep && o.beam_method == BeamMethod::Auto && p.goal.kind == Goal::Kind::Position;
+  std::size_t capacity = o.capacity  ? o.capacity
+                         : report    ? kReportCapacity
+                         : use_sweep ? kSweepCapacity
+                                     : kMeetCapacity;
+  std::size_t meet_capacity = o.capacity ? o.capacity : kMeetCapacity;
   SweepGoal<W> sgoal;
   std::optional<SweepTables<W>> tables;
   if (use_sweep) {
@@ -925,11 +941,14 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     const bool sweep = use_sweep && (!meet_too || attempt % 2 == 0);
     std::atomic<int> found_by{threads};
     std::vector<Outcome> outs(static_cast<std::size_t>(threads));
+    std::vector<std::atomic<std::uint64_t>> counts(static_cast<std::size_t>(threads));
     auto work = [&](int t) {
       Control c = ctl;
       c.found_by = &found_by;
       c.index = t;
       c.progress = t == 0 ? &o.progress : nullptr;
+      c.nodes_before = r.nodes;
+      c.counts = &counts;
       const std::uint64_t seed = o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t);
       Outcome out;
       if (sweep) {
@@ -974,8 +993,10 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
         std::any_of(outs.begin(), outs.end(), [](const Outcome& x) { return x.stopped; });
     const std::string how = report ? "beam search (the report's rule)" : "beam search";
     if (stopped) {
-      r.reason = how + " stopped (time limit or cancelled) at capacity " +
-                 std::to_string(capacity) + " after " + std::to_string(r.nodes) +
+      const bool cancelled = o.cancel && o.cancel->load();
+      r.reason = how + (cancelled ? " stopped (cancelled)" : " stopped (time limit)") +
+                 " at capacity " + std::to_string(stats.capacity) + " after " +
+                 std::to_string(r.nodes) +
                  " positions; no solution found yet (the search is incomplete: this proves "
                  "nothing)";
       break;
