@@ -274,6 +274,26 @@ TEST(Beam, WholePositionGoal) {
   EXPECT_EQ(r.beam->method, "meet");
 }
 
+TEST(Beam, WholePositionGoalOnALargeBoard) {
+  // triangle:20 from vacancy 1 to a peg on each hole of the bottom row (20 pegs, 189 moves). The
+  // start has fewer holes than the goal has pegs, so the sweep runs on the reversed problem,
+  // from the complement of the goal down to one peg on hole 1, and plays its moves backwards.
+  BoardPtr b = make_board("triangle:20");
+  Problem p{b, single_vacancy(*b, 0), {}};
+  p.goal.kind = Goal::Kind::Position;
+  p.goal.position = HoleSet(b->size());
+  for (int h = b->size() - 20; h < b->size(); ++h) p.goal.position.set(h);
+  ASSERT_FALSE(impossibility(p));
+  SolveOptions o;
+  o.algorithm = Algorithm::Beam;
+  o.time_limit = 30;
+  SolveResult r = solve(p, o);
+  expect_valid(p, r);
+  EXPECT_EQ(r.beam->method, "sweep");
+  EXPECT_EQ(r.beam->attempts, 1);
+  EXPECT_EQ(r.width, 256);
+}
+
 TEST(Beam, MeetAloneRepeatsAndCountsPairs) {
   // The meet alone at a fixed capacity: one attempt, complement pairs, and the same figures and
   // moves on a second run (the winning thread is the lowest-numbered one that succeeds).

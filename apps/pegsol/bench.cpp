@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -84,7 +85,8 @@ int run_beam_bench(int repeats, bool json) {
     const char* name;
     const char* board;
     const char* start;
-    const char* end;  // a hole, or "any"
+    const char* end;  // a hole, "any", or "last:K": a whole position, a peg on each of the last
+                      // K holes in reading order (the bottom row of a triangle of K rows)
     Algorithm algorithm;
     std::size_t capacity;
     BeamMethod method = BeamMethod::Auto;
@@ -100,6 +102,7 @@ int run_beam_bench(int repeats, bool json) {
        BeamMethod::Meet},
       {"triangle:20 1->any beam", "triangle:20", "1", "any", Algorithm::Beam, 0},
       {"triangle:20 1->1 beam", "triangle:20", "1", "1", Algorithm::Beam, 0},
+      {"triangle:20 1->bottom row beam", "triangle:20", "1", "last:20", Algorithm::Beam, 0},
       {"triangle:25 2->any beam", "triangle:25", "2", "any", Algorithm::Beam, 0},
       {"triangle:25 2->3 beam", "triangle:25", "2", "3", Algorithm::Beam, 0},
       {"triangle:30 1->any beam", "triangle:30", "1", "any", Algorithm::Beam, 0},
@@ -112,8 +115,14 @@ int run_beam_bench(int repeats, bool json) {
   for (const BeamCase& c : cases) {
     BoardPtr b = make_board(c.board);
     Problem p{b, single_vacancy(*b, *b->find(c.start)), {}};
-    if (std::string_view(c.end) == "any") {
+    const std::string_view end = c.end;
+    if (end == "any") {
       p.goal.kind = Goal::Kind::Any;
+    } else if (end.starts_with("last:")) {
+      p.goal.kind = Goal::Kind::Position;
+      p.goal.position = HoleSet(b->size());
+      const int k = std::stoi(std::string(end.substr(5)));
+      for (int h = b->size() - k; h < b->size(); ++h) p.goal.position.set(h);
     } else {
       p.goal.kind = Goal::Kind::Hole;
       p.goal.hole = *b->find(c.end);

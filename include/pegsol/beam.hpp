@@ -4,20 +4,22 @@
 // side B forward from the complement of the goal (a forward jump on the complemented board is a
 // backward jump on the original). When A has made k moves and B has made m moves with
 // k + m = pegs(start) - pegs(goal), a position P of A whose complement is a position of B is a
-// "complement pair": the solution is A's path to P, then B's path reversed, each jump turned
-// round. The search is incomplete: a failed beam proves nothing.
+// "complement pair": the solution is A's path to P, then B's jumps in reverse order, each jump
+// unchanged (a jump that takes Q' to Q on the complemented board takes ~Q to ~Q' on the
+// original). The search is incomplete: a failed beam proves nothing.
 //
 // Two selection rules:
 //   Algorithm::BeamReport  the rule of "Peg Solitaire: A New Algorithm for an Old Game" (Starego,
 //                          2022): build the "average board" of the other side's last level and keep
 //                          the C children that differ from it in the most holes. One attempt, one
 //                          thread, pairs counted between the two final levels.
-//   Algorithm::Beam        the improved default (docs/beam.md): first a forward-only beam (the
-//                          "sweep": survivors by a compactness cost, a depth-first endgame), then,
-//                          for goals that are whole positions, the meet with log-likelihood
-//                          scoring and peg-type pruning; several seeds on the machine's cores,
-//                          capacity raised until success. SolveOptions::beam_method runs the
-//                          sweep alone or the meet alone instead.
+//   Algorithm::Beam        the improved default (docs/beam.md): first a one-sided beam (the
+//                          "sweep": survivors by a compactness cost, a depth-first endgame; on the
+//                          reversed problem for a whole-position goal with more pegs than the
+//                          start has holes), then, for goals that are whole positions, the meet
+//                          with log-likelihood scoring and peg-type pruning; several seeds on
+//                          the machine's cores, capacity raised until success.
+//                          SolveOptions::beam_method runs the sweep alone or the meet alone.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -490,14 +491,15 @@ class Attempt {
 // ---------------------------------------------------------------------------------------------
 // Forward beam ("sweep"): one capacity-limited breadth-first search from the start, survivors
 // chosen by a compactness cost, finished by a depth-first endgame. No meeting is needed, so it
-// suits "one peg anywhere" and single-hole goals on boards where the bidirectional meet starves.
+// suits "one peg anywhere" and single-hole goals on boards where the bidirectional meet starves,
+// and, run on the reversed problem, whole-position goals from a start with few holes.
 
 // Weights of the compactness cost (lower is better); see SweepTables::cost.
 struct SweepWeights {
   int boundary = 2;  // per adjacent (peg, empty hole) pair on the board
   int edge = 2;      // per (peg, off-board) pair: pegs on the rim are the hardest to remove
   int isolated = 8;  // per peg with no peg beside it
-  int goal = 1;      // per peg and lattice step from the goal hole (fixed-hole goals only)
+  int goal = 1;      // per peg and lattice step from the nearest goal peg (not for "any")
   int endgame = 18;  // pegs (above the goal's) at which the depth-first endgame takes over
 };
 
@@ -516,7 +518,9 @@ struct SweepTables {
   std::vector<std::vector<std::array<std::int16_t, 2>>> pairs;
   std::vector<std::uint64_t> zjump;  // per jump: XOR of the Zobrist keys of its three bits
 
-  SweepTables(const Geometry<W>& g, const SweepWeights& weights, int goal_hole) : w(weights) {
+  // goal_holes: the holes of the target's pegs (empty: no goal term).
+  SweepTables(const Geometry<W>& g, const SweepWeights& weights, const std::vector<int>& goal_holes)
+      : w(weights) {
     const Board& b = g.board();
     nbr.assign(W, {-1, -1, -1, -1, -1, -1, -1, -1});
     peg_cost.assign(W, 0);
@@ -532,7 +536,11 @@ struct SweepTables {
           ++off;
       }
       std::int32_t c = w.edge * off;
-      if (goal_hole >= 0 && w.goal) c += w.goal * lattice_distance(b, h, goal_hole);
+      if (!goal_holes.empty() && w.goal) {
+        int nearest = std::numeric_limits<int>::max();
+        for (int t : goal_holes) nearest = std::min(nearest, lattice_distance(b, h, t));
+        c += w.goal * nearest;
+      }
       peg_cost[static_cast<std::size_t>(bit)] = c;
     }
     std::vector<std::uint64_t> z(W);
@@ -920,10 +928,16 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
                          : use_sweep ? kSweepCapacity
                                      : kMeetCapacity;
   std::size_t meet_capacity = o.capacity ? o.capacity : kMeetCapacity;
+  // The sweep thrives on contracting to few pegs. For a whole-position goal with more pegs than
+  // the start has holes, it runs on the reversed problem, from the complement of the goal to the
+  // complement of the start (a jump on the complemented board is the same jump backwards), and
+  // its moves are then played in reverse order.
   SweepGoal<W> sgoal;
   std::optional<SweepTables<W>> tables;
+  Bits<W> sweep_start = start;
+  bool reverse = false;
   if (use_sweep) {
-    tables.emplace(g, SweepWeights{}, p.goal.kind == Goal::Kind::Hole ? p.goal.hole : -1);
+    std::vector<int> goal_holes;
     if (p.goal.kind == Goal::Kind::Any) {
       sgoal.is_exact = false;
       sgoal.allowed = g.to_bits(admissible_finals(board, p.start));
@@ -931,10 +945,19 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
         if ((m & sgoal.allowed).any()) sgoal.any_type |= m;
     } else {
       sgoal.exact = g.to_bits(goals[0]);
+      if (p.goal.kind == Goal::Kind::Position &&
+          g.complement(start).count() < sgoal.exact.count()) {
+        reverse = true;
+        sweep_start = g.complement(sgoal.exact);
+        sgoal.exact = g.complement(start);
+      }
       sgoal.pegs = sgoal.exact.count();
       for (const Bits<W>& m : g.type_masks())
         if ((sgoal.exact & m).any()) sgoal.need.push_back({m, (sgoal.exact & m).count()});
+      for (int h = 0; h < board.size(); ++h)
+        if (sgoal.exact.test(board.bit(h))) goal_holes.push_back(h);
     }
+    tables.emplace(g, SweepWeights{}, goal_holes);
   }
 
   for (int attempt = 0, meet_round = 0;; ++attempt) {
@@ -952,8 +975,9 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       const std::uint64_t seed = o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t);
       Outcome out;
       if (sweep) {
-        Sweep<W> s(g, *tables, sgoal, start, capacity, seed, c);
+        Sweep<W> s(g, *tables, sgoal, sweep_start, capacity, seed, c);
         out = s.run();
+        if (reverse) std::reverse(out.moves.begin(), out.moves.end());
       } else {
         const HoleSet& goal =
             goals[static_cast<std::size_t>(meet_round * threads + t) % goals.size()];
@@ -1095,13 +1119,17 @@ std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
 template <int W>
 std::int32_t sweep_cost(const Board& board, const Bits<W>& p, int goal_hole) {
   const Geometry<W> g(board);
-  return SweepTables<W>(g, SweepWeights{}, goal_hole).cost(p);
+  return SweepTables<W>(g, SweepWeights{},
+                        goal_hole >= 0 ? std::vector{goal_hole} : std::vector<int>{})
+      .cost(p);
 }
 
 template <int W>
 std::int32_t sweep_delta(const Board& board, const Bits<W>& p, int jump, int goal_hole) {
   const Geometry<W> g(board);
-  return SweepTables<W>(g, SweepWeights{}, goal_hole).delta(p, p ^ g.jump_mask(jump), jump);
+  return SweepTables<W>(g, SweepWeights{},
+                        goal_hole >= 0 ? std::vector{goal_hole} : std::vector<int>{})
+      .delta(p, p ^ g.jump_mask(jump), jump);
 }
 
 #define PEGSOL_BEAM_INSTANTIATE(W)                                                     \
