@@ -43,9 +43,11 @@ struct CensusProgress {
 };
 
 // Which engine runs a census. Compact (src/census/compact.cpp): layouts of up to 64 bits, keys
-// in 4 bytes where they fit, counts' high words apart. Wide: layouts of up to 128 bits, 32-byte
-// entries. Auto: the compact engine when the layout fits. Both give the same figures.
-enum class CensusEngine { Auto, Compact, Wide };
+// in 4 bytes where they fit, counts' high words apart, and on CPUs with AVX-512 and GFNI a vector
+// kernel for square boards within 8x8 (src/census/kernels.hpp). CompactPortable: the compact
+// engine with its table kernel only. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the
+// compact engine when the layout fits. All give the same figures.
+enum class CensusEngine { Auto, Compact, CompactPortable, Wide };
 
 struct CensusOptions {
   std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin

@@ -538,7 +538,7 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
     throw InputError("census: board " + b.name() + " has " + std::to_string(b.size()) +
                      " holes; the exact census handles boards of up to 64 holes");
   const bool compact = b.width() == 64 && o.engine != CensusEngine::Wide;
-  if (o.engine == CensusEngine::Compact && !compact)
+  if ((o.engine == CensusEngine::Compact || o.engine == CensusEngine::CompactPortable) && !compact)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the compact engine takes layouts of up to 64 bits");
   if (compact) return census_detail::compact_census(p, o);

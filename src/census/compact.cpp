@@ -24,13 +24,11 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
 #include <type_traits>
 #include <unordered_map>
 
 #include "engine.hpp"
+#include "kernels.hpp"
 #include "paths.hpp"
 #include "pegsol/census.hpp"
 
@@ -76,12 +74,6 @@ class KeyMix {
   std::uint64_t mask_, inv1_ = 0, inv2_ = 0;
 };
 
-inline Bits<64> word(std::uint64_t x) {
-  Bits<64> b;
-  b.w[0] = x;
-  return b;
-}
-
 // Sorts v, which is nearly sorted: insertion sort, or std::sort once that has moved keys more
 // than a few places on average.
 template <class V>
@@ -122,66 +114,89 @@ struct Shard {
   }
 };
 
-template <class K, bool kCounts>
+template <class K, bool kCounts, class Kernel>
 class Engine {
  public:
   using Pos = Bits<64>;
-  // A phase-A buffer entry: the child's low key and (when counting) its parent's chunk index.
+  // A phase-A buffer entry: the child's low key and (when counting) what it inherits from its
+  // parent, so that phase B reads its buffers in order and touches only the table. (Entries of 8
+  // bytes naming the parent, whose count and chance phase B then looked up, cost a cache miss
+  // per insert once the tables crowded the parents' arrays out of the cache.)
   struct Ref {
     K low;
-    std::uint32_t parent;
+    std::uint32_t parent;  // chunk index of the parent, kBig set when its count passes 2^64
+    std::uint64_t count;   // the parent's count, low word
+    double prob;           // the parent's chance per child
   };
+  static constexpr std::uint32_t kBig = 0x80000000u;
   using BufEntry = std::conditional_t<kCounts, Ref, K>;
 
-  // Open addressing with linear probing over one shard. The low keys are already mixed and
-  // uniform on L bits, so slot = key * capacity >> L spreads them over any capacity (no power of
-  // two, so a table is sized to its level: at most 85% full, usually 70-80%). Keys and values
-  // live apart: the probes walk 4-byte keys, sixteen to a cache line, and each insert then
-  // touches one value. (24-byte slots holding key and value were 20% slower and 1.5x larger.)
+  // Open addressing over one shard, by buckets of one cache line, probed linearly:
+  //
+  //   counting, 4-byte keys:  | key key key pad | count count count | prob prob prob |  64 bytes
+  //   counting, 8-byte keys:  | key key | count count | prob prob | pad               |  64 bytes
+  //   sets only:              | 16 keys (4-byte) or 8 keys (8-byte)                    |  64 bytes
+  //
+  // so an insert touches one line. Slots fill in order and are never freed: an empty slot ends a
+  // search. The low keys are already mixed and uniform on L bits, so bucket = key * buckets >> L
+  // spreads them over any bucket count (no power of two: a table is sized to its level, at most
+  // 85% of its slots full, usually 70-80%). Tried and lost: keys apart from values (two lines
+  // per insert, and the value line was the costlier miss), 24-byte slots not aligned to lines.
   class Table {
    public:
-    struct Value {
-      std::uint64_t count;  // low word; the high word, when nonzero, is in high_
-      double prob;
+    static constexpr int kSlots =
+        kCounts ? 64 / static_cast<int>(sizeof(K) + 16) : 64 / static_cast<int>(sizeof(K));
+    struct alignas(64) CountBucket {
+      K key[kSlots];
+      std::uint64_t count[kSlots];  // low words; a nonzero high word is in high_
+      double prob[kSlots];
     };
-    Table(Memory& m, int low_bits) : keys_(m), vals_(m), shift_(low_bits) {}
+    struct alignas(64) KeyBucket {
+      K key[kSlots];
+    };
+    using Bucket = std::conditional_t<kCounts, CountBucket, KeyBucket>;
+    static_assert(sizeof(Bucket) == 64);
+
+    Table(Memory& m, int low_bits) : buckets_(m), shift_(low_bits) {}
     // Makes room for about n entries.
     void expect(std::size_t n) {
-      if (n * 4 > cap_ * 3) rehash(n * 4 / 3 + 16);
+      if (n * 20 > slots() * 17) rehash(n * 133 / (100 * kSlots) + 4);
     }
     void prefetch(K key) const {
-      if (!cap_) return;
-      std::size_t i = home(key);
-      __builtin_prefetch(&keys_[i], 1);
-      if constexpr (kCounts) __builtin_prefetch(&vals_[i], 1);
+      if (nb_) __builtin_prefetch(&buckets_[home(key)], 1);
     }
     // Adds key with (count, prob), summing into an existing entry.
     void add(K key, Count count, double prob) {
-      if ((size_ + 1) * 20 > cap_ * 17) rehash(cap_ + cap_ / 2 + 16);
-      std::size_t i = home(key);
-      while (keys_[i] != key) {
-        if (keys_[i] == kEmpty<K>) {
-          keys_[i] = key;
-          ++size_;
-          if constexpr (kCounts) vals_[i] = Value{0, 0.0};
-          break;
+      if ((size_ + 1) * 20 > slots() * 17) rehash(nb_ + nb_ / 2 + 4);
+      std::size_t b = home(key);
+      for (;;) {
+        Bucket& B = buckets_[b];
+        // Slots holding key or empty, found without branches (which slot is random: branching
+        // on each mispredicted about once per insert).
+        unsigned m = 0;
+        for (int i = 0; i < kSlots; ++i)
+          m |= static_cast<unsigned>((B.key[i] == key) | (B.key[i] == kEmpty<K>)) << i;
+        if (m) {
+          const int i = std::countr_zero(m);
+          const bool fresh = B.key[i] != key;
+          B.key[i] = key;
+          size_ += fresh;
+          if constexpr (kCounts) {
+            B.count[i] = fresh ? 0 : B.count[i];
+            B.prob[i] = fresh ? 0.0 : B.prob[i];
+            sum(B, i, key, count, prob);
+          }
+          return;
         }
-        if (++i == cap_) i = 0;
-      }
-      if constexpr (kCounts) {
-        Value& v = vals_[i];
-        v.prob += prob;
-        std::uint64_t carry =
-            __builtin_add_overflow(v.count, static_cast<std::uint64_t>(count), &v.count) ? 1 : 0;
-        std::uint64_t hi = static_cast<std::uint64_t>(count >> 64);
-        if (hi | carry) add_high(key, hi, carry);
+        if (++b == nb_) b = 0;
       }
     }
     std::size_t size() const { return size_; }
     // Moves the entries into `out` (keys, and counts and chances when counting); releases the
     // table.
-    // The keys come out nearly sorted: a slot's home is monotone in its key, so only keys of one
-    // cluster can be out of order, once the scan starts after an empty slot (no cluster wraps).
+    // The keys come out nearly sorted: a bucket's home is monotone in its key, so only keys of
+    // one bucket or one run of full buckets can be out of order, once the scan starts after a
+    // bucket with an empty slot (no run wraps).
     void take(Shard<K>& out) {
       out.keys.reserve(size_);
       if constexpr (kCounts) {
@@ -189,63 +204,86 @@ class Engine {
         out.probs.reserve(size_);
       }
       std::size_t first = 0;
-      while (first < cap_ && keys_[first] != kEmpty<K>) ++first;
-      for (std::size_t n = 0, i = first; n < cap_; ++n, i = i + 1 == cap_ ? 0 : i + 1)
-        if (keys_[i] != kEmpty<K>) {
-          out.keys.push_back(keys_[i]);
+      while (first < nb_ && buckets_[first].key[kSlots - 1] != kEmpty<K>) ++first;
+      for (std::size_t n = 0, b = first + 1; n < nb_; ++n, ++b) {
+        if (b >= nb_) b -= nb_;
+        const Bucket& B = buckets_[b];
+        for (int i = 0; i < kSlots && B.key[i] != kEmpty<K>; ++i) {
+          out.keys.push_back(B.key[i]);
           if constexpr (kCounts) {
-            out.counts.push_back(vals_[i].count);
-            out.probs.push_back(vals_[i].prob);
+            out.counts.push_back(B.count[i]);
+            out.probs.push_back(B.prob[i]);
           }
         }
+      }
       out.high = std::move(high_);
       high_.clear();
-      keys_.release();
-      vals_.release();
-      cap_ = size_ = 0;
+      buckets_.release();
+      nb_ = size_ = 0;
     }
 
    private:
+    std::size_t slots() const { return nb_ * kSlots; }
+    void sum(Bucket& B, int i, K key, Count count, double prob) {
+      B.prob[i] += prob;
+      std::uint64_t carry =
+          __builtin_add_overflow(B.count[i], static_cast<std::uint64_t>(count), &B.count[i]) ? 1
+                                                                                             : 0;
+      std::uint64_t hi = static_cast<std::uint64_t>(count >> 64);
+      if (hi | carry) add_high(key, hi, carry);
+    }
     void add_high(K key, std::uint64_t hi, std::uint64_t carry) {
       std::uint64_t& h = high_[key];
       if (__builtin_add_overflow(h, hi, &h) || __builtin_add_overflow(h, carry, &h))
         throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
     }
     std::size_t home(K key) const {
-      if constexpr (sizeof(K) == 4)  // key < 2^31 and cap < 2^32: the product fits 64 bits
-        return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * cap_) >> shift_);
+      if constexpr (sizeof(K) == 4)  // key < 2^31 and buckets < 2^32: the product fits 64 bits
+        return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * nb_) >> shift_);
       else
-        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * cap_) >> shift_);
+        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * nb_) >> shift_);
     }
-    void rehash(std::size_t ncap) {
-      Booked<K> ok = std::move(keys_);
-      Booked<Value> ov = std::move(vals_);
-      const std::size_t ocap = cap_;
-      keys_.assign(ncap, kEmpty<K>);
-      if constexpr (kCounts) vals_.assign(ncap, Value{0, 0.0});
-      cap_ = ncap;
-      for (std::size_t j = 0; j < ocap; ++j)
-        if (ok[j] != kEmpty<K>) {
-          std::size_t i = home(ok[j]);
-          while (keys_[i] != kEmpty<K>)
-            if (++i == cap_) i = 0;
-          keys_[i] = ok[j];
-          if constexpr (kCounts) vals_[i] = ov[j];
+    void rehash(std::size_t nb) {
+      Booked<Bucket> old = std::move(buckets_);
+      const std::size_t onb = nb_;
+      Bucket empty{};
+      std::fill(std::begin(empty.key), std::end(empty.key), kEmpty<K>);
+      buckets_.assign(nb, empty);
+      nb_ = nb;
+      for (std::size_t ob = 0; ob < onb; ++ob)
+        for (int i = 0; i < kSlots && old[ob].key[i] != kEmpty<K>; ++i) {
+          std::size_t b = home(old[ob].key[i]);
+          int at = 0;
+          for (;;) {
+            Bucket& B = buckets_[b];
+            while (at < kSlots && B.key[at] != kEmpty<K>) ++at;
+            if (at < kSlots) break;
+            at = 0;
+            if (++b == nb_) b = 0;
+          }
+          Bucket& B = buckets_[b];
+          B.key[at] = old[ob].key[i];
+          if constexpr (kCounts) {
+            B.count[at] = old[ob].count[i];
+            B.prob[at] = old[ob].prob[i];
+          }
         }
     }
-    Booked<K> keys_;
-    Booked<Value> vals_;
+    Booked<Bucket> buckets_;
     int shift_;
-    std::size_t cap_ = 0, size_ = 0;
+    std::size_t nb_ = 0, size_ = 0;
     std::unordered_map<K, std::uint64_t> high_;  // counts' words above 2^64 (rare: low levels)
   };
   using Level = std::vector<Shard<K>>;
 
-  Engine(const Problem& p, const CensusOptions& o, int bits)
+  Engine(const Problem& p, const CensusOptions& o, int bits, const Geometry<64>& g,
+         std::vector<int> syms, Kernel kernel)
       : p_(p),
         o_(o),
         b_(*p.board),
-        g_(*p.board),
+        g_(g),
+        kern_(std::move(kernel)),
+        syms_(std::move(syms)),
         mem_(o.memory_limit ? o.memory_limit : default_memory_limit()),
         mix_(bits) {
     workers_ = o.threads > 0 ? o.threads
@@ -255,43 +293,10 @@ class Engine {
     low_bits_ = bits - shard_bits_;
     shards_ = std::size_t{1} << shard_bits_;
     low_mask_ = low_bits_ >= 64 ? ~0ull : (1ull << low_bits_) - 1;
-    for (int s = 0; s < g_.symmetry_count(); ++s)
-      if (s == 0 || (o.symmetry && fixes_problem(*p.board, p, s))) syms_.push_back(s);
     start_ = g_.to_bits(p.start);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
     if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
-    // Layout bits -> dense keys (bit h = hole h): per symmetry and layout byte, the dense image
-    // of every byte value; and dense bytes -> layout bits for the way back.
-    const int n = b_.size();
-    bytes_ = (b_.span() + 7) / 8;
-    dense_bytes_ = (n + 7) / 8;
-    auto dense = [&](const Pos& x) {
-      std::uint64_t d = 0;
-      for_each_bit(x, [&](int bit) { d |= std::uint64_t{1} << b_.hole_at_bit(bit); });
-      return d;
-    };
-    byte_image_.assign(syms_.size() * static_cast<std::size_t>(bytes_) * 256, 0);
-    for (std::size_t q = 0; q < syms_.size(); ++q)
-      for (int i = 0; i < bytes_; ++i)
-        for (int v = 0; v < 256; ++v) {
-          Pos x = word((static_cast<std::uint64_t>(v) << (8 * i)) & g_.holes().w[0]);
-          byte_image_[(q * static_cast<std::size_t>(bytes_) + static_cast<std::size_t>(i)) * 256 +
-                      static_cast<std::size_t>(v)] = dense(g_.apply(syms_[q], x));
-        }
-    layout_byte_.assign(static_cast<std::size_t>(dense_bytes_) * 256, 0);
-    for (int i = 0; i < dense_bytes_; ++i)
-      for (int v = 0; v < 256; ++v)
-        for (int k = 0; k < 8; ++k)
-          if ((v >> k) & 1 && 8 * i + k < n)
-            layout_byte_[static_cast<std::size_t>(i) * 256 + static_cast<std::size_t>(v)] |=
-                std::uint64_t{1} << b_.bit(8 * i + k);
-    const std::size_t nj = b_.jumps().size();
-    ns_ = syms_.size();
-    sym_jump_.resize(ns_ * nj);
-    for (std::size_t q = 0; q < syms_.size(); ++q)
-      for (std::size_t j = 0; j < nj; ++j)
-        sym_jump_[j * ns_ + q] = dense(g_.apply(syms_[q], g_.jump_mask(static_cast<int>(j))));
     t0_ = Clock::now();
   }
 
@@ -321,66 +326,17 @@ class Engine {
 
  private:
   // ---- keys ----
-  // Canonical dense key of layout position x: the least dense image.
-  std::uint64_t canon(std::uint64_t x) const {
-    std::uint64_t best = apply(0, x);
-    for (std::size_t q = 1; q < syms_.size(); ++q) best = std::min(best, apply(q, x));
-    return best;
-  }
-  // Layout position of dense key d.
-  std::uint64_t layout(std::uint64_t d) const {
-    std::uint64_t x = 0;
-    for (int i = 0; i < dense_bytes_; ++i, d >>= 8) x |= layout_byte_[i * 256 + (d & 0xff)];
-    return x;
+  // Dense key (bit h = hole h) of layout position x.
+  std::uint64_t dense(const Pos& x) const {
+    std::uint64_t d = 0;
+    for_each_bit(x, [&](int bit) { d |= std::uint64_t{1} << b_.hole_at_bit(bit); });
+    return d;
   }
   std::size_t shard_of(std::uint64_t h) const { return static_cast<std::size_t>(h >> low_bits_); }
   K low_of(std::uint64_t h) const { return static_cast<K>(h & low_mask_); }
+  // Dense key of the entry `low` of shard `shard`.
   std::uint64_t position(std::size_t shard, K low) const {
     return mix_.unmix((static_cast<std::uint64_t>(shard) << low_bits_) | low);
-  }
-  // Dense key of the image of layout position x under syms_[q]: one table lookup per byte of the
-  // layout, no branches.
-  std::uint64_t apply(std::size_t q, std::uint64_t x) const {
-    const std::uint64_t* t = &byte_image_[q * bytes_ * 256];
-    std::uint64_t r = 0;
-    for (int i = 0; i < bytes_; ++i, x >>= 8, t += 256) r |= t[x & 0xff];
-    return r;
-  }
-  // Canonical key of the position jump j makes from the one whose images are imgs: images are
-  // linear over XOR, so the child's images are the parent's XOR the jump's.
-  std::uint64_t child_key(const std::uint64_t* imgs, std::size_t j) const {
-    const std::uint64_t* sj = &sym_jump_[j * ns_];
-#ifdef __AVX2__
-    // The square boards' 8 images in two vectors. The signed compare orders keys below 2^63, so
-    // a 64-hole board (rect:8x8) takes the plain loop.
-    if (ns_ == 8 && b_.size() < 64) {
-      auto ld = [](const std::uint64_t* p) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-      };
-      __m256i a = _mm256_xor_si256(ld(imgs), ld(sj));
-      __m256i b = _mm256_xor_si256(ld(imgs + 4), ld(sj + 4));
-      __m256i m = _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
-      __m128i lo = _mm256_castsi256_si128(m), hi = _mm256_extracti128_si256(m, 1);
-      __m128i m2 = _mm_blendv_epi8(lo, hi, _mm_cmpgt_epi64(lo, hi));
-      __m128i sw = _mm_unpackhi_epi64(m2, m2);
-      __m128i m1 = _mm_blendv_epi8(m2, sw, _mm_cmpgt_epi64(m2, sw));
-      return static_cast<std::uint64_t>(_mm_cvtsi128_si64(m1));
-    }
-#endif
-    std::uint64_t best = imgs[0] ^ sj[0];
-    for (std::size_t q = 1; q < ns_; ++q) best = std::min(best, imgs[q] ^ sj[q]);
-    return best;
-  }
-  // Dense keys of the images of layout position x under the group; returns the orbit size.
-  int images(std::uint64_t x, std::uint64_t* imgs) const {
-    const std::size_t ns = syms_.size();
-    imgs[0] = apply(0, x);
-    int stab = 1;
-    for (std::size_t q = 1; q < ns; ++q) {
-      imgs[q] = apply(q, x);
-      stab += imgs[q] == imgs[0];
-    }
-    return static_cast<int>(ns) / stab;
   }
   bool is_goal(const Pos& x) const {
     return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
@@ -426,7 +382,7 @@ class Engine {
     }
     Level cur = new_level();
     {
-      std::uint64_t h = mix_.mix(canon(start_.w[0]));
+      std::uint64_t h = mix_.mix(kern_.canon(dense(start_)));
       Shard<K>& sh = cur[shard_of(h)];
       sh.keys.push_back(low_of(h));
       sh.counts.push_back(1);
@@ -439,12 +395,12 @@ class Engine {
       if (size == 0) break;
       if constexpr (kCounts) {
         if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
-          std::uint64_t c = canon(goal_pos_.w[0]);
+          std::uint64_t c = kern_.canon(dense(goal_pos_));
           long i = find(cur, c);
           if (i >= 0) {
             const Shard<K>& sh = cur[shard_of(mix_.mix(c))];
-            std::uint64_t imgs[64];
-            int orb = images(layout(c), imgs);
+            typename Kernel::Imgs imgs;
+            int orb = kern_.images(c, imgs);
             r.solutions = sh.count(static_cast<std::size_t>(i)) / static_cast<unsigned>(orb);
             r.p_goal = sh.probs[static_cast<std::size_t>(i)] / orb;
           }
@@ -464,20 +420,20 @@ class Engine {
   // One peg left: per-hole counts (sets only: 1 marks a reachable hole), the one-peg chance, and
   // the solutions of one-peg goals.
   void singles(CensusResult& r, const Level& cur) {
-    std::uint64_t imgs[64];
+    typename Kernel::Imgs imgs;
     for (std::size_t s = 0; s < shards_; ++s) {
       const Shard<K>& sh = cur[s];
       for (std::size_t i = 0; i < sh.keys.size(); ++i) {
-        int orb = images(layout(position(s, sh.keys[i])), imgs);
-        for (std::size_t q = 0; q < syms_.size(); ++q) {
-          int h = std::countr_zero(imgs[q]);
+        int orb = kern_.images(position(s, sh.keys[i]), imgs);
+        kern_.for_each_image(imgs, [&](std::uint64_t d) {
+          const auto h = static_cast<std::size_t>(std::countr_zero(d));
           if constexpr (kCounts) {
-            r.solutions_by_hole[static_cast<std::size_t>(h)] = sh.count(i) / orb;
-            r.p_by_hole[static_cast<std::size_t>(h)] = sh.probs[i] / orb;
+            r.solutions_by_hole[h] = sh.count(i) / orb;
+            r.p_by_hole[h] = sh.probs[i] / orb;
           } else {
-            r.solutions_by_hole[static_cast<std::size_t>(h)] = 1;
+            r.solutions_by_hole[h] = 1;
           }
-        }
+        });
         if constexpr (kCounts) r.p_one_peg += sh.probs[i];
       }
     }
@@ -520,11 +476,9 @@ class Engine {
     std::vector<std::vector<Booked<BufEntry>>> bufs(static_cast<std::size_t>(nw));
     for (auto& b : bufs)
       for (std::size_t s = 0; s < shards_; ++s) b.emplace_back(mem_);
-    Booked<Count> pcount(mem_);   // chunk parents' counts
-    Booked<double> pshare(mem_);  // chunk parents' chance per child
+    Booked<Count> pcount(mem_);  // chunk parents' counts, read for those past 2^64
     if constexpr (kCounts) {
       pcount.assign(std::min(total, kChunk), 0);
-      pshare.assign(std::min(total, kChunk), 0.0);
     }
     struct Tally {
       std::uint64_t raw = 0, sym = 0;
@@ -549,7 +503,7 @@ class Engine {
     std::size_t released = 0;  // shards of level k released so far
     parallel(nw, [&](int t) {
       std::vector<int> kids(nj);
-      std::uint64_t imgs[64];
+      typename Kernel::Imgs imgs;
       auto& mybuf = bufs[static_cast<std::size_t>(t)];
       Tally& my = tally[static_cast<std::size_t>(t)];
       for (std::size_t begin = 0; begin < total; begin += kChunk) {
@@ -565,26 +519,32 @@ class Engine {
             while (i >= prefix[s + 1]) ++s;
             const Shard<K>& sh = cur[s];
             const std::size_t at = i - prefix[s];
-            const std::uint64_t x = layout(position(s, sh.keys[at]));
+            const std::uint64_t x = position(s, sh.keys[at]);
             ++my.sym;
-            my.raw += static_cast<std::uint64_t>(images(x, imgs));
+            my.raw += static_cast<std::uint64_t>(kern_.images(x, imgs));
             std::size_t nk = 0;
-            g_.for_each_jump(word(x), [&](int j) { kids[nk++] = j; });
+            kern_.moves(x, [&](int j) { kids[nk++] = j; });
             if (nk == 0) {
               if constexpr (kCounts) add_count(my.games, sh.count(at));
               continue;
             }
-            const auto parent = static_cast<std::uint32_t>(i - begin);
+            Ref ref{};
             if constexpr (kCounts) {
-              pcount[parent] = sh.count(at);
-              pshare[parent] = sh.probs[at] / static_cast<double>(nk);
+              const auto parent = static_cast<std::uint32_t>(i - begin);
+              const Count c = sh.count(at);
+              pcount[parent] = c;
+              ref = Ref{0, parent | ((c >> 64) ? kBig : 0), static_cast<std::uint64_t>(c),
+                        sh.probs[at] / static_cast<double>(nk)};
             }
             for (std::size_t u = 0; u < nk; ++u) {
-              const std::uint64_t h = mix_.mix(child_key(imgs, static_cast<std::size_t>(kids[u])));
-              if constexpr (kCounts)
-                mybuf[shard_of(h)].push_back(Ref{low_of(h), parent});
-              else
+              const std::uint64_t h =
+                  mix_.mix(kern_.child(imgs, static_cast<std::size_t>(kids[u])));
+              if constexpr (kCounts) {
+                ref.low = low_of(h);
+                mybuf[shard_of(h)].push_back(ref);
+              } else {
                 mybuf[shard_of(h)].push_back(low_of(h));
+              }
             }
           }
         });
@@ -607,7 +567,9 @@ class Engine {
                     tab.prefetch(b[e + kAhead]);
                 }
                 if constexpr (kCounts)
-                  tab.add(b[e].low, pcount[b[e].parent], pshare[b[e].parent]);
+                  tab.add(b[e].low,
+                          (b[e].parent & kBig) ? pcount[b[e].parent & ~kBig] : Count{b[e].count},
+                          b[e].prob);
                 else
                   tab.add(b[e], Count{0}, 0.0);
               }
@@ -669,7 +631,7 @@ class Engine {
         for (std::size_t s = 0; s < shards_; ++s)
           for (K x : at_goal[s].keys.vec()) first[s].keys.push_back(x);
       } else {
-        std::uint64_t h = mix_.mix(canon(goal_pos_.w[0]));
+        std::uint64_t h = mix_.mix(kern_.canon(dense(goal_pos_)));
         const auto& keys = at_goal[shard_of(h)].keys.vec();
         if (std::binary_search(keys.begin(), keys.end(), low_of(h)))
           first[shard_of(h)].keys.push_back(low_of(h));
@@ -689,14 +651,14 @@ class Engine {
       for (auto& c : cand)
         for (std::size_t s = 0; s < shards_; ++s) c.emplace_back(mem_);
       parallel(workers_, [&](int t) {
-        std::uint64_t imgs[64];
+        typename Kernel::Imgs imgs;
         auto& out = cand[static_cast<std::size_t>(t)];
         for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_)
           for (K low : below[s].keys.vec()) {
-            std::uint64_t x = layout(position(s, low));
-            images(x, imgs);
-            g_.for_each_jump(g_.complement(word(x)), [&](int j) {
-              std::uint64_t h = mix_.mix(child_key(imgs, static_cast<std::size_t>(j)));
+            std::uint64_t x = position(s, low);
+            kern_.images(x, imgs);
+            kern_.unmoves(x, [&](int j) {
+              std::uint64_t h = mix_.mix(kern_.child(imgs, static_cast<std::size_t>(j)));
               out[shard_of(h)].push_back(low_of(h));
             });
           }
@@ -704,7 +666,7 @@ class Engine {
       std::vector<std::uint64_t> raw(static_cast<std::size_t>(workers_), 0),
           sym(static_cast<std::size_t>(workers_), 0);
       parallel(workers_, [&](int t) {
-        std::uint64_t imgs[64];
+        typename Kernel::Imgs imgs;
         std::vector<K> c;
         for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
           c.clear();
@@ -724,7 +686,7 @@ class Engine {
           for (K low : out.vec()) {
             ++sym[static_cast<std::size_t>(t)];
             raw[static_cast<std::size_t>(t)] +=
-                static_cast<std::uint64_t>(images(layout(position(s, low)), imgs));
+                static_cast<std::uint64_t>(kern_.images(position(s, low), imgs));
           }
         }
       });
@@ -736,12 +698,12 @@ class Engine {
       path_[static_cast<std::size_t>(k)] = std::move(mine);
     }
     {
-      std::uint64_t imgs[64];
+      typename Kernel::Imgs imgs;
       CensusLevel& lv = r.levels[static_cast<std::size_t>(goal_pegs_)];
       for (std::size_t s = 0; s < shards_; ++s)
         for (K low : first[s].keys.vec()) {
           ++lv.on_path_sym;
-          lv.on_path_raw += static_cast<std::uint64_t>(images(layout(position(s, low)), imgs));
+          lv.on_path_raw += static_cast<std::uint64_t>(kern_.images(position(s, low), imgs));
         }
     }
     if (!o_.distinct) {
@@ -766,7 +728,7 @@ class Engine {
           [&](const Pos& x, int k) {
             const Level& lv = path_[static_cast<std::size_t>(k)];
             if (lv.empty()) return false;
-            std::uint64_t h = mix_.mix(canon(x.w[0]));
+            std::uint64_t h = mix_.mix(kern_.canon(dense(x)));
             const auto& keys = lv[shard_of(h)].keys.vec();
             return std::binary_search(keys.begin(), keys.end(), low_of(h));
           },
@@ -781,19 +743,15 @@ class Engine {
   const Problem& p_;
   const CensusOptions& o_;
   const Board& b_;
-  Geometry<64> g_;
+  const Geometry<64>& g_;
+  Kernel kern_;
+  std::vector<int> syms_;  // the census group: indices into the board's symmetries, 0 first
   Memory mem_;
   KeyMix mix_;
   int workers_ = 1;
   int shard_bits_ = 0, low_bits_ = 0;
   std::size_t shards_ = 1;
   std::uint64_t low_mask_ = 0;
-  std::vector<int> syms_;
-  std::size_t ns_ = 1;                      // symmetries in the group
-  std::vector<std::uint64_t> sym_jump_;     // [jump][symmetry index in syms_]: dense image
-  int bytes_ = 1, dense_bytes_ = 1;         // bytes of the layout, of a dense key
-  std::vector<std::uint64_t> byte_image_;   // [symmetry in syms_][layout byte][value]: dense image
-  std::vector<std::uint64_t> layout_byte_;  // [dense byte][value]: layout bits
   Pos start_, goal_pos_;
   int goal_pegs_ = 1, k0_ = 0;
   std::vector<Level> stored_, path_;  // by peg count: sorted keys of each level, of solution paths
@@ -802,10 +760,28 @@ class Engine {
   Clock::time_point t0_, last_report_;
 };
 
+template <class K, class Kernel>
+CensusResult run(const Problem& p, const CensusOptions& o, int bits, const Geometry<64>& g,
+                 std::vector<int> syms, Kernel kernel) {
+  if (o.counts)
+    return Engine<K, true, Kernel>(p, o, bits, g, std::move(syms), std::move(kernel)).run();
+  return Engine<K, false, Kernel>(p, o, bits, g, std::move(syms), std::move(kernel)).run();
+}
+
+// Picks the kernel: the grid kernel where it applies (unless the portable engine is asked for).
 template <class K>
 CensusResult run(const Problem& p, const CensusOptions& o, int bits) {
-  if (o.counts) return Engine<K, true>(p, o, bits).run();
-  return Engine<K, false>(p, o, bits).run();
+  Geometry<64> g(*p.board);
+  std::vector<int> syms;
+  for (int s = 0; s < g.symmetry_count(); ++s)
+    if (s == 0 || (o.symmetry && fixes_problem(*p.board, p, s))) syms.push_back(s);
+#if PEGSOL_GRID_KERNEL
+  if (o.engine != CensusEngine::CompactPortable)
+    if (auto grid = GridKernel::make(*p.board, syms))
+      return run<K>(p, o, bits, g, std::move(syms), std::move(*grid));
+#endif
+  TableKernel tables(*p.board, g, syms);
+  return run<K>(p, o, bits, g, std::move(syms), std::move(tables));
 }
 
 }  // namespace

@@ -81,30 +81,42 @@ class Memory {
 // The default limit: physical memory minus a tenth (at least 1 GiB kept free).
 std::size_t default_memory_limit();
 
-// Allocates blocks of 1 MiB and more as their own mappings, asking the kernel for huge pages
-// there: the census's tables are probed at random, and with 4 KiB pages nearly every probe of a
-// large table also missed the TLB.
+// Allocates blocks of 1 MiB and more as their own mappings, aligned to 2 MiB and rounded up to
+// whole 2 MiB pages, asking the kernel for huge pages there: the census's tables are probed at
+// random, and with 4 KiB pages nearly every probe of a large table also missed the TLB. (Unaligned
+// mappings got no huge pages at all: the kernel backs only aligned 2 MiB stretches.)
 template <class T>
 struct TableAllocator {
   using value_type = T;
   static constexpr std::size_t kLarge = std::size_t{1} << 20;
+  static constexpr std::size_t kHuge = std::size_t{2} << 20;
   TableAllocator() = default;
   template <class U>
   TableAllocator(const TableAllocator<U>&) {}
+  // Bytes an allocation of `bytes` really takes.
+  static std::size_t footprint(std::size_t bytes) {
+    return bytes < kLarge ? bytes : (bytes + kHuge - 1) / kHuge * kHuge;
+  }
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kLarge) return std::allocator<T>().allocate(n);
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, bytes, MADV_HUGEPAGE);
-    return static_cast<T*>(p);
+    const std::size_t span = footprint(bytes);
+    void* m =
+        mmap(nullptr, span + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    auto* base = static_cast<char*>(m);
+    const std::size_t lead = (kHuge - reinterpret_cast<std::uintptr_t>(base) % kHuge) % kHuge;
+    if (lead) munmap(base, lead);
+    munmap(base + lead + span, kHuge - lead);
+    madvise(base + lead, span, MADV_HUGEPAGE);
+    return reinterpret_cast<T*>(base + lead);
   }
   void deallocate(T* p, std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kLarge)
       std::allocator<T>().deallocate(p, n);
     else
-      munmap(p, bytes);
+      munmap(p, footprint(bytes));
   }
   template <class U>
   bool operator==(const TableAllocator<U>&) const {
@@ -136,18 +148,19 @@ class Booked {
 
   void reserve(std::size_t n) {
     if (n <= v_.capacity()) return;
-    mem_->take(n * sizeof(T));
+    const std::size_t bytes = TableAllocator<T>::footprint(n * sizeof(T));
+    mem_->take(bytes);
     Vec w;
     try {
       w.reserve(n);
     } catch (...) {
-      mem_->give(n * sizeof(T));
+      mem_->give(bytes);
       throw;
     }
     w.insert(w.end(), v_.begin(), v_.end());
     std::size_t old = booked_;
     v_ = std::move(w);
-    booked_ = n * sizeof(T);
+    booked_ = bytes;
     mem_->give(old);
   }
   void push_back(const T& x) {
