@@ -302,6 +302,7 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
                                       {"matrix", matrix},
                                       {"finals", by_name},
                                       {"passes", t.passes},
+                                      {"proved_without_search", t.proved},
                                       {"seconds", t.seconds},
                                       {"peak_bytes", t.peak_bytes}}
                            .dump());
@@ -322,8 +323,11 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
     grids.push_back(std::move(g));
   }
   fmt::print("{}", side_by_side(grids, terminal_columns()));
-  fmt::print("{} of {} single vacancies can be solved; {} forward passes, {:.3f} s, {} peak\n",
-             solvable, b.size(), t.passes, t.seconds, mib(t.peak_bytes));
+  fmt::print(
+      "{} of {} single vacancies can be solved; {} forward pass{}, {} start class{} answered by "
+      "position class and peg types, {:.3f} s, {} peak\n",
+      solvable, b.size(), t.passes, t.passes == 1 ? "" : "es", t.proved, t.proved == 1 ? "" : "es",
+      t.seconds, mib(t.peak_bytes));
   return 0;
 }
 

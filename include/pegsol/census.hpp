@@ -102,10 +102,11 @@ CensusResult census(const Problem& p, const CensusOptions& options = {});
 
 // Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
 // can be reduced to one peg on h. Built from forward passes, one per start class under the board's
-// symmetries.
+// symmetries; a class whose start no hole can end on (position class, peg types) needs no pass.
 struct SolvabilityTable {
   std::vector<HoleSet> finals;  // indexed by vacant hole
   int passes = 0;               // forward passes run
+  int proved = 0;               // start classes answered by the position class and peg types
   double seconds = 0;
   std::size_t peak_bytes = 0;
 };

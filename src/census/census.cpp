@@ -9,6 +9,7 @@
 #include "engine.hpp"
 #include "paths.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
 
 namespace pegsol {
 
@@ -566,12 +567,16 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   for (int v = 0; v < b.size(); ++v) {
     if (done[static_cast<std::size_t>(v)]) continue;
     Problem p{board, single_vacancy(b, v), Goal{}};
-    CensusResult r = census(p, o);
-    ++t.passes;
-    t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
     HoleSet finals(b.size());
-    for (int h = 0; h < b.size(); ++h)
-      if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) finals.set(h);
+    if (admissible_finals(b, p.start).count() == 0) {
+      ++t.proved;  // no hole can hold the last peg: nothing to search
+    } else {
+      CensusResult r = census(p, o);
+      ++t.passes;
+      t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
+      for (int h = 0; h < b.size(); ++h)
+        if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) finals.set(h);
+    }
     for (const auto& perm : b.symmetries()) {
       int w = perm[static_cast<std::size_t>(v)];
       if (done[static_cast<std::size_t>(w)]) continue;
