@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "census/engine.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/problem.hpp"
@@ -447,6 +448,31 @@ TEST(Census, WideKeysAgainstBruteForce) {
   for (const char* h : {"a1", "b1", "b2", "c2", "d3", "d4", "e4", "f6", "g6"})
     start.set(*b->find(h));
   check_against_brute(Problem{b, start, Goal{}}, true);
+}
+
+// The census's memory ledger and its level arenas: bytes booked on allocation, handed back by
+// discard() (whose pages then read as zero) and by the destructor, and a clear error past the
+// limit with nothing left booked.
+TEST(CensusMemory, ArenaBooksAndReturnsPages) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  constexpr std::size_t n = std::size_t{1} << 20;  // 8 MiB of 8-byte words
+  census_detail::Memory m(std::size_t{1} << 30);
+  {
+    census_detail::Arena<std::uint64_t> a(m, n);
+    EXPECT_EQ(m.used(), 8 * kMiB);
+    std::fill(a.data(), a.data() + n, 7u);
+    a.discard(0, n / 2);
+    EXPECT_EQ(m.used(), 4 * kMiB);
+    EXPECT_EQ(a.data()[0], 0u);
+    EXPECT_EQ(a.data()[n / 2], 7u);
+    a.discard(n / 2, 500);  // 4000 bytes, less than a page: nothing to hand back
+    EXPECT_EQ(m.used(), 4 * kMiB);
+  }
+  EXPECT_EQ(m.used(), 0u);
+  EXPECT_EQ(m.peak(), 8 * kMiB);
+  census_detail::Memory small(kMiB);
+  EXPECT_THROW(census_detail::Arena<std::uint64_t>(small, n), CensusError);
+  EXPECT_EQ(small.used(), 0u);
 }
 
 // The table against the brute force, on a board where every start class needs a pass and on one

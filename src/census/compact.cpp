@@ -8,19 +8,22 @@
 // the top S bits choose the shard (2^S shards; a well-mixed h spreads the canonical forms, which
 // a plain prefix would not: least images crowd the low keys) and only `low` is stored, in 4 bytes
 // when L <= 31 (every board of up to 45 holes, the larger with more shards). The key comes back
-// as unmix(shard << L | low) when its level is expanded. Symmetry images are computed straight
-// into dense keys (byte tables), and a child's images are its parent's XOR the jump's images.
+// as unmix(shard << L | low) when its level is expanded. A kernel (kernels.hpp) computes symmetry
+// images straight into dense keys, and a child's images are its parent's XOR the jump's images.
 //
 // A level under construction is one open-addressing table per shard. Building level k-1 runs in
 // chunks of level-k parents (see engine.hpp): phase A expands a worker's slice of the chunk into
-// per-shard buffers of (low, parent index) pairs, 8 bytes each, which stay in cache; phase B has
-// each shard's owner insert its buffers, prefetching slots a few entries ahead. Shards of level k
-// are released as the chunks pass them, so a level and the next are seldom both whole in memory.
+// per-shard buffers of child entries (low key; when counting, also the parent's count and chance:
+// 24 bytes with 4-byte keys, 4 bytes for sets only), which stay in cache; phase B has each shard's
+// owner insert its buffers, prefetching buckets a few entries ahead. Shards of level k are
+// released as the chunks pass them, so a level and the next are seldom both whole in memory.
 //
 // Counts are 128-bit: the low word sits in the slot, the high word, needed by few positions (the
 // English board's orbits pass 2^64 only a few jumps from the end), in a side table. Tried and lost:
-// one table per level instead of per shard (every insert a cache miss, 2x slower), 24-byte buffer
-// entries carrying the count (phase A then writes three times as much).
+// one table per level instead of per shard (every insert a cache miss, 2x slower); 8-byte buffer
+// entries naming the parent (phase B then missed the cache on the parent's count once the tables
+// outgrew it).
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -158,19 +161,26 @@ class Engine {
     static_assert(sizeof(Bucket) == 64);
 
     Table(Memory& m, int low_bits) : buckets_(m), shift_(low_bits) {}
-    // Makes room for about n entries.
-    void expect(std::size_t n) {
-      if (n * 20 > slots() * 17) rehash(n * 133 / (100 * kSlots) + 4);
+    // Buckets for about n entries.
+    static std::size_t buckets_for(std::size_t n) { return n * 133 / (100 * kSlots) + 4; }
+    // Makes the empty table use nb buckets at `mem` (owned by the caller, who keeps it until
+    // take()); the table moves to storage of its own if it outgrows them.
+    void place(Bucket* mem, std::size_t nb) {
+      Bucket empty{};
+      std::fill(std::begin(empty.key), std::end(empty.key), kEmpty<K>);
+      std::fill(mem, mem + nb, empty);
+      at_ = mem;
+      nb_ = nb;
     }
     void prefetch(K key) const {
-      if (nb_) __builtin_prefetch(&buckets_[home(key)], 1);
+      if (nb_) __builtin_prefetch(&at_[home(key)], 1);
     }
     // Adds key with (count, prob), summing into an existing entry.
     void add(K key, Count count, double prob) {
       if ((size_ + 1) * 20 > slots() * 17) rehash(nb_ + nb_ / 2 + 4);
       std::size_t b = home(key);
       for (;;) {
-        Bucket& B = buckets_[b];
+        Bucket& B = at_[b];
         // Slots holding key or empty, found without branches (which slot is random: branching
         // on each mispredicted about once per insert).
         unsigned m = 0;
@@ -204,10 +214,10 @@ class Engine {
         out.probs.reserve(size_);
       }
       std::size_t first = 0;
-      while (first < nb_ && buckets_[first].key[kSlots - 1] != kEmpty<K>) ++first;
+      while (first < nb_ && at_[first].key[kSlots - 1] != kEmpty<K>) ++first;
       for (std::size_t n = 0, b = first + 1; n < nb_; ++n, ++b) {
         if (b >= nb_) b -= nb_;
-        const Bucket& B = buckets_[b];
+        const Bucket& B = at_[b];
         for (int i = 0; i < kSlots && B.key[i] != kEmpty<K>; ++i) {
           out.keys.push_back(B.key[i]);
           if constexpr (kCounts) {
@@ -219,6 +229,7 @@ class Engine {
       out.high = std::move(high_);
       high_.clear();
       buckets_.release();
+      at_ = nullptr;
       nb_ = size_ = 0;
     }
 
@@ -244,24 +255,26 @@ class Engine {
         return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * nb_) >> shift_);
     }
     void rehash(std::size_t nb) {
-      Booked<Bucket> old = std::move(buckets_);
+      Booked<Bucket> keep = std::move(buckets_);
+      const Bucket* old = at_;
       const std::size_t onb = nb_;
       Bucket empty{};
       std::fill(std::begin(empty.key), std::end(empty.key), kEmpty<K>);
       buckets_.assign(nb, empty);
+      at_ = buckets_.vec().data();
       nb_ = nb;
       for (std::size_t ob = 0; ob < onb; ++ob)
         for (int i = 0; i < kSlots && old[ob].key[i] != kEmpty<K>; ++i) {
           std::size_t b = home(old[ob].key[i]);
           int at = 0;
           for (;;) {
-            Bucket& B = buckets_[b];
+            Bucket& B = at_[b];
             while (at < kSlots && B.key[at] != kEmpty<K>) ++at;
             if (at < kSlots) break;
             at = 0;
             if (++b == nb_) b = 0;
           }
-          Bucket& B = buckets_[b];
+          Bucket& B = at_[b];
           B.key[at] = old[ob].key[i];
           if constexpr (kCounts) {
             B.count[at] = old[ob].count[i];
@@ -269,7 +282,8 @@ class Engine {
           }
         }
     }
-    Booked<Bucket> buckets_;
+    Booked<Bucket> buckets_;  // own storage, once the table has outgrown what place() gave
+    Bucket* at_ = nullptr;    // the buckets in use
     int shift_;
     std::size_t nb_ = 0, size_ = 0;
     std::unordered_map<K, std::uint64_t> high_;  // counts' words above 2^64 (rare: low levels)
@@ -473,6 +487,8 @@ class Engine {
     // Level sizes change slowly from one level to the next: size the tables for the last ratio.
     const std::size_t expect = static_cast<std::size_t>(
         static_cast<double>(total) * std::min(4.0, growth_) / static_cast<double>(shards_));
+    const std::size_t nbs = Table::buckets_for(expect);
+    Arena<typename Table::Bucket> arena(mem_, nbs * shards_);
     std::vector<std::vector<Booked<BufEntry>>> bufs(static_cast<std::size_t>(nw));
     for (auto& b : bufs)
       for (std::size_t s = 0; s < shards_; ++s) b.emplace_back(mem_);
@@ -553,7 +569,7 @@ class Engine {
           constexpr std::size_t kAhead = 16;
           if (begin == 0)
             for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw)
-              tables[s].expect(expect);
+              tables[s].place(arena.data() + s * nbs, nbs);
           for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
             Table& tab = tables[s];
             for (auto& wb : bufs) {
@@ -605,6 +621,7 @@ class Engine {
     parallel(nw, [&](int t) {
       for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
         tables[s].take(next[s]);
+        arena.discard(s * nbs, nbs);
         if (store) sort_nearly_sorted(cur[s].keys.vec());
       }
     });

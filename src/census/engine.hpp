@@ -24,6 +24,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "pegsol/census.hpp"
@@ -192,6 +193,54 @@ class Booked {
   Memory* mem_;
   Vec v_;
   std::size_t booked_ = 0;
+};
+
+// Storage for n objects of a trivial type T in one block, booked in a Memory ledger and mapped
+// as TableAllocator maps it. One block for all of a level's tables lets the kernel back them
+// with huge pages (the English census's tables, 1.3 MiB per shard, got none apart); discard()
+// hands a finished stretch's pages back early (callers discard disjoint stretches, once each).
+template <class T>
+class Arena {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  Arena(Memory& m, std::size_t n)
+      : mem_(&m), n_(n), booked_(TableAllocator<T>::footprint(n * sizeof(T))) {
+    m.take(booked_.load());
+    try {
+      p_ = TableAllocator<T>().allocate(n);
+    } catch (...) {
+      m.give(booked_.load());
+      throw;
+    }
+  }
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena() {
+    TableAllocator<T>().deallocate(p_, n_);
+    mem_->give(booked_.load());
+  }
+  T* data() const { return p_; }
+  // Returns the whole pages within objects [from, from + n) to the system and the ledger; they
+  // read as zero afterwards. Blocks below TableAllocator's threshold keep their memory.
+  void discard(std::size_t from, std::size_t n) {
+    if (n_ * sizeof(T) < TableAllocator<T>::kLarge) return;
+    constexpr std::uintptr_t kPage = TableAllocator<T>::kPage;
+    auto lo = reinterpret_cast<std::uintptr_t>(p_ + from);
+    auto hi = reinterpret_cast<std::uintptr_t>(p_ + from + n);
+    lo = (lo + kPage - 1) / kPage * kPage;
+    hi = hi / kPage * kPage;
+    if (hi <= lo) return;
+    madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+    booked_.fetch_sub(hi - lo);  // disjoint stretches: never more than was booked
+    mem_->give(hi - lo);
+  }
+
+ private:
+  Memory* mem_;
+  std::size_t n_;
+  std::atomic<std::size_t> booked_;  // discard() runs on several threads
+  T* p_ = nullptr;
 };
 
 // True when board symmetry s maps p's start to itself and its goal to itself.
