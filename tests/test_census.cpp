@@ -480,8 +480,14 @@ TEST(CensusMemory, ArenaBooksAndReturnsPages) {
 TEST(Census, SolvabilityTable) {
   for (const char* name : {"triangle:5", "rect:4x5"}) {
     BoardPtr b = make_board(name);
-    SolvabilityTable t = solvability_table(b, small_options());
+    CensusOptions o = small_options();
+    std::set<std::pair<int, int>> passes_seen;  // (pass, of how many) from the progress reports
+    o.progress = [&](const CensusProgress& pr) { passes_seen.insert({pr.pass, pr.passes}); };
+    SolvabilityTable t = solvability_table(b, o);
     EXPECT_LT(t.passes, b->size()) << name;
+    std::set<std::pair<int, int>> every_pass;
+    for (int i = 1; i <= t.passes; ++i) every_pass.insert({i, t.passes});
+    EXPECT_EQ(passes_seen, every_pass) << name;
     if (std::string(name) == "rect:4x5") {
       EXPECT_GT(t.proved, 0);
     }

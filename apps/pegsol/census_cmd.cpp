@@ -43,9 +43,11 @@ CensusOptions census_options(double memory_mb, int threads, const std::atomic<bo
   o.cancel = cancel;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const CensusProgress& pr) {
-      fmt::print(stderr, "\r{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pr.seconds,
-                 pr.level, pr.positions, pr.positions / std::max(pr.seconds, 1e-9) / 1e6,
-                 mib(pr.memory_bytes));
+      const std::string pass =
+          pr.passes > 0 ? fmt::format("pass {}/{}  ", pr.pass, pr.passes) : std::string();
+      fmt::print(stderr, "\r{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pass,
+                 pr.seconds, pr.level, pr.positions,
+                 pr.positions / std::max(pr.seconds, 1e-9) / 1e6, mib(pr.memory_bytes));
     };
   return o;
 }

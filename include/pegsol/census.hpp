@@ -40,6 +40,7 @@ struct CensusProgress {
   std::uint64_t positions = 0;  // canonical positions stored so far
   double seconds = 0;
   std::size_t memory_bytes = 0;  // bytes the census holds now
+  int pass = 0, passes = 0;  // solvability_table: the forward pass running (from 1), of how many
 };
 
 // Which engine runs a census. Compact (src/census/compact.cpp): layouts of up to 64 bits, keys

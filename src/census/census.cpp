@@ -559,31 +559,49 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   auto t0 = census_detail::Clock::now();
   SolvabilityTable t;
   t.finals.assign(static_cast<std::size_t>(b.size()), HoleSet(b.size()));
-  std::vector<bool> done(static_cast<std::size_t>(b.size()), false);
+  // One vacancy per class under the board's symmetries, and whether it needs a forward pass (a
+  // class whose vacancy no hole can end on is answered by the position class and peg types).
+  std::vector<int> reps;
+  std::vector<bool> seen(static_cast<std::size_t>(b.size()), false);
+  for (int v = 0; v < b.size(); ++v) {
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    reps.push_back(v);
+    for (const auto& perm : b.symmetries())
+      seen[static_cast<std::size_t>(perm[static_cast<std::size_t>(v)])] = true;
+  }
+  std::vector<bool> needs(reps.size());
+  int total = 0;
+  for (std::size_t i = 0; i < reps.size(); ++i) {
+    needs[i] = admissible_finals(b, single_vacancy(b, reps[i])).count() > 0;
+    total += needs[i];
+  }
   CensusOptions o = options;
   o.on_path = false;
   o.distinct = false;
   o.counts = false;
-  for (int v = 0; v < b.size(); ++v) {
-    if (done[static_cast<std::size_t>(v)]) continue;
-    Problem p{board, single_vacancy(b, v), Goal{}};
+  for (std::size_t i = 0; i < reps.size(); ++i) {
+    const int v = reps[i];
     HoleSet finals(b.size());
-    if (admissible_finals(b, p.start).count() == 0) {
-      ++t.proved;  // no hole can hold the last peg: nothing to search
+    if (!needs[i]) {
+      ++t.proved;
     } else {
-      CensusResult r = census(p, o);
+      if (options.progress)
+        o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
+          CensusProgress q = pr;
+          q.pass = pass;
+          q.passes = total;
+          options.progress(q);
+        };
+      CensusResult r = census(Problem{board, single_vacancy(b, v), Goal{}}, o);
       ++t.passes;
       t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
       for (int h = 0; h < b.size(); ++h)
         if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) finals.set(h);
     }
     for (const auto& perm : b.symmetries()) {
-      int w = perm[static_cast<std::size_t>(v)];
-      if (done[static_cast<std::size_t>(w)]) continue;
-      done[static_cast<std::size_t>(w)] = true;
       HoleSet img(b.size());
       for (int h : finals.members()) img.set(perm[static_cast<std::size_t>(h)]);
-      t.finals[static_cast<std::size_t>(w)] = img;
+      t.finals[static_cast<std::size_t>(perm[static_cast<std::size_t>(v)])] = img;
     }
   }
   t.seconds = std::chrono::duration<double>(census_detail::Clock::now() - t0).count();
