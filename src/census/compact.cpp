@@ -166,9 +166,7 @@ class Engine {
     // Makes the empty table use nb buckets at `mem` (owned by the caller, who keeps it until
     // take()); the table moves to storage of its own if it outgrows them.
     void place(Bucket* mem, std::size_t nb) {
-      Bucket empty{};
-      std::fill(std::begin(empty.key), std::end(empty.key), kEmpty<K>);
-      std::fill(mem, mem + nb, empty);
+      std::fill(mem, mem + nb, empty_bucket());
       at_ = mem;
       nb_ = nb;
     }
@@ -235,6 +233,11 @@ class Engine {
 
    private:
     std::size_t slots() const { return nb_ * kSlots; }
+    static Bucket empty_bucket() {
+      Bucket e{};
+      std::fill(std::begin(e.key), std::end(e.key), kEmpty<K>);
+      return e;
+    }
     void sum(Bucket& B, int i, K key, Count count, double prob) {
       B.prob[i] += prob;
       std::uint64_t carry =
@@ -258,9 +261,7 @@ class Engine {
       Booked<Bucket> keep = std::move(buckets_);
       const Bucket* old = at_;
       const std::size_t onb = nb_;
-      Bucket empty{};
-      std::fill(std::begin(empty.key), std::end(empty.key), kEmpty<K>);
-      buckets_.assign(nb, empty);
+      buckets_.assign(nb, empty_bucket());
       at_ = buckets_.vec().data();
       nb_ = nb;
       for (std::size_t ob = 0; ob < onb; ++ob)
@@ -548,8 +549,9 @@ class Engine {
             if constexpr (kCounts) {
               const auto parent = static_cast<std::uint32_t>(i - begin);
               const Count c = sh.count(at);
-              pcount[parent] = c;
-              ref = Ref{0, parent | ((c >> 64) ? kBig : 0), static_cast<std::uint64_t>(c),
+              const bool big = (c >> 64) != 0;
+              if (big) pcount[parent] = c;  // read by phase B only through kBig
+              ref = Ref{0, parent | (big ? kBig : 0), static_cast<std::uint64_t>(c),
                         sh.probs[at] / static_cast<double>(nk)};
             }
             for (std::size_t u = 0; u < nk; ++u) {
