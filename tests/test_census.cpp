@@ -1,6 +1,7 @@
 // The census against a deliberately simple brute force written here: plain memoised recursion
 // over HoleSet with the board's jump list, sets of bit strings, explicit solution lists.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
@@ -475,29 +476,122 @@ TEST(CensusMemory, ArenaBooksAndReturnsPages) {
   EXPECT_EQ(small.used(), 0u);
 }
 
-// The table against the brute force, on a board where every start class needs a pass and on one
-// where some classes are answered without a search (rect:4x5).
+// The brute force's matrix: finals[v] as solvability_table defines it.
+std::vector<HoleSet> brute_finals(const BoardPtr& b) {
+  std::vector<HoleSet> out;
+  for (int v = 0; v < b->size(); ++v) {
+    Problem p{b, single_vacancy(*b, v), Goal{}};
+    Brute bf(p);
+    std::vector<Count> ends = bf.ends(p.start);
+    HoleSet f(b->size());
+    for (int h = 0; h < b->size(); ++h)
+      if (ends[static_cast<std::size_t>(h)] > 0) f.set(h);
+    out.push_back(f);
+  }
+  return out;
+}
+
+void expect_same_table(const SolvabilityTable& t, const std::vector<HoleSet>& want,
+                       const std::string& what) {
+  ASSERT_EQ(t.finals.size(), want.size()) << what;
+  for (std::size_t v = 0; v < want.size(); ++v)
+    for (int h = 0; h < want[v].size(); ++h)
+      EXPECT_EQ(t.finals[v].test(h), want[v].test(h)) << what << ": " << v << " -> " << h;
+}
+
+// The table against the brute force by each method: census passes alone (on triangle:5 every
+// start class needs one; on rect:4x5 some are answered without a search), the searches first,
+// and a search budget too small to settle every pair, so passes finish the matrix.
 TEST(Census, SolvabilityTable) {
   for (const char* name : {"triangle:5", "rect:4x5"}) {
     BoardPtr b = make_board(name);
+    const std::vector<HoleSet> want = brute_finals(b);
+
     CensusOptions o = small_options();
     std::set<std::pair<int, int>> passes_seen;  // (pass, of how many) from the progress reports
     o.progress = [&](const CensusProgress& pr) { passes_seen.insert({pr.pass, pr.passes}); };
-    SolvabilityTable t = solvability_table(b, o);
+    TableOptions passes;
+    passes.method = TableMethod::Passes;
+    SolvabilityTable t = solvability_table(b, o, passes);
+    EXPECT_GT(t.passes, 0) << name;
     EXPECT_LT(t.passes, b->size()) << name;
+    EXPECT_EQ(t.searched, 0) << name;
     std::set<std::pair<int, int>> every_pass;
     for (int i = 1; i <= t.passes; ++i) every_pass.insert({i, t.passes});
     EXPECT_EQ(passes_seen, every_pass) << name;
     if (std::string(name) == "rect:4x5") {
       EXPECT_GT(t.proved, 0);
     }
-    for (int v = 0; v < b->size(); ++v) {
-      Problem p{b, single_vacancy(*b, v), Goal{}};
-      Brute bf(p);
-      std::vector<Count> ends = bf.ends(p.start);
-      for (int h = 0; h < b->size(); ++h)
-        EXPECT_EQ(t.finals[v].test(h), ends[h] > 0) << name << ": " << v << " -> " << h;
+    expect_same_table(t, want, std::string(name) + " passes");
+
+    SolvabilityTable a = solvability_table(b, small_options());
+    EXPECT_GT(a.searched, 0) << name;
+    EXPECT_EQ(a.searched, a.solved_by_search + a.impossible_by_search) << name;
+    EXPECT_EQ(a.passes, 0) << name;  // every pair of these boards falls to a quick search
+    expect_same_table(a, want, std::string(name) + " auto");
+
+    TableOptions few;
+    few.max_searches = 2;
+    SolvabilityTable f = solvability_table(b, small_options(), few);
+    EXPECT_EQ(f.searched, 2) << name;
+    EXPECT_GT(f.passes, 0) << name;
+    expect_same_table(f, want, std::string(name) + " two searches");
+  }
+}
+
+// The two methods agree where the brute force would be slow.
+TEST(Census, SolvabilityTableMethodsAgree) {
+  for (const char* name : {"triangle:6", "rect:4x6"}) {
+    BoardPtr b = make_board(name);
+    TableOptions passes;
+    passes.method = TableMethod::Passes;
+    SolvabilityTable p = solvability_table(b, small_options(), passes);
+    SolvabilityTable a = solvability_table(b, small_options());
+    EXPECT_GT(p.passes, 0) << name;
+    EXPECT_GT(a.searched, 0) << name;
+    expect_same_table(a, p.finals, name);
+  }
+}
+
+// A pass that cannot run leaves the table incomplete, not lost: the pairs settled before it
+// stay, the rest are open, and `stopped` says why.
+TEST(Census, SolvabilityTableKeepsWhatItSettled) {
+  BoardPtr b = make_board("rect:4x5");
+  const std::vector<HoleSet> want = brute_finals(b);
+  CensusOptions o = small_options();
+  o.memory_limit = 1024;  // too little for any census table
+  TableOptions to;
+  to.max_searches = 2;
+  SolvabilityTable t = solvability_table(b, o, to);
+  EXPECT_FALSE(t.complete());
+  EXPECT_NE(t.stopped.find("memory limit"), std::string::npos) << t.stopped;
+  EXPECT_EQ(t.passes, 0);
+  EXPECT_EQ(t.searched, 2);
+  int open = 0, found = 0;
+  for (int v = 0; v < b->size(); ++v)
+    for (int h = 0; h < b->size(); ++h) {
+      const bool is_open = t.open[static_cast<std::size_t>(v)].test(h);
+      const bool yes = t.finals[static_cast<std::size_t>(v)].test(h);
+      open += is_open;
+      found += yes;
+      EXPECT_FALSE(is_open && yes) << v << " -> " << h;
+      if (!is_open) {
+        EXPECT_EQ(yes, want[static_cast<std::size_t>(v)].test(h)) << v << " -> " << h;
+      }
     }
+  EXPECT_GT(open, 0);
+  EXPECT_GT(found, 0);  // the two searched pairs and their images under symmetry and transposition
+}
+
+// Cancellation stops the table with the census's error, in the search phase as in the passes.
+TEST(Census, SolvabilityTableCancels) {
+  std::atomic<bool> stop{true};
+  CensusOptions o = small_options();
+  o.cancel = &stop;
+  for (TableMethod m : {TableMethod::Auto, TableMethod::Passes}) {
+    TableOptions to;
+    to.method = m;
+    EXPECT_THROW(solvability_table(make_board("triangle:6"), o, to), CensusError);
   }
 }
 

@@ -43,6 +43,10 @@ CensusOptions census_options(double memory_mb, int threads, const std::atomic<bo
   o.cancel = cancel;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const CensusProgress& pr) {
+      if (pr.searches > 0) {
+        fmt::print(stderr, "\rsearch {}/{}  {:.1f} s   ", pr.search, pr.searches, pr.seconds);
+        return;
+      }
       const std::string pass =
           pr.passes > 0 ? fmt::format("pass {}/{}  ", pr.pass, pr.passes) : std::string();
       fmt::print(stderr, "\r{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pass,
@@ -237,6 +241,15 @@ CensusCommands::CensusCommands(CLI::App& app) {
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
   table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
   table_->add_option("--lattice", args_.lattice, "Lattice override");
+  table_
+      ->add_option("--method", table_method_,
+                   "auto (class proofs, transposition, a short search per open pair, then "
+                   "passes for what is left) or passes (census passes only)")
+      ->check(CLI::IsMember({"auto", "passes"}));
+  table_
+      ->add_option("--search-seconds", search_seconds_,
+                   "auto: seconds for each open pair's solution search (default 2)")
+      ->check(CLI::PositiveNumber);
   resources(table_);
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
@@ -282,55 +295,81 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
   Problem p = build_problem(a);
   const Board& b = *p.board;
   CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
-  SolvabilityTable t = solvability_table(p.board, o);
+  TableOptions to;
+  to.method = table_method_ == "passes" ? TableMethod::Passes : TableMethod::Auto;
+  to.search_seconds = search_seconds_;
+  SolvabilityTable t = solvability_table(p.board, o, to);
   end_progress(o, t.seconds);
+  int open_pairs = 0;
+  for (const HoleSet& o : t.open) open_pairs += o.count();
+  if (!t.complete())
+    fmt::print(stderr, "pegsol: table incomplete, {} pair{} open: {}\n", open_pairs,
+               open_pairs == 1 ? "" : "s", t.stopped);
   if (json_) {
     nlohmann::json names = nlohmann::json::array(), matrix = nlohmann::json::array(),
-                   by_name = nlohmann::json::object();
+                   by_name = nlohmann::json::object(), open = nlohmann::json::object();
     for (int v = 0; v < b.size(); ++v) {
       names.push_back(b.hole_name(v));
-      nlohmann::json row = nlohmann::json::array(), finals = nlohmann::json::array();
+      nlohmann::json row = nlohmann::json::array(), finals = nlohmann::json::array(),
+                     undecided = nlohmann::json::array();
       for (int h = 0; h < b.size(); ++h) {
-        bool ok = t.finals[static_cast<std::size_t>(v)].test(h);
-        row.push_back(ok ? 1 : 0);
+        const bool ok = t.finals[static_cast<std::size_t>(v)].test(h);
+        const bool unknown = t.open[static_cast<std::size_t>(v)].test(h);
+        if (unknown)
+          row.push_back(nullptr);
+        else
+          row.push_back(ok ? 1 : 0);
         if (ok) finals.push_back(b.hole_name(h));
+        if (unknown) undecided.push_back(b.hole_name(h));
       }
       matrix.push_back(row);
       by_name[b.hole_name(v)] = finals;
+      if (!undecided.empty()) open[b.hole_name(v)] = undecided;
     }
     fmt::print("{}\n", nlohmann::json{{"board", b.name()},
                                       {"holes", b.size()},
                                       {"names", names},
                                       {"matrix", matrix},
                                       {"finals", by_name},
+                                      {"complete", t.complete()},
+                                      {"open", open},
+                                      {"stopped", t.stopped},
+                                      {"method", table_method_},
                                       {"passes", t.passes},
                                       {"proved_without_search", t.proved},
+                                      {"pairs_searched", t.searched},
+                                      {"pairs_solved_by_search", t.solved_by_search},
+                                      {"pairs_impossible_by_search", t.impossible_by_search},
                                       {"seconds", t.seconds},
                                       {"peak_bytes", t.peak_bytes}}
                            .dump());
-    return 0;
+    return t.complete() ? 0 : 1;
   }
-  fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o)\n\n",
-             b.name());
+  fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o){}\n\n",
+             b.name(), t.complete() ? "" : ", and pairs still undecided (?)");
   std::vector<std::vector<std::string>> grids;
   int solvable = 0;
   for (int v = 0; v < b.size(); ++v) {
     const HoleSet& f = t.finals[static_cast<std::size_t>(v)];
+    const HoleSet& u = t.open[static_cast<std::size_t>(v)];
     solvable += f.count() > 0;
-    std::vector<std::string> g{fmt::format("{} ({})", b.hole_name(v), f.count())};
+    std::vector<std::string> g{fmt::format("{} ({}{})", b.hole_name(v), f.count(),
+                                           u.count() ? fmt::format(", {} open", u.count()) : "")};
     for (auto& l : b.render([&](int h) {
-           return std::string(h == v && !f.test(h) ? "*" : f.test(h) ? "o" : ".");
+           return std::string(f.test(h) ? "o" : u.test(h) ? "?" : h == v ? "*" : ".");
          }))
       g.push_back(std::move(l));
     grids.push_back(std::move(g));
   }
   fmt::print("{}", side_by_side(grids, terminal_columns()));
   fmt::print(
-      "{} of {} single vacancies can be solved; {} forward pass{}, {} start class{} answered by "
-      "position class and peg types, {:.3f} s, {} peak\n",
-      solvable, b.size(), t.passes, t.passes == 1 ? "" : "es", t.proved, t.proved == 1 ? "" : "es",
-      t.seconds, mib(t.peak_bytes));
-  return 0;
+      "{} of {} single vacancies can be solved{}; {} start class{} answered by position class "
+      "and peg types; {} pair{} searched ({} solved, {} proved impossible); {} forward pass{}; "
+      "{:.3f} s, {} peak\n",
+      solvable, b.size(), t.complete() ? "" : fmt::format(" ({} pairs open)", open_pairs), t.proved,
+      t.proved == 1 ? "" : "es", t.searched, t.searched == 1 ? "" : "s", t.solved_by_search,
+      t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds, mib(t.peak_bytes));
+  return t.complete() ? 0 : 1;
 }
 
 int CensusCommands::solutions(const std::atomic<bool>* cancel) {

@@ -39,6 +39,8 @@ class CensusCommands {
   std::uint64_t limit_ = 0;
   std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false;
+  std::string table_method_ = "auto";
+  double search_seconds_ = TableOptions{}.search_seconds;
 };
 
 }  // namespace pegsol::cli

@@ -41,6 +41,7 @@ struct CensusProgress {
   double seconds = 0;
   std::size_t memory_bytes = 0;  // bytes the census holds now
   int pass = 0, passes = 0;  // solvability_table: the forward pass running (from 1), of how many
+  int search = 0, searches = 0;  // solvability_table: the pair being searched, of how many
 };
 
 // Which engine runs a census. Compact (src/census/compact.cpp): layouts of up to 64 bits, keys
@@ -101,17 +102,40 @@ struct CensusResult {
 // too wide for the census).
 CensusResult census(const Problem& p, const CensusOptions& options = {});
 
+// How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
+// the pairs the position class and peg types forbid. Passes: then a forward census pass from
+// every start class with a pair left (the census alone decides). Auto: before any pass, each
+// open pair up to symmetry and transposition (by the complement trick v can end on h exactly
+// when h can end on v) gets a short solution search, whose solution solve() replays, or whose
+// "impossible" is a pagoda proof or a completed search; passes then run only for start classes
+// with a pair still open, each settling its row and, transposed, its column.
+enum class TableMethod { Auto, Passes };
+
+struct TableOptions {
+  TableMethod method = TableMethod::Auto;
+  double search_seconds = 2;  // Auto: time for one pair's solution search
+  int max_searches = -1;      // Auto: search at most this many pairs (-1: every open pair)
+};
+
 // Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
-// can be reduced to one peg on h. Built from forward passes, one per start class under the board's
-// symmetries; a class whose start no hole can end on (position class, peg types) needs no pass.
+// can be reduced to one peg on h. When a pass cannot run (the memory limit, a board too wide for
+// the census), the table keeps every pair settled so far: open[v] holds the holes still
+// undecided for v, and `stopped` says why.
 struct SolvabilityTable {
   std::vector<HoleSet> finals;  // indexed by vacant hole
+  std::vector<HoleSet> open;    // indexed by vacant hole; empty sets when the table is complete
+  std::string stopped;          // why pairs stayed open; empty when the table is complete
   int passes = 0;               // forward passes run
   int proved = 0;               // start classes answered by the position class and peg types
+  // Auto: pairs searched (one per class under symmetry and transposition), and of those the
+  // pairs settled by a found solution and by a proof of impossibility from the search.
+  int searched = 0, solved_by_search = 0, impossible_by_search = 0;
   double seconds = 0;
-  std::size_t peak_bytes = 0;
+  std::size_t peak_bytes = 0;  // the passes' census tables at their largest
+  bool complete() const { return stopped.empty(); }
 };
-SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {});
+SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {},
+                                   const TableOptions& table = {});
 
 // Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
 // `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically

@@ -1,0 +1,190 @@
+// The solvability matrix: which single survivors each single vacancy can reach. Pairs are
+// settled by the cheapest proof that exists: the position class and peg types (impossible), the
+// transpose (complement trick), a found and replayed solution or a search's proof (TableMethod::
+// Auto), and otherwise a forward census pass from the start class, shared by all its pairs.
+#include <algorithm>
+#include <chrono>
+
+#include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
+#include "pegsol/solve.hpp"
+
+namespace pegsol {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The matrix while it is being settled: each pair unknown, possible or impossible, kept closed
+// under the board's symmetries and under transposition.
+class Matrix {
+ public:
+  enum State : unsigned char { Open, Yes, No };
+
+  explicit Matrix(const Board& b) : b_(b), n_(b.size()), s_(static_cast<std::size_t>(n_ * n_)) {}
+
+  State at(int v, int h) const { return s_[idx(v, h)]; }
+
+  // Sets (v, h) and every pair it implies: its images under the symmetries, and their transposes.
+  void set(int v, int h, State x) {
+    for (const auto& perm : b_.symmetries()) {
+      const int pv = perm[static_cast<std::size_t>(v)], ph = perm[static_cast<std::size_t>(h)];
+      s_[idx(pv, ph)] = x;
+      s_[idx(ph, pv)] = x;
+    }
+  }
+
+  int open_in_row(int v) const {
+    int c = 0;
+    for (int h = 0; h < n_; ++h) c += at(v, h) == Open;
+    return c;
+  }
+
+ private:
+  std::size_t idx(int v, int h) const { return static_cast<std::size_t>(v * n_ + h); }
+  const Board& b_;
+  int n_;
+  std::vector<State> s_;
+};
+
+void check_cancel(const CensusOptions& o) {
+  if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
+}
+
+}  // namespace
+
+SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options,
+                                   const TableOptions& table) {
+  const Board& b = *board;
+  const auto t0 = Clock::now();
+  const int n = b.size();
+  SolvabilityTable t;
+  Matrix m(b);
+
+  // One vacancy per class under the board's symmetries. Pairs the position class and peg types
+  // forbid are settled first; a class with no admissible final needs nothing more.
+  std::vector<int> reps;
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (int v = 0; v < n; ++v) {
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    reps.push_back(v);
+    for (const auto& perm : b.symmetries())
+      seen[static_cast<std::size_t>(perm[static_cast<std::size_t>(v)])] = true;
+  }
+  for (int v : reps) {
+    const HoleSet ok = admissible_finals(b, single_vacancy(b, v));
+    t.proved += ok.count() == 0;
+    for (int h = 0; h < n; ++h)
+      if (!ok.test(h)) m.set(v, h, Matrix::No);
+  }
+
+  auto report = [&](CensusProgress pr) {
+    if (!options.progress) return;
+    pr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    options.progress(pr);
+  };
+
+  if (table.method == TableMethod::Auto) {
+    // The open pairs, one per class under symmetry and transposition, each given a short search.
+    std::vector<std::pair<int, int>> pairs;
+    {
+      Matrix mark = m;
+      for (int v : reps)
+        for (int h = 0; h < n; ++h)
+          if (mark.at(v, h) == Matrix::Open &&
+              (table.max_searches < 0 || static_cast<int>(pairs.size()) < table.max_searches)) {
+            pairs.emplace_back(v, h);
+            mark.set(v, h, Matrix::Yes);
+          }
+    }
+    auto last = Clock::now() - std::chrono::seconds(1);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      check_cancel(options);
+      const auto [v, h] = pairs[i];
+      if (Clock::now() - last >= std::chrono::milliseconds(500)) {
+        last = Clock::now();
+        CensusProgress pr;
+        pr.search = static_cast<int>(i) + 1;
+        pr.searches = static_cast<int>(pairs.size());
+        report(pr);
+      }
+      SolveOptions so;
+      so.time_limit = table.search_seconds;
+      so.cancel = options.cancel;
+      so.threads = options.threads;
+      if (options.memory_limit > 0)
+        so.memory_limit = std::min(so.memory_limit, options.memory_limit);
+      SolveResult r =
+          solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
+      ++t.searched;
+      if (r.status == Status::Solved) {
+        ++t.solved_by_search;
+        m.set(v, h, Matrix::Yes);
+      } else if (r.status == Status::Impossible) {
+        ++t.impossible_by_search;
+        m.set(v, h, Matrix::No);
+      }
+    }
+    check_cancel(options);
+  }
+
+  // Forward passes for the start classes with pairs still open, the class settling the most
+  // open pairs (its row, and by transposition its column) first.
+  CensusOptions o = options;
+  o.on_path = false;
+  o.distinct = false;
+  o.counts = false;
+  int planned = 0;
+  {
+    Matrix plan = m;
+    for (;;) {
+      int best = -1, most = 0;
+      for (int v : reps)
+        if (int c = plan.open_in_row(v); c > most) best = v, most = c;
+      if (best < 0) break;
+      ++planned;
+      for (int h = 0; h < n; ++h) plan.set(best, h, Matrix::Yes);
+    }
+  }
+  for (;;) {
+    int best = -1, most = 0;
+    for (int v : reps)
+      if (int c = m.open_in_row(v); c > most) best = v, most = c;
+    if (best < 0) break;
+    if (options.progress)
+      o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
+        CensusProgress q = pr;
+        q.pass = pass;
+        q.passes = planned;
+        options.progress(q);
+      };
+    CensusResult r;
+    try {
+      r = census(Problem{board, single_vacancy(b, best), Goal{}}, o);
+    } catch (const CensusError& e) {
+      if (std::string(e.what()) == "cancelled") throw;
+      t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + e.what();
+      break;
+    } catch (const InputError& e) {
+      t.stopped = std::string("no forward pass can run: ") + e.what();
+      break;
+    }
+    ++t.passes;
+    t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
+    for (int h = 0; h < n; ++h)
+      m.set(best, h,
+            r.solutions_by_hole[static_cast<std::size_t>(h)] > 0 ? Matrix::Yes : Matrix::No);
+  }
+
+  t.finals.assign(static_cast<std::size_t>(n), HoleSet(n));
+  t.open.assign(static_cast<std::size_t>(n), HoleSet(n));
+  for (int v = 0; v < n; ++v)
+    for (int h = 0; h < n; ++h) {
+      if (m.at(v, h) == Matrix::Yes) t.finals[static_cast<std::size_t>(v)].set(h);
+      if (m.at(v, h) == Matrix::Open) t.open[static_cast<std::size_t>(v)].set(h);
+    }
+  t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return t;
+}
+
+}  // namespace pegsol
