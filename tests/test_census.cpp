@@ -583,6 +583,20 @@ TEST(Census, SolvabilityTableKeepsWhatItSettled) {
   EXPECT_GT(found, 0);  // the two searched pairs and their images under symmetry and transposition
 }
 
+// Over 64 holes no census pass can run: the passes-only table says so and settles nothing more
+// than the position class does.
+TEST(Census, SolvabilityTableBeyondTheCensus) {
+  TableOptions passes;
+  passes.method = TableMethod::Passes;
+  SolvabilityTable t = solvability_table(make_board("triangle:11"), small_options(), passes);
+  EXPECT_FALSE(t.complete());
+  EXPECT_NE(t.stopped.find("no forward pass can run"), std::string::npos) << t.stopped;
+  EXPECT_NE(t.stopped.find("64 holes"), std::string::npos) << t.stopped;
+  int open = 0;
+  for (const HoleSet& o : t.open) open += o.count();
+  EXPECT_GT(open, 0);
+}
+
 // Cancellation stops the table with the census's error, in the search phase as in the passes.
 TEST(Census, SolvabilityTableCancels) {
   std::atomic<bool> stop{true};
