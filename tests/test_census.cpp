@@ -527,6 +527,20 @@ TEST(Census, SolvabilityTable) {
     SolvabilityTable a = solvability_table(b, small_options());
     EXPECT_GT(a.searched, 0) << name;
     EXPECT_EQ(a.searched, a.solved_by_search + a.impossible_by_search) << name;
+    // Each certificate holds by itself: a solution replays to one peg on its hole; a proof
+    // says what it is; and the brute force agrees with both.
+    ASSERT_EQ(a.certificates.size(), static_cast<std::size_t>(a.searched)) << name;
+    for (const TableCertificate& c : a.certificates) {
+      EXPECT_EQ(c.solvable, want[static_cast<std::size_t>(c.vacancy)].test(c.end)) << name;
+      if (c.solvable) {
+        Replay rp = replay(*b, single_vacancy(*b, c.vacancy), c.moves);
+        ASSERT_TRUE(rp.ok) << name << ": " << rp.error;
+        EXPECT_EQ(rp.final.count(), 1) << name;
+        EXPECT_TRUE(rp.final.test(c.end)) << name;
+      } else {
+        EXPECT_FALSE(c.reason.empty()) << name;
+      }
+    }
     EXPECT_EQ(a.passes, 0) << name;  // every pair of these boards falls to a quick search
     expect_same_table(a, want, std::string(name) + " auto");
 

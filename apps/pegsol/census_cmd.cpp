@@ -326,10 +326,24 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
       by_name[b.hole_name(v)] = finals;
       if (!undecided.empty()) open[b.hole_name(v)] = undecided;
     }
+    nlohmann::json certificates = nlohmann::json::array();
+    for (const TableCertificate& c : t.certificates) {
+      nlohmann::json moves = nlohmann::json::array();
+      for (const Jump& j : c.moves) moves.push_back(move_text(b, j));
+      nlohmann::json e{{"vacancy", b.hole_name(c.vacancy)},
+                       {"end", b.hole_name(c.end)},
+                       {"solvable", c.solvable}};
+      if (c.solvable)
+        e["moves"] = moves;
+      else
+        e["reason"] = c.reason;
+      certificates.push_back(e);
+    }
     fmt::print("{}\n", nlohmann::json{{"board", b.name()},
                                       {"holes", b.size()},
                                       {"names", names},
                                       {"matrix", matrix},
+                                      {"certificates", certificates},
                                       {"finals", by_name},
                                       {"complete", t.complete()},
                                       {"open", open},

@@ -117,6 +117,15 @@ struct TableOptions {
   int max_searches = -1;      // Auto: search at most this many pairs (-1: every open pair)
 };
 
+// A pair the search settled, with its certificate: the solution (replayed by solve()), or the
+// proof that there is none (a pagoda function, or the search completed).
+struct TableCertificate {
+  int vacancy = 0, end = 0;
+  bool solvable = false;
+  std::vector<Jump> moves;  // solvable: from the single vacancy to one peg on `end`
+  std::string reason;       // not solvable: the proof
+};
+
 // Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
 // can be reduced to one peg on h. When a pass cannot run (the memory limit, a board too wide for
 // the census), the table keeps every pair settled so far: open[v] holds the holes still
@@ -130,6 +139,7 @@ struct SolvabilityTable {
   // Auto: pairs searched (one per class under symmetry and transposition), and of those the
   // pairs settled by a found solution and by a proof of impossibility from the search.
   int searched = 0, solved_by_search = 0, impossible_by_search = 0;
+  std::vector<TableCertificate> certificates;  // one per pair the search settled
   double seconds = 0;
   std::size_t peak_bytes = 0;  // the passes' census tables at their largest
   bool complete() const { return stopped.empty(); }

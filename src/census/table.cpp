@@ -120,9 +120,11 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       if (r.status == Status::Solved) {
         ++t.solved_by_search;
         m.set(v, h, Matrix::Yes);
+        t.certificates.push_back({v, h, true, std::move(r.moves), {}});
       } else if (r.status == Status::Impossible) {
         ++t.impossible_by_search;
         m.set(v, h, Matrix::No);
+        t.certificates.push_back({v, h, false, {}, std::move(r.reason)});
       }
     }
     check_cancel(options);
