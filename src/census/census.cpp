@@ -9,7 +9,6 @@
 #include "engine.hpp"
 #include "paths.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/invariants.hpp"
 
 namespace pegsol {
 
