@@ -3,8 +3,11 @@
 // transpose (complement trick), a found and replayed solution or a search's proof (TableMethod::
 // Auto), and otherwise a forward census pass from the start class, shared by all its pairs.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 
+#include "engine.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -97,25 +100,40 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
             mark.set(v, h, Matrix::Yes);
           }
     }
-    auto last = Clock::now() - std::chrono::seconds(1);
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      check_cancel(options);
-      const auto [v, h] = pairs[i];
-      if (Clock::now() - last >= std::chrono::milliseconds(500)) {
-        last = Clock::now();
-        CensusProgress pr;
-        pr.search = static_cast<int>(i) + 1;
-        pr.searches = static_cast<int>(pairs.size());
-        report(pr);
+    // The searches are independent: the workers take pairs in turn, one thread each, and the
+    // results are applied in the list's order.
+    const int workers = std::max(
+        1, std::min(static_cast<int>(pairs.size()),
+                    options.threads > 0 ? options.threads
+                                        : static_cast<int>(std::thread::hardware_concurrency())));
+    std::vector<SolveResult> results(pairs.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    census_detail::parallel(workers, [&](int w) {
+      auto last = Clock::now() - std::chrono::seconds(1);
+      for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return;
+        if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
+          last = Clock::now();
+          CensusProgress pr;
+          pr.search = static_cast<int>(done.load()) + 1;
+          pr.searches = static_cast<int>(pairs.size());
+          report(pr);
+        }
+        const auto [v, h] = pairs[i];
+        SolveOptions so;
+        so.time_limit = table.search_seconds;
+        so.cancel = options.cancel;
+        so.threads = workers > 1 ? 1 : options.threads;
+        if (options.memory_limit > 0)
+          so.memory_limit = std::min(so.memory_limit, options.memory_limit / workers);
+        results[i] = solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
+        done.fetch_add(1);
       }
-      SolveOptions so;
-      so.time_limit = table.search_seconds;
-      so.cancel = options.cancel;
-      so.threads = options.threads;
-      if (options.memory_limit > 0)
-        so.memory_limit = std::min(so.memory_limit, options.memory_limit);
-      SolveResult r =
-          solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
+    });
+    check_cancel(options);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const auto [v, h] = pairs[i];
+      SolveResult& r = results[i];
       ++t.searched;
       if (r.status == Status::Solved) {
         ++t.solved_by_search;
