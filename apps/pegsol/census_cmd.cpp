@@ -379,10 +379,11 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
   fmt::print(
       "{} of {} single vacancies can be solved{}; {} start class{} answered by position class "
       "and peg types; {} pair{} searched ({} solved, {} proved impossible); {} forward pass{}; "
-      "{:.3f} s, {} peak\n",
+      "{:.3f} s{}\n",
       solvable, b.size(), t.complete() ? "" : fmt::format(" ({} pairs open)", open_pairs), t.proved,
       t.proved == 1 ? "" : "es", t.searched, t.searched == 1 ? "" : "s", t.solved_by_search,
-      t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds, mib(t.peak_bytes));
+      t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds,
+      t.passes > 0 ? fmt::format(", census tables {} at peak", mib(t.peak_bytes)) : "");
   return t.complete() ? 0 : 1;
 }
 
