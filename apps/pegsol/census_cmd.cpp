@@ -301,7 +301,7 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
   SolvabilityTable t = solvability_table(p.board, o, to);
   end_progress(o, t.seconds);
   int open_pairs = 0;
-  for (const HoleSet& o : t.open) open_pairs += o.count();
+  for (const HoleSet& u : t.open) open_pairs += u.count();
   if (!t.complete())
     fmt::print(stderr, "pegsol: table incomplete, {} pair{} open: {}\n", open_pairs,
                open_pairs == 1 ? "" : "s", t.stopped);
