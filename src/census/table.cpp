@@ -145,7 +145,6 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
         t.certificates.push_back({v, h, false, {}, std::move(r.reason)});
       }
     }
-    check_cancel(options);
   }
 
   // Forward passes for the start classes with pairs still open, the class settling the most
@@ -154,22 +153,21 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.on_path = false;
   o.distinct = false;
   o.counts = false;
-  int planned = 0;
-  {
-    Matrix plan = m;
-    for (;;) {
-      int best = -1, most = 0;
-      for (int v : reps)
-        if (int c = plan.open_in_row(v); c > most) best = v, most = c;
-      if (best < 0) break;
-      ++planned;
-      for (int h = 0; h < n; ++h) plan.set(best, h, Matrix::Yes);
-    }
-  }
-  for (;;) {
+  // The start class whose pass settles the most open pairs of `mat`, or -1 when none is open.
+  auto busiest = [&](const Matrix& mat) {
     int best = -1, most = 0;
     for (int v : reps)
-      if (int c = m.open_in_row(v); c > most) best = v, most = c;
+      if (int c = mat.open_in_row(v); c > most) best = v, most = c;
+    return best;
+  };
+  int planned = 0;
+  for (Matrix plan = m;; ++planned) {
+    const int v = busiest(plan);
+    if (v < 0) break;
+    for (int h = 0; h < n; ++h) plan.set(v, h, Matrix::Yes);
+  }
+  for (;;) {
+    const int best = busiest(m);
     if (best < 0) break;
     if (options.progress)
       o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
