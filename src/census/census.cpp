@@ -323,7 +323,7 @@ class Engine {
     std::vector<std::vector<Booked<E>>> bufs(static_cast<std::size_t>(workers_));
     for (auto& b : bufs)
       for (int s = 0; s < kShards; ++s) b.emplace_back(mem_);
-    struct Tally {
+    struct alignas(64) Tally {  // one cache line per worker: counted per parent
       std::uint64_t raw = 0, sym = 0;
       Count games = 0;
     };
