@@ -13,16 +13,19 @@
 //
 // A level under construction is one open-addressing table per shard. Building level k-1 runs in
 // chunks of level-k parents (see engine.hpp): phase A expands a worker's slice of the chunk into
-// per-shard buffers of child entries (low key; when counting, also the parent's count and chance:
-// 24 bytes with 4-byte keys, 4 bytes for sets only), which stay in cache; phase B has each shard's
+// per-shard buffers of child entries (low key; when counting, also the parent's index in the chunk,
+// whose count and chance are written once per parent to a chunk-sized array: 8 bytes with 4-byte
+// keys, 4 bytes for sets only), which stay in cache; phase B has each shard's
 // owner insert its buffers, prefetching buckets a few entries ahead. Shards of level k are
 // released as the chunks pass them, so a level and the next are seldom both whole in memory.
 //
 // Counts are 128-bit: the low word sits in the slot, the high word, needed by few positions (the
 // English board's orbits pass 2^64 only a few jumps from the end), in a side table. Tried and lost:
-// one table per level instead of per shard (every insert a cache miss, 2x slower); 8-byte buffer
-// entries naming the parent (phase B then missed the cache on the parent's count once the tables
-// outgrew it).
+// one table per level instead of per shard (every insert a cache miss, 2x slower); buffer entries
+// naming the parent in its level's arrays (phase B then missed the cache on the parent's count once
+// the tables outgrew it; the chunk's array of 512 KiB stays cached); 24-byte entries carrying the
+// count and chance (phase A 40% slower, 7 MB more at the peak); sorting each shard's entries by
+// bucket before inserting them (no faster: the inserts wait on DRAM either way).
 
 #include <algorithm>
 #include <array>
@@ -128,8 +131,11 @@ class Engine {
   struct Ref {
     K low;
     std::uint32_t parent;  // chunk index of the parent, kBig set when its count passes 2^64
-    std::uint64_t count;   // the parent's count, low word
-    double prob;           // the parent's chance per child
+  };
+  // What a chunk parent passes to each child: its count's low word and its chance per child.
+  struct Share {
+    std::uint64_t count;
+    double prob;
   };
   static constexpr std::uint32_t kBig = 0x80000000u;
   using BufEntry = std::conditional_t<kCounts, Ref, K>;
@@ -494,8 +500,10 @@ class Engine {
     for (auto& b : bufs)
       for (std::size_t s = 0; s < shards_; ++s) b.emplace_back(mem_);
     Booked<Count> pcount(mem_);  // chunk parents' counts, read for those past 2^64
+    Booked<Share> share(mem_);   // chunk parents' shares, by chunk index
     if constexpr (kCounts) {
       pcount.assign(std::min(total, kChunk), 0);
+      share.assign(std::min(total, kChunk), Share{0, 0.0});
     }
     // One cache line per worker: counted per parent, and two workers' counters on one line cost
     // phase A a quarter of its time in line transfers.
@@ -553,8 +561,9 @@ class Engine {
               const Count c = sh.count(at);
               const bool big = (c >> 64) != 0;
               if (big) pcount[parent] = c;  // read by phase B only through kBig
-              ref = Ref{0, parent | (big ? kBig : 0), static_cast<std::uint64_t>(c),
-                        sh.probs[at] / static_cast<double>(nk)};
+              share[parent] =
+                  Share{static_cast<std::uint64_t>(c), sh.probs[at] / static_cast<double>(nk)};
+              ref.parent = parent | (big ? kBig : 0);
             }
             for (std::size_t u = 0; u < nk; ++u) {
               const std::uint64_t h =
@@ -586,12 +595,13 @@ class Engine {
                   else
                     tab.prefetch(b[e + kAhead]);
                 }
-                if constexpr (kCounts)
-                  tab.add(b[e].low,
-                          (b[e].parent & kBig) ? pcount[b[e].parent & ~kBig] : Count{b[e].count},
-                          b[e].prob);
-                else
+                if constexpr (kCounts) {
+                  const std::uint32_t q = b[e].parent;
+                  const Share& from = share[q & ~kBig];
+                  tab.add(b[e].low, (q & kBig) ? pcount[q & ~kBig] : Count{from.count}, from.prob);
+                } else {
                   tab.add(b[e], Count{0}, 0.0);
+                }
               }
               b.clear();
             }
