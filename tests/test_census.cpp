@@ -625,3 +625,31 @@ TEST(Census, SolvabilityTableCancels) {
 
 }  // namespace
 }  // namespace pegsol
+
+// The backward pass's radix sort against std::sort: keys of several widths, sizes on both sides of
+// its std::sort threshold, duplicates, and a width that does not divide into equal digits.
+TEST(Census, RadixSortMatchesStdSort) {
+  std::uint64_t seed = 12345;
+  auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  for (int bits : {1, 9, 27, 31, 47}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{1023}, std::size_t{5000}}) {
+      std::vector<std::uint64_t> v(n), tmp;
+      for (auto& x : v) x = next() >> (64 - bits);
+      std::vector<std::uint64_t> want = v;
+      std::sort(want.begin(), want.end());
+      pegsol::census_detail::radix_sort(v, tmp, bits);
+      EXPECT_EQ(v, want) << bits << " bits, " << n << " keys";
+    }
+    std::vector<std::uint32_t> w(3000), tmp;
+    for (auto& x : w) x = static_cast<std::uint32_t>(next() >> (64 - std::min(bits, 32)));
+    std::vector<std::uint32_t> want = w;
+    std::sort(want.begin(), want.end());
+    pegsol::census_detail::radix_sort(w, tmp, std::min(bits, 32));
+    EXPECT_EQ(w, want) << bits << " bits, 32-bit keys";
+  }
+}

@@ -80,23 +80,6 @@ class KeyMix {
   std::uint64_t mask_, inv1_ = 0, inv2_ = 0;
 };
 
-// Sorts v, which is nearly sorted: insertion sort, or std::sort once that has moved keys more
-// than a few places on average.
-template <class V>
-void sort_nearly_sorted(V& v) {
-  std::size_t budget = 8 * v.size() + 64;
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    auto x = v[i];
-    std::size_t j = i;
-    for (; j > 0 && x < v[j - 1]; --j) v[j] = v[j - 1];
-    v[j] = x;
-    if ((budget -= std::min(budget, i - j)) == 0) {
-      std::sort(v.begin(), v.end());
-      return;
-    }
-  }
-}
-
 template <class K>
 inline constexpr K kEmpty = static_cast<K>(~K{0});
 
@@ -210,7 +193,9 @@ class Engine {
     // table.
     // The keys come out nearly sorted: a bucket's home is monotone in its key, so only keys of
     // one bucket or one run of full buckets can be out of order, once the scan starts after a
-    // bucket with an empty slot (no run wraps).
+    // bucket with an empty slot (no run wraps). Tried and lost: sorting them by insertion, which
+    // took three times radix_sort's share of the English census (runs of full buckets sent many
+    // shards on to std::sort).
     void take(Shard<K>& out) {
       out.keys.reserve(size_);
       if constexpr (kCounts) {
@@ -633,10 +618,14 @@ class Engine {
     }
     add_count(r.games, lv.games);
     parallel(nw, [&](int t) {
+      Booked<K> scratch(mem_);
       for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
         tables[s].take(next[s]);
         arena.discard(s * nbs, nbs);
-        if (store) sort_nearly_sorted(cur[s].keys.vec());
+        if (store) {
+          scratch.reserve(cur[s].keys.size());
+          radix_sort(cur[s].keys.vec(), scratch.vec(), low_bits_);
+        }
       }
     });
     return next;
@@ -698,7 +687,7 @@ class Engine {
           sym(static_cast<std::size_t>(workers_), 0);
       parallel(workers_, [&](int t) {
         typename Kernel::Imgs imgs;
-        std::vector<K> c;
+        std::vector<K> c, scratch;
         std::uint64_t my_raw = 0, my_sym = 0;
         for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
           c.clear();
@@ -706,7 +695,7 @@ class Engine {
             c.insert(c.end(), w[s].vec().begin(), w[s].vec().end());
             w[s].release();
           }
-          std::sort(c.begin(), c.end());
+          radix_sort(c, scratch, low_bits_);
           const auto& keys = level[s].keys.vec();
           auto& out = mine[s].keys;
           std::size_t a = 0;

@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pegsol/census.hpp"
@@ -242,6 +243,37 @@ class Arena {
   std::atomic<std::size_t> booked_;  // discard() runs on several threads
   T* p_ = nullptr;
 };
+
+// Sorts v's keys, all below 2^bits, in place: least significant digit first, digits of at most
+// 10 bits (1,024 counters and as many write streams stay in L1), through tmp; small arrays by
+// std::sort. On a shard's uniform keys three passes beat std::sort about threefold.
+template <class V, class W>
+void radix_sort(V& v, W& tmp, int bits) {
+  using K = typename V::value_type;
+  static_assert(std::is_same_v<typename W::value_type, K>);
+  const std::size_t n = v.size();
+  if (n < 1024 || bits <= 0) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  const int passes = (bits + 9) / 10;
+  const int width = (bits + passes - 1) / passes;
+  const K mask = static_cast<K>((K{1} << width) - 1);
+  std::vector<std::size_t> at(std::size_t{1} << width);
+  tmp.resize(n);
+  K* from = v.data();
+  K* to = tmp.data();
+  for (int p = 0; p < passes; ++p) {
+    const int shift = p * width;
+    std::fill(at.begin(), at.end(), 0);
+    for (std::size_t i = 0; i < n; ++i) ++at[(from[i] >> shift) & mask];
+    std::size_t sum = 0;
+    for (std::size_t& a : at) sum += std::exchange(a, sum);
+    for (std::size_t i = 0; i < n; ++i) to[at[(from[i] >> shift) & mask]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != v.data()) std::copy(from, from + n, v.data());
+}
 
 // True when board symmetry s maps p's start to itself and its goal to itself.
 bool fixes_problem(const Board& b, const Problem& p, int s);
