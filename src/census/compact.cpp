@@ -687,15 +687,20 @@ class Engine {
           sym(static_cast<std::size_t>(workers_), 0);
       parallel(workers_, [&](int t) {
         typename Kernel::Imgs imgs;
-        std::vector<K> c, scratch;
+        Booked<K> all(mem_), scratch(mem_);  // a shard's candidates, booked like the tables
+        auto& c = all.vec();
         std::uint64_t my_raw = 0, my_sym = 0;
         for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
-          c.clear();
+          std::size_t m = 0;
+          for (auto& w : cand) m += w[s].size();
+          all.clear();
+          all.reserve(m);
           for (auto& w : cand) {
             c.insert(c.end(), w[s].vec().begin(), w[s].vec().end());
             w[s].release();
           }
-          radix_sort(c, scratch, low_bits_);
+          scratch.reserve(m);
+          radix_sort(c, scratch.vec(), low_bits_);
           const auto& keys = level[s].keys.vec();
           auto& out = mine[s].keys;
           std::size_t a = 0;
