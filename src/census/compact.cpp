@@ -515,6 +515,7 @@ class Engine {
     std::size_t released = 0;  // shards of level k released so far
     parallel(nw, [&](int t) {
       std::vector<int> kids(nj);
+      std::vector<std::uint64_t> canon(nj);
       typename Kernel::Imgs imgs;
       auto& mybuf = bufs[static_cast<std::size_t>(t)];
       Tally& my = tally[static_cast<std::size_t>(t)];
@@ -550,9 +551,9 @@ class Engine {
                   Share{static_cast<std::uint64_t>(c), sh.probs[at] / static_cast<double>(nk)};
               ref.parent = parent | (big ? kBig : 0);
             }
+            kern_.children(imgs, kids.data(), nk, canon.data());
             for (std::size_t u = 0; u < nk; ++u) {
-              const std::uint64_t h =
-                  mix_.mix(kern_.child(imgs, static_cast<std::size_t>(kids[u])));
+              const std::uint64_t h = mix_.mix(canon[u]);
               if constexpr (kCounts) {
                 ref.low = low_of(h);
                 mybuf[shard_of(h)].push_back(ref);

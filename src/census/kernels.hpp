@@ -6,6 +6,7 @@
 //   Imgs                        the images of one position under the census group
 //   images(d, im) -> orbit      fills im for dense key d, returns the orbit's size
 //   child(im, j)                canonical dense key of the position jump j makes from im's
+//   children(im, js, n, out)    out[u] = child(im, js[u]) for u < n
 //   moves(d, f), unmoves(d, f)  f(j) for the jumps legal in d, in d's complement
 //   canon(d)                    canonical (least) dense key of d's orbit
 //   for_each_image(im, f)       f(dense image) for every group element
@@ -114,6 +115,10 @@ class TableKernel {
     std::uint64_t best = im.v[0] ^ sj[0];
     for (std::size_t q = 1; q < ns_; ++q) best = std::min(best, im.v[q] ^ sj[q]);
     return best;
+  }
+
+  void children(const Imgs& im, const int* js, std::size_t n, std::uint64_t* out) const {
+    for (std::size_t u = 0; u < n; ++u) out[u] = child(im, static_cast<std::size_t>(js[u]));
   }
 
   template <class F>
@@ -268,6 +273,44 @@ class GridKernel {
   std::uint64_t child(const Imgs& im, std::size_t j) const {
     const __m512i w = _mm512_xor_si512(im, _mm512_load_si512(jump_lanes_[j].v));
     return _pext_u64(least(w), mask_);
+  }
+
+  // Eight children at a time: row u holds child u's images (lanes outside the group all ones),
+  // and three rounds of pairing rows and taking minima leave child u's least image in lane u:
+  // About 30 vector instructions for eight children, where child() takes nine for each.
+  //
+  //   round 1  t01 = min(unpacklo(r0, r1), unpackhi(r0, r1))   lanes: r0 r1 r0 r1 r0 r1 r0 r1
+  //   round 2  u03 = min of two 2-source permutes of t01, t23   lanes: r0 r1 r2 r3 r0 r1 r2 r3
+  //   round 3  v07 = min of two 2-source permutes of u03, u47   lanes: r0 r1 ... r7
+  void children(const Imgs& im, const int* js, std::size_t n, std::uint64_t* out) const {
+    const __m512i ones = _mm512_set1_epi64(-1);
+    const __m512i x2a = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i x2b = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const __m512i x3a = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+    const __m512i x3b = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    alignas(64) std::uint64_t least8[8];
+    for (std::size_t at = 0; at < n; at += 8) {
+      __m512i r[8];
+      for (std::size_t u = 0; u < 8; ++u) {
+        const std::size_t j = static_cast<std::size_t>(js[at + u < n ? at + u : at]);
+        r[u] = _mm512_mask_xor_epi64(ones, group_, im, _mm512_load_si512(jump_lanes_[j].v));
+      }
+      // (Full-mask forms with a source operand, as in lanes() and least().)
+      auto min = [](__m512i a, __m512i b) { return _mm512_mask_min_epu64(a, 0xFF, a, b); };
+      __m512i t[4];
+      for (int p = 0; p < 4; ++p) {
+        const __m512i a = r[2 * p], b = r[2 * p + 1];
+        t[p] = min(_mm512_mask_unpacklo_epi64(a, 0xFF, a, b),
+                   _mm512_mask_unpackhi_epi64(a, 0xFF, a, b));
+      }
+      __m512i v[2];
+      for (int p = 0; p < 2; ++p)
+        v[p] = min(_mm512_permutex2var_epi64(t[2 * p], x2a, t[2 * p + 1]),
+                   _mm512_permutex2var_epi64(t[2 * p], x2b, t[2 * p + 1]));
+      _mm512_store_si512(least8, min(_mm512_permutex2var_epi64(v[0], x3a, v[1]),
+                                     _mm512_permutex2var_epi64(v[0], x3b, v[1])));
+      for (std::size_t u = 0; u < 8 && at + u < n; ++u) out[at + u] = _pext_u64(least8[u], mask_);
+    }
   }
 
   template <class F>
