@@ -276,7 +276,7 @@ class GridKernel {
   }
 
   // Eight children at a time: row u holds child u's images (lanes outside the group all ones),
-  // and three rounds of pairing rows and taking minima leave child u's least image in lane u:
+  // and three rounds of pairing rows and taking minima leave child u's least image in lane u.
   // About 30 vector instructions for eight children, where child() takes nine for each.
   //
   //   round 1  t01 = min(unpacklo(r0, r1), unpackhi(r0, r1))   lanes: r0 r1 r0 r1 r0 r1 r0 r1
