@@ -1,37 +1,37 @@
-// The compact census engine: boards whose layout fits in 64 bits, path counts in 64 bits.
+// The compact census engine: every board whose layout fits 64 bits.
 //
-// A position is keyed densely (bit h = hole h, n = holes bits), in canonical form (the least key
-// over the census group), and stored through a bijection h = mix(key) on n bits:
+// Level k (the positions with k pegs, in canonical form under the census group) is split by a
+// residue, a linear function of the pegs that the census group leaves unchanged:
 //
-//      h = | shard (S bits) |        low (L = n - S bits)        |
+//      residue(x) = sum over the pegs h of x of w[h]  (mod 2^16),   w constant on each orbit
 //
-// the top S bits choose the shard (2^S shards; a well-mixed h spreads the canonical forms, which
-// a plain prefix would not: least images crowd the low keys) and only `low` is stored, in 4 bytes
-// when L <= 31 (every board of up to 45 holes, the larger with more shards). The key comes back
-// as unmix(shard << L | low) when its level is expanded. A kernel (kernels.hpp) computes symmetry
-// images straight into dense keys, and a child's images are its parent's XOR the jump's images.
+// so a jump changes the residue by a constant of its own, delta(j) = w[to] - w[from] - w[over]:
+// the children of residue r through jump j all have residue r + delta(j). A level is stored
+// sorted by residue, and level k-1 is built a range of residues [a, b) at a time (a work item):
+// its positions come only from the parents in [a - delta, b - delta) for each jump class (the
+// jumps sharing a delta; 12 on the English board). Each work item fills one hash table sized to
+// stay in the worker's cache, then writes its positions out sorted by residue. No position is
+// ever sent anywhere but to the table of its own residue range, so a work item needs no locks
+// and no buffers beyond one batch of children, and the same split can put residue ranges on other
+// machines.
 //
-// A level under construction is one open-addressing table per shard. Building level k-1 runs in
-// chunks of level-k parents (see engine.hpp): phase A expands a worker's slice of the chunk into
-// per-shard buffers of child entries (low key; when counting, also the parent's index in the chunk,
-// whose count and chance are written once per parent to a chunk-sized array: 8 bytes with 4-byte
-// keys, 4 bytes for sets only), which stay in cache; phase B has each shard's
-// owner insert its buffers, prefetching buckets a few entries ahead. Shards of level k are
-// released as the chunks pass them, so a level and the next are seldom both whole in memory.
-//
-// Counts are 128-bit: the low word sits in the slot, the high word, needed by few positions (the
-// English board's orbits pass 2^64 only a few jumps from the end), in a side table. Tried and lost:
-// one table per level instead of per shard (every insert a cache miss, 2x slower); buffer entries
-// naming the parent in its level's arrays (phase B then missed the cache on the parent's count once
-// the tables outgrew it; the chunk's array of 512 KiB stays cached); 24-byte entries carrying the
-// count and chance (phase A 40% slower, 7 MB more at the peak); sorting each shard's entries by
-// bucket before inserting them (no faster: the inserts wait on DRAM either way).
-
+// Tried and lost, each measured on the English census: scattering every child into per-range
+// buffers (one read of each parent, but 24 bytes per edge written and read back, and the
+// buffers of a whole level do not fit 256 MB); a weighting whose deltas are small, so that a
+// window of parent ranges could stay cached across consecutive work items (the window held about
+// half of each large level); sub-tables per range filled from a partitioned buffer (slower than
+// one table); 2-slot and 3-slot buckets holding keys and values in one line (more probing);
+// branch-free inserts (a store per insert made the memory-dependence predictor serialise them,
+// 40% slower).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
 #include <type_traits>
-#include <unordered_map>
 
 #include "engine.hpp"
 #include "kernels.hpp"
@@ -41,284 +41,313 @@
 namespace pegsol::census_detail {
 namespace {
 
-// A bijection on n-bit keys that spreads them: odd multiply, xorshift, odd multiply, every step
-// invertible modulo 2^n. The top bits (the shard) depend on every key bit, and so do the low bits
-// (the slot) through the xorshift. Two more xorshifts were tried: no better spread, 8% slower.
-class KeyMix {
+using u64 = std::uint64_t;
+using u32 = std::uint32_t;
+using u128 = unsigned __int128;
+
+constexpr int kResidueBits = 16;
+constexpr u32 kResidues = u32{1} << kResidueBits;
+constexpr u32 kResidueMask = kResidues - 1;
+// Children gathered before they are canonicalised and inserted (and a margin for one vector).
+constexpr std::size_t kBatch = 1024;
+// Positions a work item aims at: its table (24 bytes a slot, at most 80% full) then fits the
+// 1 MiB second-level cache of the machines this was measured on.
+constexpr double kItemPositions = 16000;
+
+// A run of residues [lo, hi) of one level: the positions sorted by residue (off[r - lo] is the
+// first of residue r), with their path counts and shares when counting. A stored level (kept for
+// the solution-path pass) holds its keys only.
+template <class C>
+struct Segment {
+  explicit Segment(Memory& m) : off(m), key(m), count(m), share(m) {}
+  u32 lo = 0, hi = 0;
+  Booked<u32> off;       // hi - lo + 1 entries
+  Booked<u64> key;       // canonical keys
+  Booked<C> count;       // orbit path counts (counting only)
+  Booked<double> share;  // the orbit's chance over its number of jumps (the chance if none)
+  std::size_t size() const { return key.size(); }
+};
+
+template <class C>
+struct Level {
+  std::vector<Segment<C>> seg;
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const auto& s : seg) n += s.size();
+    return n;
+  }
+  // Calls f(segment, first, end) for the positions of residues [lo, hi) (lo <= hi <= 2^16).
+  template <class F>
+  void for_range(u32 lo, u32 hi, F&& f) const {
+    if (lo >= hi) return;
+    auto it = std::upper_bound(seg.begin(), seg.end(), lo,
+                               [](u32 r, const Segment<C>& s) { return r < s.hi; });
+    for (; it != seg.end() && it->lo < hi; ++it) {
+      const u32 a = std::max(lo, it->lo), b = std::min(hi, it->hi);
+      const std::size_t i0 = it->off[a - it->lo], i1 = it->off[b - it->lo];
+      if (i0 < i1) f(*it, i0, i1);
+    }
+  }
+  void sizes(std::vector<u32>& out) const {
+    out.assign(kResidues, 0);
+    for (const auto& s : seg)
+      for (u32 r = s.lo; r < s.hi; ++r) out[r] = s.off[r - s.lo + 1] - s.off[r - s.lo];
+  }
+};
+
+// One jump class (at most 8 jumps sharing a delta): what a scan over parents tests.
+struct Spec {
+  u32 delta = 0;
+  int n = 0;
+  std::array<u64, 8> need{}, have{}, flip{};
+};
+
+// An open set of keys (0 = empty) in buckets of 8: the solution-path passes' membership tests.
+class KeySet {
  public:
-  explicit KeyMix(int n)
-      : n_(n), r_(std::max(1, (n + 1) / 2)), mask_(n >= 64 ? ~0ull : (1ull << n) - 1) {
-    inv1_ = inverse(kC1);
-    inv2_ = inverse(kC2);
+  void reset(std::size_t n) {
+    std::size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (store_.size() < cap + 8) store_.assign(cap + 8, 0);
+    keys_ = store_.data() + (8 - (reinterpret_cast<std::uintptr_t>(store_.data()) / 8) % 8) % 8;
+    cap_ = cap;
+    std::fill(keys_, keys_ + cap, 0);
   }
-  std::uint64_t mix(std::uint64_t x) const {
-    x = (x * kC1) & mask_;
-    x ^= x >> r_;
-    return (x * kC2) & mask_;
+  void insert(u64 k) {
+    std::size_t i = home(k);
+    for (;; i = (i + 1) & (cap_ - 1)) {
+      if (keys_[i] == k) return;
+      if (keys_[i] == 0) {
+        keys_[i] = k;
+        return;
+      }
+    }
   }
-  std::uint64_t unmix(std::uint64_t h) const {
-    h = (h * inv2_) & mask_;
-    h = unshift(h);
-    return (h * inv1_) & mask_;
+  bool contains(u64 k) const {
+    std::size_t i = home(k);
+    for (;; i = (i + 1) & (cap_ - 1)) {
+      if (keys_[i] == k) return true;
+      if (keys_[i] == 0) return false;
+    }
   }
 
  private:
-  static constexpr std::uint64_t kC1 = 0xff51afd7ed558ccdull, kC2 = 0xc4ceb9fe1a85ec53ull;
-  // a^-1 mod 2^64 by Newton's iteration (3 correct bits to start, doubling each step).
-  static std::uint64_t inverse(std::uint64_t a) {
-    std::uint64_t x = a;
-    for (int i = 0; i < 5; ++i) x *= 2 - a * x;
-    return x;
+  std::size_t home(u64 k) const {
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (cap_ - 1);
   }
-  // Undoes y = x ^ (x >> r): each round fixes r more bits from the top.
-  std::uint64_t unshift(std::uint64_t y) const {
-    std::uint64_t x = y;
-    for (int i = r_; i < n_; i += r_) x = y ^ (x >> r_);
-    return x;
-  }
-  int n_, r_;
-  std::uint64_t mask_, inv1_ = 0, inv2_ = 0;
+  std::vector<u64> store_;
+  u64* keys_ = nullptr;
+  std::size_t cap_ = 0;
 };
 
-template <class K>
-inline constexpr K kEmpty = static_cast<K>(~K{0});
+// The worker's hash table for one work item: keys in buckets of eight (one 64-byte line), and
+// when counting a value {count, chance} per slot in a parallel array:
+//
+//   keys:   | k0 k1 k2 k3 k4 k5 k6 k7 |  ...              (0 = empty slot)
+//   values: | c0 p0 | c1 p1 | ... | c7 p7 |  ...           (16 or 32 bytes a slot)
+//
+// Open addressing by bucket: a key lives in its home bucket or, when that is full, the next
+// buckets. The table is never more than 80% full, so nearly every insert touches one key line
+// and one value line. Tried and lost: one line holding 2 or 3 keys with their values (more
+// probing), a branch-free insert (see the file comment).
+template <class C, bool kCounts>
+class Table {
+ public:
+  struct Value {
+    C count;
+    double chance;
+  };
 
-// One shard of a finished level: keys (sorted once the level is expanded, for the backward
-// pass), and while it waits to be expanded, counts and chances in the same order.
-template <class K>
-struct Shard {
-  explicit Shard(Memory& m) : keys(m), counts(m), probs(m) {}
-  Booked<K> keys;
-  Booked<std::uint64_t> counts;
-  Booked<double> probs;
-  std::unordered_map<K, std::uint64_t> high;  // counts' words above 2^64, by key (rare)
-  // The full count of entry i.
-  Count count(std::size_t i) const {
-    Count c = counts[i];
-    if (!high.empty()) {
-      auto it = high.find(keys[i]);
-      if (it != high.end()) c |= static_cast<Count>(it->second) << 64;
+  explicit Table(Memory& m) : key_store_(m), value_store_(m) {}
+
+  // Empties the table, sized for about `expect` keys.
+  void reset(std::size_t expect) {
+    std::size_t cap = 64;
+    while (cap * 3 < expect * 4) cap *= 2;
+    place(cap);
+  }
+  std::size_t size() const { return n_; }
+  std::size_t capacity() const { return cap_; }
+  const u64* keys() const { return keys_; }
+  const Value* values() const { return values_; }
+
+  // Adds child ck[q] with the count and share of parent cp[q], for q < nc.
+  template <bool kVec>
+  void add(const u64* ck, const u32* cp, std::size_t nc, const C* pcount, const double* pshare) {
+    while ((n_ + nc) * 5 > cap_ * 4) grow();
+    u64* __restrict K = keys_;
+    Value* __restrict V = values_;
+    const std::size_t mask = cap_ - 1;
+    const int sh = 64 - bits_;
+    std::size_t added = 0;
+    for (std::size_t q = 0; q < nc; ++q) {
+      if (q + 16 < nc) {
+        const std::size_t h = home(ck[q + 16], sh);
+        __builtin_prefetch(K + h, 1);
+        if constexpr (kCounts) {
+          __builtin_prefetch(V + h, 1);
+          __builtin_prefetch(V + h + 4, 1);
+        }
+      }
+      const u64 k = ck[q];
+      std::size_t i = home(k, sh);
+      std::size_t slot;
+      for (;;) {
+        unsigned found, free;
+#if PEGSOL_AVX512
+        if constexpr (kVec) {
+          const __m512i v = _mm512_load_si512(K + i);
+          found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
+          free = _mm512_testn_epi64_mask(v, v);
+        } else
+#endif
+        {
+          found = free = 0;
+          for (unsigned s = 0; s < 8; ++s) {
+            found |= static_cast<unsigned>(K[i + s] == k) << s;
+            free |= static_cast<unsigned>(K[i + s] == 0) << s;
+          }
+        }
+        if (__builtin_expect(found != 0, 1)) {
+          slot = i + static_cast<std::size_t>(std::countr_zero(found));
+          break;
+        }
+        if (free) {
+          slot = i + static_cast<std::size_t>(std::countr_zero(free));
+          K[slot] = k;
+          ++added;
+          break;
+        }
+        i = (i + 8) & mask;
+      }
+      if constexpr (kCounts) {
+        V[slot].count += static_cast<C>(pcount[cp[q]]);
+        V[slot].chance += pshare[cp[q]];
+      }
     }
-    return c;
+    n_ += added;
   }
+
+ private:
+  static std::size_t home(u64 k, int sh) {
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> sh) & ~std::size_t{7};
+  }
+  // Fresh empty storage of `cap` slots (a power of two, at least 64).
+  void place(std::size_t cap) {
+    if (key_store_.vec().capacity() < cap + 8) {
+      key_store_.release();
+      key_store_.reserve(cap + 8);
+      if constexpr (kCounts) {
+        value_store_.release();
+        value_store_.reserve(cap);
+      }
+    }
+    key_store_.vec().assign(cap + 8, 0);
+    u64* base = key_store_.vec().data();
+    keys_ = base + (8 - (reinterpret_cast<std::uintptr_t>(base) / 8) % 8) % 8;
+    if constexpr (kCounts) {
+      value_store_.vec().assign(cap, Value{});
+      values_ = value_store_.vec().data();
+    }
+    cap_ = cap;
+    bits_ = std::countr_zero(cap);
+    n_ = 0;
+  }
+  void grow() {
+    std::vector<u64> old_keys(keys_, keys_ + cap_);
+    std::vector<Value> old_values;
+    if constexpr (kCounts) old_values.assign(values_, values_ + cap_);
+    place(cap_ * 2);
+    const int sh = 64 - bits_;
+    for (std::size_t s = 0; s < old_keys.size(); ++s) {
+      if (!old_keys[s]) continue;
+      std::size_t i = home(old_keys[s], sh);
+      while (true) {
+        std::size_t e = 0;
+        while (e < 8 && keys_[i + e]) ++e;
+        if (e < 8) {
+          keys_[i + e] = old_keys[s];
+          if constexpr (kCounts) values_[i + e] = old_values[s];
+          ++n_;
+          break;
+        }
+        i = (i + 8) & (cap_ - 1);
+      }
+    }
+  }
+
+  Booked<u64> key_store_;
+  Booked<Value> value_store_;
+  u64* keys_ = nullptr;
+  Value* values_ = nullptr;
+  std::size_t cap_ = 0, n_ = 0;
+  int bits_ = 0;
 };
 
-template <class K, bool kCounts, class Kernel>
+// Per-worker figures of one level, one cache line each (two workers' counters on one line cost
+// a quarter of the time in line transfers, measured on the previous engine).
+struct alignas(64) Tally {
+  u64 raw = 0, sym = 0;
+  u128 games = 0;  // complete games ending in this level
+  u128 paths = 0;  // sum of count x jumps: every path leaving the level
+  bool paths_overflow = false;
+};
+
+template <class Kernel, bool kVec>
 class Engine {
  public:
   using Pos = Bits<64>;
-  // A phase-A buffer entry: the child's low key and (when counting) what it inherits from its
-  // parent, so that phase B reads its buffers in order and touches only the table. (Entries of 8
-  // bytes naming the parent, whose count and chance phase B then looked up, cost a cache miss
-  // per insert once the tables crowded the parents' arrays out of the cache.)
-  struct Ref {
-    K low;
-    std::uint32_t parent;  // chunk index of the parent, kBig set when its count passes 2^64
-  };
-  // What a chunk parent passes to each child: its count's low word and its chance per child.
-  struct Share {
-    std::uint64_t count;
-    double prob;
-  };
-  static constexpr std::uint32_t kBig = 0x80000000u;
-  using BufEntry = std::conditional_t<kCounts, Ref, K>;
 
-  // Open addressing over one shard, by buckets of one cache line, probed linearly:
-  //
-  //   counting, 4-byte keys:  | key key key pad | count count count | prob prob prob |  64 bytes
-  //   counting, 8-byte keys:  | key key | count count | prob prob | pad               |  64 bytes
-  //   sets only:              | 16 keys (4-byte) or 8 keys (8-byte)                    |  64 bytes
-  //
-  // so an insert touches one line. Slots fill in order and are never freed: an empty slot ends a
-  // search. The low keys are already mixed and uniform on L bits, so bucket = key * buckets >> L
-  // spreads them over any bucket count (no power of two: a table is sized to its level, at most
-  // 85% of its slots full, usually 70-80%). Tried and lost: keys apart from values (two lines
-  // per insert, and the value line was the costlier miss), 24-byte slots not aligned to lines.
-  class Table {
-   public:
-    static constexpr int kSlots =
-        kCounts ? 64 / static_cast<int>(sizeof(K) + 16) : 64 / static_cast<int>(sizeof(K));
-    struct alignas(64) CountBucket {
-      K key[kSlots];
-      std::uint64_t count[kSlots];  // low words; a nonzero high word is in high_
-      double prob[kSlots];
-    };
-    struct alignas(64) KeyBucket {
-      K key[kSlots];
-    };
-    using Bucket = std::conditional_t<kCounts, CountBucket, KeyBucket>;
-    static_assert(sizeof(Bucket) == 64);
-
-    Table(Memory& m, int low_bits) : buckets_(m), shift_(low_bits) {}
-    // Buckets for about n entries.
-    static std::size_t buckets_for(std::size_t n) { return n * 133 / (100 * kSlots) + 4; }
-    // Makes the empty table use nb buckets at `mem` (owned by the caller, who keeps it until
-    // take()); the table moves to storage of its own if it outgrows them.
-    void place(Bucket* mem, std::size_t nb) {
-      std::fill(mem, mem + nb, empty_bucket());
-      at_ = mem;
-      nb_ = nb;
-    }
-    void prefetch(K key) const {
-      if (nb_) __builtin_prefetch(&at_[home(key)], 1);
-    }
-    // Adds key with (count, prob), summing into an existing entry.
-    void add(K key, Count count, double prob) {
-      if ((size_ + 1) * 20 > slots() * 17) rehash(nb_ + nb_ / 2 + 4);
-      std::size_t b = home(key);
-      for (;;) {
-        Bucket& B = at_[b];
-        // Slots holding key or empty, found without branches (which slot is random: branching
-        // on each mispredicted about once per insert).
-        unsigned m = 0;
-        for (int i = 0; i < kSlots; ++i)
-          m |= static_cast<unsigned>((B.key[i] == key) | (B.key[i] == kEmpty<K>)) << i;
-        if (m) {
-          const int i = std::countr_zero(m);
-          const bool fresh = B.key[i] != key;
-          B.key[i] = key;
-          size_ += fresh;
-          if constexpr (kCounts) {
-            B.count[i] = fresh ? 0 : B.count[i];
-            B.prob[i] = fresh ? 0.0 : B.prob[i];
-            sum(B, i, key, count, prob);
-          }
-          return;
-        }
-        if (++b == nb_) b = 0;
-      }
-    }
-    std::size_t size() const { return size_; }
-    // Moves the entries into `out` (keys, and counts and chances when counting); releases the
-    // table.
-    // The keys come out nearly sorted: a bucket's home is monotone in its key, so only keys of
-    // one bucket or one run of full buckets can be out of order, once the scan starts after a
-    // bucket with an empty slot (no run wraps). Tried and lost: sorting them by insertion, which
-    // took three times radix_sort's share of the English census (runs of full buckets sent many
-    // shards on to std::sort).
-    void take(Shard<K>& out) {
-      out.keys.reserve(size_);
-      if constexpr (kCounts) {
-        out.counts.reserve(size_);
-        out.probs.reserve(size_);
-      }
-      std::size_t first = 0;
-      while (first < nb_ && at_[first].key[kSlots - 1] != kEmpty<K>) ++first;
-      for (std::size_t n = 0, b = first + 1; n < nb_; ++n, ++b) {
-        if (b >= nb_) b -= nb_;
-        const Bucket& B = at_[b];
-        for (int i = 0; i < kSlots && B.key[i] != kEmpty<K>; ++i) {
-          out.keys.push_back(B.key[i]);
-          if constexpr (kCounts) {
-            out.counts.push_back(B.count[i]);
-            out.probs.push_back(B.prob[i]);
-          }
-        }
-      }
-      out.high = std::move(high_);
-      high_.clear();
-      buckets_.release();
-      at_ = nullptr;
-      nb_ = size_ = 0;
-    }
-
-   private:
-    std::size_t slots() const { return nb_ * kSlots; }
-    static Bucket empty_bucket() {
-      Bucket e{};
-      std::fill(std::begin(e.key), std::end(e.key), kEmpty<K>);
-      return e;
-    }
-    void sum(Bucket& B, int i, K key, Count count, double prob) {
-      B.prob[i] += prob;
-      std::uint64_t carry =
-          __builtin_add_overflow(B.count[i], static_cast<std::uint64_t>(count), &B.count[i]) ? 1
-                                                                                             : 0;
-      std::uint64_t hi = static_cast<std::uint64_t>(count >> 64);
-      if (hi | carry) add_high(key, hi, carry);
-    }
-    void add_high(K key, std::uint64_t hi, std::uint64_t carry) {
-      std::uint64_t& h = high_[key];
-      if (__builtin_add_overflow(h, hi, &h) || __builtin_add_overflow(h, carry, &h))
-        throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
-    }
-    std::size_t home(K key) const {
-      if constexpr (sizeof(K) == 4)  // key < 2^31 and buckets < 2^32: the product fits 64 bits
-        return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * nb_) >> shift_);
-      else
-        return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * nb_) >> shift_);
-    }
-    void rehash(std::size_t nb) {
-      Booked<Bucket> keep = std::move(buckets_);
-      const Bucket* old = at_;
-      const std::size_t onb = nb_;
-      buckets_.assign(nb, empty_bucket());
-      at_ = buckets_.vec().data();
-      nb_ = nb;
-      for (std::size_t ob = 0; ob < onb; ++ob)
-        for (int i = 0; i < kSlots && old[ob].key[i] != kEmpty<K>; ++i) {
-          std::size_t b = home(old[ob].key[i]);
-          int at = 0;
-          for (;;) {
-            Bucket& B = at_[b];
-            while (at < kSlots && B.key[at] != kEmpty<K>) ++at;
-            if (at < kSlots) break;
-            at = 0;
-            if (++b == nb_) b = 0;
-          }
-          Bucket& B = at_[b];
-          B.key[at] = old[ob].key[i];
-          if constexpr (kCounts) {
-            B.count[at] = old[ob].count[i];
-            B.prob[at] = old[ob].prob[i];
-          }
-        }
-    }
-    Booked<Bucket> buckets_;  // own storage, once the table has outgrown what place() gave
-    Bucket* at_ = nullptr;    // the buckets in use
-    int shift_;
-    std::size_t nb_ = 0, size_ = 0;
-    std::unordered_map<K, std::uint64_t> high_;  // counts' words above 2^64 (rare: low levels)
-  };
-  using Level = std::vector<Shard<K>>;
-
-  Engine(const Problem& p, const CensusOptions& o, int bits, const Geometry<64>& g,
-         std::vector<int> syms, Kernel kernel)
+  Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms)
       : p_(p),
         o_(o),
         b_(*p.board),
-        g_(g),
+        g_(*p.board),
         kern_(std::move(kernel)),
         syms_(std::move(syms)),
-        mem_(o.memory_limit ? o.memory_limit : default_memory_limit()),
-        mix_(bits) {
+        mem_(o.memory_limit ? o.memory_limit : default_memory_limit()) {
     workers_ = o.threads > 0 ? o.threads
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    shard_bits_ = std::min(bits, 6);
-    if (bits - shard_bits_ > 31 && bits - 31 <= 14) shard_bits_ = bits - 31;
-    low_bits_ = bits - shard_bits_;
-    shards_ = std::size_t{1} << shard_bits_;
-    low_mask_ = low_bits_ >= 64 ? ~0ull : (1ull << low_bits_) - 1;
-    start_ = g_.to_bits(p.start);
+    n_ = b_.size();
+    for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
+    start_ = to_key(g_.to_bits(p.start));
     goal_pegs_ = goal_pegs(p);
-    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
-    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    if (p.goal.kind == Goal::Kind::Position) goal_ = to_key(g_.to_bits(p.goal.position));
+    if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
+    complementary_ = p.goal.kind != Goal::Kind::Any && goal_ == (kern_.holes() & ~start_);
+    build_residues();
     t0_ = Clock::now();
   }
 
   CensusResult run() {
     CensusResult r;
-    r.group_size = static_cast<int>(syms_.size());
+    r.group_size = kern_.group_size();
     r.width = 64;
     r.threads = workers_;
-    const bool store = kCounts && (o_.on_path || o_.distinct);
-    forward(r, store);
-    if (store) on_path(r);
-    if constexpr (kCounts) {
-      r.solutions_up_to_symmetry = solutions_up_to_symmetry(
-          g_, syms_, start_, goal_pegs_, r.solutions, [&](const Pos& x) { return is_goal(x); });
+    r.levels.assign(static_cast<std::size_t>(n_ + 1), CensusLevel{});
+    r.solutions_by_hole.assign(static_cast<std::size_t>(n_), 0);
+    r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
+    k0_ = std::popcount(start_);
+    paths_.assign(static_cast<std::size_t>(n_ + 1), {});
+    if (k0_ == 0) {
+      r.levels[0] = {1, 1, 0, 0, 1};
+      r.games = 1;
+    } else if (o_.counts) {
+      forward<u64, true>(r);
+    } else {
+      forward<u64, false>(r);
+    }
+    if (o_.counts && o_.on_path && k0_ > 0) {
+      if (!complementary_) backward(r);
+      r.on_path_done = true;
+    }
+    if (o_.counts) {
+      r.solutions_up_to_symmetry =
+          solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions,
+                                   [&](const Pos& x) { return is_goal(x); });
       if (o_.distinct) distinct(r);
     }
+    stored_.clear();
     for (const CensusLevel& l : r.levels) {
       r.reachable_raw += l.reachable_raw;
       r.reachable_sym += l.reachable_sym;
@@ -332,119 +361,266 @@ class Engine {
 
  private:
   // ---- keys ----
-  // Dense key (bit h = hole h) of layout position x.
-  std::uint64_t dense(const Pos& x) const {
-    std::uint64_t d = 0;
-    for_each_bit(x, [&](int bit) { d |= std::uint64_t{1} << b_.hole_at_bit(bit); });
-    return d;
-  }
-  std::size_t shard_of(std::uint64_t h) const { return static_cast<std::size_t>(h >> low_bits_); }
-  K low_of(std::uint64_t h) const { return static_cast<K>(h & low_mask_); }
-  // Dense key of the entry `low` of shard `shard`.
-  std::uint64_t position(std::size_t shard, K low) const {
-    return mix_.unmix((static_cast<std::uint64_t>(shard) << low_bits_) | low);
+  u64 to_key(const Pos& x) const {
+    u64 k = 0;
+    for_each_bit(x, [&](int b) { k |= layout_to_key_[static_cast<std::size_t>(b)]; });
+    return k;
   }
   bool is_goal(const Pos& x) const {
-    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : to_key(x) == goal_;
   }
-  // Index of canonical position c in a level's shard, or -1.
-  long find(const Level& lv, std::uint64_t c) const {
-    std::uint64_t h = mix_.mix(c);
-    const auto& keys = lv[shard_of(h)].keys.vec();
-    auto it = std::find(keys.begin(), keys.end(), low_of(h));
-    return it == keys.end() ? -1 : it - keys.begin();
+  u32 residue(u64 x) const {
+    u32 s = 0;
+    for (const auto& [mask, w] : classes_) s += w * static_cast<u32>(std::popcount(x & mask));
+    return s & kResidueMask;
+  }
+  // Residues of the 8 keys at x.
+  void residue8(const u64* x, u32* out) const {
+#if PEGSOL_AVX512
+    if constexpr (kVec) {
+      const __m512i v = _mm512_loadu_si512(x);
+      __m512i s = _mm512_setzero_si512();
+      for (const auto& [mask, w] : classes_) {
+        const __m512i c = _mm512_popcnt_epi64(
+            _mm512_and_si512(v, _mm512_set1_epi64(static_cast<long long>(mask))));
+        s = _mm512_add_epi64(s, _mm512_mask_mul_epu32(c, 0xFF, c, _mm512_set1_epi64(w)));
+      }
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(out),
+          _mm512_mask_cvtepi64_epi32(
+              _mm256_setzero_si256(), 0xFF,
+              _mm512_and_si512(s, _mm512_set1_epi64(static_cast<long long>(kResidueMask)))));
+      return;
+    }
+#endif
+    for (int i = 0; i < 8; ++i) out[i] = residue(x[i]);
   }
   void check_cancel() const {
     if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
   }
-  void report(int level, std::uint64_t positions) {
+  void report(int level, u64 positions) {
     if (!o_.progress) return;
-    auto now = Clock::now();
+    const auto now = Clock::now();
     if (now - last_report_ < std::chrono::milliseconds(500)) return;
     last_report_ = now;
     o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
                                mem_.used()});
   }
-  Level new_level() {
-    Level l;
-    l.reserve(shards_);
-    for (std::size_t s = 0; s < shards_; ++s) l.emplace_back(mem_);
-    return l;
+
+  // ---- residues and jump classes ----
+  // The weights: constant on the orbits of the census group, or, when those give more than 24
+  // jump classes (small groups), on the orbits of all the board's symmetries: fewer classes
+  // (fewer scans of each parent) for a coarser split.
+  void build_residues() {
+    auto orbits_of = [&](const std::vector<std::vector<int>>& perms) {
+      std::vector<int> orbit(static_cast<std::size_t>(n_), -1);
+      int count = 0;
+      for (int h = 0; h < n_; ++h) {
+        if (orbit[static_cast<std::size_t>(h)] >= 0) continue;
+        for (const auto& perm : perms)
+          orbit[static_cast<std::size_t>(perm[static_cast<std::size_t>(h)])] = count;
+        ++count;
+      }
+      return orbit;
+    };
+    std::vector<std::vector<int>> group, all = b_.symmetries();
+    for (int s : syms_) group.push_back(b_.symmetries()[static_cast<std::size_t>(s)]);
+    std::vector<int> orbit = orbits_of(group);
+    auto classes = [&](const std::vector<int>& orb) {
+      std::vector<std::array<int, 3>> seen;
+      for (const Jump& j : b_.jumps()) {
+        std::array<int, 3> t{orb[static_cast<std::size_t>(j.from)],
+                             orb[static_cast<std::size_t>(j.over)],
+                             orb[static_cast<std::size_t>(j.to)]};
+        if (std::find(seen.begin(), seen.end(), t) == seen.end()) seen.push_back(t);
+      }
+      return seen.size();
+    };
+    if (classes(orbit) > 24) orbit = orbits_of(all);
+    const int norb = *std::max_element(orbit.begin(), orbit.end()) + 1;
+    std::mt19937 rng(20261124);  // fixed: runs repeat
+    std::vector<u32> w(static_cast<std::size_t>(norb));
+    for (u32& x : w) x = static_cast<u32>(rng()) & kResidueMask;
+    classes_.assign(static_cast<std::size_t>(norb), {0, 0});
+    for (int h = 0; h < n_; ++h) {
+      auto& c = classes_[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      c.first |= kern_.bit(h);
+      c.second = w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      total_weight_ += c.second;
+    }
+    total_weight_ &= kResidueMask;
+    for (std::size_t j = 0; j < b_.jumps().size(); ++j) {
+      const Jump& jp = b_.jumps()[j];
+      auto wt = [&](int h) {
+        return w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      };
+      const u32 delta = (wt(jp.to) - wt(jp.from) - wt(jp.over)) & kResidueMask;
+      auto it = std::find_if(specs_.begin(), specs_.end(),
+                             [&](const Spec& s) { return s.delta == delta && s.n < 8; });
+      if (it == specs_.end()) {
+        specs_.push_back(Spec{});
+        it = specs_.end() - 1;
+        it->delta = delta;
+      }
+      const JumpMask& m = kern_.jumps()[j];
+      it->need[static_cast<std::size_t>(it->n)] = m.need;
+      it->have[static_cast<std::size_t>(it->n)] = m.have;
+      it->flip[static_cast<std::size_t>(it->n)] = m.flip;
+      ++it->n;
+    }
   }
 
   // ---- forward pass ----
-  void forward(CensusResult& r, bool store) {
-    const int n = b_.size();
-    r.levels.assign(static_cast<std::size_t>(n + 1), CensusLevel{});
-    r.solutions_by_hole.assign(static_cast<std::size_t>(n), 0);
-    r.p_by_hole.assign(static_cast<std::size_t>(n), 0.0);
-    k0_ = start_.count();
-    stored_.clear();
-    stored_.resize(static_cast<std::size_t>(n + 1));
-    if (k0_ == 0) {
-      r.levels[0] = {1, 1, 0, 0, 1};
-      r.games = 1;
-      return;
-    }
-    Level cur = new_level();
+  template <class C, bool kCounts>
+  void forward(CensusResult& r) {
+    Level<C> cur;
     {
-      std::uint64_t h = mix_.mix(kern_.canon(dense(start_)));
-      Shard<K>& sh = cur[shard_of(h)];
-      sh.keys.push_back(low_of(h));
-      sh.counts.push_back(1);
-      sh.probs.push_back(1.0);
-    }
-    for (int k = k0_; k >= 1; --k) {
-      mem_.set_level(k);
-      std::size_t size = 0;
-      for (const auto& sh : cur) size += sh.keys.size();
-      if (size == 0) break;
+      Segment<C> s(mem_);
+      const u64 x = kern_.canon(start_);
+      s.lo = 0;
+      s.hi = kResidues;
+      s.off.assign(kResidues + 1, 0);
+      const u32 res = residue(x);
+      for (u32 q = res + 1; q <= kResidues; ++q) s.off[q] = 1;
+      s.key.push_back(x);
+      alignas(64) u64 in[8] = {x, x, x, x, x, x, x, x};
+      u32 orbit[8], moves[8];
+      kern_.describe8(in, orbit, moves);
+      CensusLevel& lv = r.levels[static_cast<std::size_t>(k0_)];
+      lv.reachable_raw = orbit[0];
+      lv.reachable_sym = 1;
       if constexpr (kCounts) {
-        if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
-          std::uint64_t c = kern_.canon(dense(goal_pos_));
-          long i = find(cur, c);
-          if (i >= 0) {
-            const Shard<K>& sh = cur[shard_of(mix_.mix(c))];
-            typename Kernel::Imgs imgs;
-            int orb = kern_.images(c, imgs);
-            r.solutions = sh.count(static_cast<std::size_t>(i)) / static_cast<unsigned>(orb);
-            r.p_goal = sh.probs[static_cast<std::size_t>(i)] / orb;
-          }
-        }
+        s.count.push_back(1);
+        s.share.push_back(moves[0] ? 1.0 / moves[0] : 1.0);
+        paths_out_ = moves[0];
+        if (!moves[0]) lv.games = 1;
+        add_count(r.games, lv.games);
       }
-      if (k == 1) singles(r, cur);
-      Level next = expand(cur, k, r, store);
-      std::size_t made = 0;
-      for (const auto& sh : next) made += sh.keys.size();
-      growth_ = static_cast<double>(made) / static_cast<double>(size);
-      if (store) stored_[static_cast<std::size_t>(k)] = std::move(cur);
-      cur = std::move(next);
-      positions_ += r.levels[static_cast<std::size_t>(k)].reachable_sym;
+      cur.seg.push_back(std::move(s));
     }
+    run_levels<C, kCounts>(r, cur, k0_, true);
   }
 
-  // One peg left: per-hole counts (sets only: 1 marks a reachable hole), the one-peg chance, and
-  // the solutions of one-peg goals.
-  void singles(CensusResult& r, const Level& cur) {
-    typename Kernel::Imgs imgs;
-    for (std::size_t s = 0; s < shards_; ++s) {
-      const Shard<K>& sh = cur[s];
-      for (std::size_t i = 0; i < sh.keys.size(); ++i) {
-        int orb = kern_.images(position(s, sh.keys[i]), imgs);
-        kern_.for_each_image(imgs, [&](std::uint64_t d) {
-          const auto h = static_cast<std::size_t>(std::countr_zero(d));
+  // Expands level k (its figures done when `fresh` is false) and every level below it.
+  template <class C, bool kCounts>
+  void run_levels(CensusResult& r, Level<C>& cur, int k, bool fresh) {
+    for (;; --k, fresh = true) {
+      mem_.set_level(k);
+      if (fresh) at_level<C, kCounts>(r, cur, k);
+      if (k == 1 || cur.size() == 0) break;
+      if constexpr (kCounts && std::is_same_v<C, u64>) {
+        if (paths_out_ >> 64) {  // level k-1's counts may pass 2^64: 128-bit counts from here
+          Level<u128> wide = widen(cur);
+          run_levels<u128, kCounts>(r, wide, k, false);
+          return;
+        }
+      }
+      Level<C> next = expand<C, kCounts>(r, cur, k);
+      keep_or_release(cur, k);
+      cur = std::move(next);
+    }
+    keep_or_release(cur, k);
+  }
+
+  // What a finished level k gives before it is expanded: the goal's count, the one-peg figures,
+  // the solution-path counts of the complement trick.
+  template <class C, bool kCounts>
+  void at_level(CensusResult& r, const Level<C>& cur, int k) {
+    if constexpr (kCounts) {
+      if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
+        const u64 c = kern_.canon(goal_);
+        find(cur, c, [&](const Segment<C>& s, std::size_t i) {
+          alignas(64) u64 in[8] = {c, c, c, c, c, c, c, c};
+          u32 orbit[8], moves[8];
+          kern_.describe8(in, orbit, moves);
+          r.solutions = static_cast<Count>(s.count[i]) / orbit[0];
+          r.p_goal = s.share[i] * std::max<u32>(moves[0], 1) / orbit[0];
+        });
+      }
+    }
+    if (k == 1) singles<C, kCounts>(r, cur);
+    if (kCounts && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_)
+      complement_join(r, cur, k);
+  }
+
+  // Keeps level k's keys when a solution-path pass will need them; releases the rest.
+  template <class C>
+  void keep_or_release(Level<C>& lv, int k) {
+    bool keep = false;
+    if (o_.counts && o_.on_path) {
+      if (complementary_)
+        keep = 2 * k > n_ && n_ - k >= goal_pegs_;
+      else
+        keep = k >= goal_pegs_;
+    }
+    if (!keep) {
+      lv.seg.clear();
+      return;
+    }
+    Level<u64> s;
+    for (Segment<C>& seg : lv.seg) {
+      Segment<u64> t(mem_);
+      t.lo = seg.lo;
+      t.hi = seg.hi;
+      t.off = std::move(seg.off);
+      t.key = std::move(seg.key);
+      s.seg.push_back(std::move(t));
+    }
+    lv.seg.clear();
+    stored_[k] = std::move(s);
+  }
+
+  template <class C, class F>
+  void find(const Level<C>& lv, u64 c, F&& f) const {
+    const u32 res = residue(c);
+    lv.for_range(res, res + 1, [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i)
+        if (s.key[i] == c) f(s, i);
+    });
+  }
+
+  Level<u128> widen(Level<u64>& cur) {
+    Level<u128> w;
+    for (Segment<u64>& s : cur.seg) {
+      Segment<u128> t(mem_);
+      t.lo = s.lo;
+      t.hi = s.hi;
+      t.off = std::move(s.off);
+      t.key = std::move(s.key);
+      t.share = std::move(s.share);
+      t.count.reserve(s.count.size());
+      for (u64 c : s.count.vec()) t.count.push_back(c);
+      s.count.release();
+      w.seg.push_back(std::move(t));
+    }
+    cur.seg.clear();
+    return w;
+  }
+
+  // One peg left: counts and chances by hole, and the one-peg goals' solutions.
+  template <class C, bool kCounts>
+  void singles(CensusResult& r, const Level<C>& cur) {
+    for (const Segment<C>& s : cur.seg)
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        std::vector<u64> im(static_cast<std::size_t>(kern_.group_size()));
+        kern_.images(s.key[i], im.data());
+        std::sort(im.begin(), im.end());
+        const auto orbit = static_cast<u32>(std::unique(im.begin(), im.end()) - im.begin());
+        for (u32 q = 0; q < orbit; ++q) {
+          const auto h = static_cast<std::size_t>(kern_.hole_at(std::countr_zero(im[q])));
           if constexpr (kCounts) {
-            r.solutions_by_hole[h] = sh.count(i) / orb;
-            r.p_by_hole[h] = sh.probs[i] / orb;
+            r.solutions_by_hole[h] = static_cast<Count>(s.count[i]) / orbit;
+            r.p_by_hole[h] = s.share[i] / orbit;
           } else {
             r.solutions_by_hole[h] = 1;
           }
-        });
-        if constexpr (kCounts) r.p_one_peg += sh.probs[i];
+        }
+        if constexpr (kCounts) r.p_one_peg += s.share[i];
       }
-    }
+    if constexpr (!kCounts) return;
     switch (p_.goal.kind) {
       case Goal::Kind::Any:
+        r.solutions = 0;
         for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
         r.p_goal = r.p_one_peg;
         break;
@@ -454,291 +630,469 @@ class Engine {
         break;
       case Goal::Kind::Position:
         if (goal_pegs_ == 1) {
-          int h = b_.hole_at_bit(goal_pos_.lowest());
-          r.solutions = r.solutions_by_hole[static_cast<std::size_t>(h)];
-          r.p_goal = r.p_by_hole[static_cast<std::size_t>(h)];
+          const auto h = static_cast<std::size_t>(kern_.hole_at(std::countr_zero(goal_)));
+          r.solutions = r.solutions_by_hole[h];
+          r.p_goal = r.p_by_hole[h];
         }
         break;
     }
   }
 
-  // Builds level k-1 from level k. Level k's counts (and, unless stored, keys) are released as
-  // the chunks pass its shards; stored keys end sorted.
-  Level expand(Level& cur, int k, CensusResult& r, bool store) {
-    // 2^15 parents per chunk: their children's buffers (8 bytes each, about 2 MiB) stay in cache.
-    constexpr std::size_t kChunk = std::size_t{1} << 15;
-    std::vector<std::size_t> prefix(shards_ + 1, 0);
-    for (std::size_t s = 0; s < shards_; ++s) prefix[s + 1] = prefix[s] + cur[s].keys.size();
-    const std::size_t total = prefix.back();
-    // Small levels run on one thread: waking the others costs more than they save.
-    const int nw = total < 4096 ? 1 : workers_;
-    Level next = new_level();
-    std::vector<Table> tables;
-    tables.reserve(shards_);
-    for (std::size_t s = 0; s < shards_; ++s) tables.emplace_back(mem_, low_bits_);
-    // Level sizes change slowly from one level to the next: size the tables for the last ratio.
-    const std::size_t expect = static_cast<std::size_t>(
-        static_cast<double>(total) * std::min(4.0, growth_) / static_cast<double>(shards_));
-    const std::size_t nbs = Table::buckets_for(expect);
-    Arena<typename Table::Bucket> arena(mem_, nbs * shards_);
-    std::vector<std::vector<Booked<BufEntry>>> bufs(static_cast<std::size_t>(nw));
-    for (auto& b : bufs)
-      for (std::size_t s = 0; s < shards_; ++s) b.emplace_back(mem_);
-    Booked<Count> pcount(mem_);  // chunk parents' counts, read for those past 2^64
-    Booked<Share> share(mem_);   // chunk parents' shares, by chunk index
-    if constexpr (kCounts) {
-      pcount.assign(std::min(total, kChunk), 0);
-      share.assign(std::min(total, kChunk), Share{0, 0.0});
-    }
-    // One cache line per worker: counted per parent, and two workers' counters on one line cost
-    // phase A a quarter of its time in line transfers.
-    struct alignas(64) Tally {
-      std::uint64_t raw = 0, sym = 0;
-      Count games = 0;
+  // A worker's scratch: one batch of children, and the table of its work item.
+  template <class C, bool kCounts>
+  struct Worker {
+    explicit Worker(Memory& m) : table(m), scratch_key(m), scratch_value(m), aux(m) {}
+    alignas(64) u64 child[kBatch + 64];
+    alignas(64) u32 parent[kBatch + 64];
+    std::size_t n = 0;
+    Table<C, kCounts> table;
+    Booked<u64> scratch_key;
+    Booked<typename Table<C, kCounts>::Value> scratch_value;
+    Booked<u32> aux;  // residue, orbit and jump count of each position, three per position
+  };
+
+  // The workers of one count type, kept from level to level with their tables and scratch (new
+  // ones each level cost a fifth of the English census in the kernel zeroing fresh pages).
+  template <class C, bool kCounts>
+  std::vector<std::unique_ptr<Worker<C, kCounts>>>& workers_for() {
+    if constexpr (!kCounts)
+      return sets_workers_;
+    else if constexpr (std::is_same_v<C, u64>)
+      return narrow_workers_;
+    else
+      return wide_workers_;
+  }
+
+  // Builds level k-1 from level k (whose figures are already in r).
+  template <class C, bool kCounts>
+  Level<C> expand(CensusResult& r, Level<C>& par, int k) {
+    // Expected children per residue: a parent residue's size times its classes' jumps.
+    std::vector<u32> psize;
+    par.sizes(psize);
+    std::vector<double> est(kResidues, 0.0);
+    double total_est = 0;
+    for (const Spec& sp : specs_)
+      for (u32 c = 0; c < kResidues; ++c)
+        est[c] += static_cast<double>(psize[(c - sp.delta) & kResidueMask]) * sp.n;
+    for (double e : est) total_est += e;
+    // Work items: runs of residues expected to hold about kItemPositions positions each.
+    const double per_est = ratio_;  // positions per unit of estimate, from the last level
+    const double target = kItemPositions / per_est;
+    struct Item {
+      u32 lo, hi;
+      double est;
     };
-    std::vector<Tally> tally(static_cast<std::size_t>(nw));
-    std::barrier sync(nw);
-    std::atomic<bool> failed{false};
-    std::exception_ptr err;
-    std::mutex err_m;
-    auto guard = [&](auto&& f) {
-      if (failed.load()) return;
-      try {
-        f();
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(err_m);
-        if (!err) err = std::current_exception();
-        failed.store(true);
-      }
-    };
-    const std::size_t nj = b_.jumps().size();
-    std::size_t released = 0;  // shards of level k released so far
-    parallel(nw, [&](int t) {
-      std::vector<int> kids(nj);
-      std::vector<std::uint64_t> canon(nj);
-      typename Kernel::Imgs imgs;
-      auto& mybuf = bufs[static_cast<std::size_t>(t)];
-      Tally& my = tally[static_cast<std::size_t>(t)];
-      for (std::size_t begin = 0; begin < total; begin += kChunk) {
-        const std::size_t end = std::min(total, begin + kChunk);
-        guard([&] {
-          if (t == 0) check_cancel();
-          const std::size_t len = end - begin;
-          const std::size_t lo = begin + len * static_cast<std::size_t>(t) / nw;
-          const std::size_t hi = begin + len * static_cast<std::size_t>(t + 1) / nw;
-          std::size_t s = static_cast<std::size_t>(
-              std::upper_bound(prefix.begin(), prefix.end(), lo) - prefix.begin() - 1);
-          for (std::size_t i = lo; i < hi; ++i) {
-            while (i >= prefix[s + 1]) ++s;
-            const Shard<K>& sh = cur[s];
-            const std::size_t at = i - prefix[s];
-            const std::uint64_t x = position(s, sh.keys[at]);
-            ++my.sym;
-            my.raw += static_cast<std::uint64_t>(kern_.images(x, imgs));
-            std::size_t nk = 0;
-            kern_.moves(x, [&](int j) { kids[nk++] = j; });
-            if (nk == 0) {
-              if constexpr (kCounts) add_count(my.games, sh.count(at));
-              continue;
-            }
-            Ref ref{};
-            if constexpr (kCounts) {
-              const auto parent = static_cast<std::uint32_t>(i - begin);
-              const Count c = sh.count(at);
-              const bool big = (c >> 64) != 0;
-              if (big) pcount[parent] = c;  // read by phase B only through kBig
-              share[parent] =
-                  Share{static_cast<std::uint64_t>(c), sh.probs[at] / static_cast<double>(nk)};
-              ref.parent = parent | (big ? kBig : 0);
-            }
-            kern_.children(imgs, kids.data(), nk, canon.data());
-            for (std::size_t u = 0; u < nk; ++u) {
-              const std::uint64_t h = mix_.mix(canon[u]);
-              if constexpr (kCounts) {
-                ref.low = low_of(h);
-                mybuf[shard_of(h)].push_back(ref);
-              } else {
-                mybuf[shard_of(h)].push_back(low_of(h));
-              }
-            }
-          }
-        });
-        sync.arrive_and_wait();
-        guard([&] {
-          constexpr std::size_t kAhead = 16;
-          if (begin == 0)
-            for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw)
-              tables[s].place(arena.data() + s * nbs, nbs);
-          for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
-            Table& tab = tables[s];
-            for (auto& wb : bufs) {
-              auto& b = wb[s].vec();
-              const std::size_t m = b.size();
-              for (std::size_t e = 0; e < m; ++e) {
-                if (e + kAhead < m) {
-                  if constexpr (kCounts)
-                    tab.prefetch(b[e + kAhead].low);
-                  else
-                    tab.prefetch(b[e + kAhead]);
-                }
-                if constexpr (kCounts) {
-                  const std::uint32_t q = b[e].parent;
-                  const Share& from = share[q & ~kBig];
-                  tab.add(b[e].low, (q & kBig) ? pcount[q & ~kBig] : Count{from.count}, from.prob);
-                } else {
-                  tab.add(b[e], Count{0}, 0.0);
-                }
-              }
-              b.clear();
-            }
-          }
-        });
-        sync.arrive_and_wait();
-        if (t == 0) {
-          // Level k's shards wholly before the next chunk are done with.
-          while (released < shards_ && prefix[released + 1] <= end) {
-            Shard<K>& sh = cur[released++];
-            sh.counts.release();
-            sh.probs.release();
-            sh.high.clear();
-            if (!store) sh.keys.release();
-          }
-          std::size_t made = 0;
-          for (const auto& tab : tables) made += tab.size();
-          report(k - 1, positions_ + made);
+    std::vector<Item> items;
+    {
+      u32 lo = 0;
+      double acc = 0;
+      for (u32 c = 0; c < kResidues; ++c) {
+        acc += est[c];
+        if (acc >= target || c + 1 == kResidues) {
+          items.push_back({lo, c + 1, acc});
+          lo = c + 1;
+          acc = 0;
         }
       }
+    }
+    const std::size_t total = par.size();
+    const int nw = total < 4096 ? 1 : workers_;
+    Level<C> next;
+    for (std::size_t i = 0; i < items.size(); ++i) next.seg.emplace_back(mem_);
+    std::vector<Tally> tally(static_cast<std::size_t>(nw));
+    std::atomic<std::size_t> cursor{0};
+    std::atomic<bool> failed{false};
+    std::atomic<u64> made{0};
+    auto& workers = workers_for<C, kCounts>();
+    while (workers.size() < static_cast<std::size_t>(nw))
+      workers.push_back(std::make_unique<Worker<C, kCounts>>(mem_));
+    parallel(nw, [&](int t) {
+      Worker<C, kCounts>* w = workers[static_cast<std::size_t>(t)].get();
+      Tally& my = tally[static_cast<std::size_t>(t)];
+      try {
+        for (;;) {
+          const std::size_t it = cursor.fetch_add(1);
+          if (it >= items.size() || failed.load(std::memory_order_relaxed)) break;
+          check_cancel();
+          const Item& item = items[it];
+          Segment<C>& out = next.seg[it];
+          out.lo = item.lo;
+          out.hi = item.hi;
+          if (item.est == 0) {
+            out.off.assign(item.hi - item.lo + 1, 0);
+            continue;
+          }
+          w->table.reset(static_cast<std::size_t>(item.est * per_est * 1.3) + 16);
+          for (const Spec& sp : specs_) {
+            const u32 lo = (item.lo - sp.delta) & kResidueMask, len = item.hi - item.lo;
+            auto scan_part = [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
+              scan<C, kCounts>(*w, sp, s, i0, i1);
+            };
+            par.for_range(lo, std::min(lo + len, kResidues), scan_part);
+            if (lo + len > kResidues) par.for_range(0, lo + len - kResidues, scan_part);
+          }
+          compact<C, kCounts>(*w, out, my);
+          made.fetch_add(out.size(), std::memory_order_relaxed);
+          if (t == 0) report(k - 1, positions_ + made.load(std::memory_order_relaxed));
+        }
+      } catch (...) {
+        failed.store(true);
+        throw;
+      }
     });
-    if (err) std::rethrow_exception(err);
-    for (auto& b : bufs) b.clear();
-    CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
+    CensusLevel& lv = r.levels[static_cast<std::size_t>(k - 1)];
+    u128 paths = 0;
     for (const Tally& x : tally) {
       lv.reachable_raw += x.raw;
       lv.reachable_sym += x.sym;
-      add_count(lv.games, x.games);
-    }
-    add_count(r.games, lv.games);
-    parallel(nw, [&](int t) {
-      Booked<K> scratch(mem_);
-      for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += nw) {
-        tables[s].take(next[s]);
-        arena.discard(s * nbs, nbs);
-        if (store) {
-          scratch.reserve(cur[s].keys.size());
-          radix_sort(cur[s].keys.vec(), scratch.vec(), low_bits_);
-        }
+      if constexpr (kCounts) {
+        add_count(lv.games, x.games);
+        if (x.paths_overflow || __builtin_add_overflow(paths, x.paths, &paths))
+          throw CensusError(
+              "a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
       }
-    });
+    }
+    if constexpr (kCounts) {
+      add_count(r.games, lv.games);
+      paths_out_ = paths;
+    }
+    if (total_est > 0) ratio_ = static_cast<double>(lv.reachable_sym) / total_est;
+    if (ratio_ <= 0) ratio_ = 0.1;
+    positions_ += lv.reachable_sym;
     return next;
   }
 
-  // ---- backward pass ----
-  // The positions of each level with a child on a solution path, from the goal upward. A
-  // position's parents are its complement's jumps undone; the candidates are gathered per shard,
-  // sorted, and merged with the stored level.
-  void on_path(CensusResult& r) {
-    const int n = b_.size();
-    path_.clear();
-    path_.resize(static_cast<std::size_t>(n + 1));
-    if (goal_pegs_ > k0_ || k0_ == 0) {
-      r.on_path_done = true;
+  // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
+  template <class C, bool kCounts>
+  void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
+            std::size_t i1) const {
+    const u64* keys = s.key.vec().data();
+    u64* ck = w.child;
+    u32* cp = w.parent;
+    std::size_t nc = 0;
+    auto flush = [&] {
+      if (nc == 0) return;
+      for (std::size_t q = nc; q % 8; ++q) ck[q] = ck[0];
+      for (std::size_t q = 0; q < nc; q += 8) kern_.canon8(ck + q, ck + q);
+      const C* pc = nullptr;
+      const double* ps = nullptr;
+      if constexpr (kCounts) {
+        pc = s.count.vec().data();
+        ps = s.share.vec().data();
+      }
+      w.table.template add<kVec>(ck, cp, nc, pc, ps);
+      nc = 0;
+    };
+#if PEGSOL_AVX512
+    if constexpr (kVec) {
+      __m512i need[8], have[8], bit[8];
+      alignas(64) u64 flips[8] = {};
+      for (int j = 0; j < sp.n; ++j) {
+        need[j] = _mm512_set1_epi64(static_cast<long long>(sp.need[static_cast<std::size_t>(j)]));
+        have[j] = _mm512_set1_epi64(static_cast<long long>(sp.have[static_cast<std::size_t>(j)]));
+        bit[j] = _mm512_set1_epi64(1ll << j);
+        flips[j] = sp.flip[static_cast<std::size_t>(j)];
+      }
+      const __m512i flipv = _mm512_load_si512(flips);
+      const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+      for (std::size_t i = i0; i < i1; i += 8) {
+        __builtin_prefetch(keys + i + 64);
+        if constexpr (kCounts) {
+          __builtin_prefetch(s.count.vec().data() + i + 64);
+          __builtin_prefetch(s.share.vec().data() + i + 64);
+        }
+        const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
+        const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
+        __m512i bits = _mm512_setzero_si512();
+        for (int j = 0; j < sp.n; ++j) {
+          const __mmask8 m =
+              _mm512_mask_cmpeq_epu64_mask(valid, _mm512_and_si512(x, need[j]), have[j]);
+          bits = _mm512_mask_or_epi64(bits, m, bits, bit[j]);
+        }
+        __mmask8 act = _mm512_test_epi64_mask(bits, bits);
+        const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), lane);
+        while (act) {
+          const __m512i low =
+              _mm512_and_si512(bits, _mm512_sub_epi64(_mm512_setzero_si512(), bits));
+          const __m512i first = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(low));
+          const __m512i child =
+              _mm512_xor_si512(x, _mm512_mask_permutexvar_epi64(flipv, 0xFF, first, flipv));
+          _mm512_storeu_si512(ck + nc, _mm512_maskz_compress_epi64(act, child));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc),
+                              _mm256_maskz_compress_epi32(act, idx));
+          nc += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(act)));
+          bits = _mm512_xor_si512(bits, low);
+          act = _mm512_test_epi64_mask(bits, bits);
+        }
+        if (nc >= kBatch) flush();
+      }
+      flush();
       return;
     }
-    Level& first = path_[static_cast<std::size_t>(goal_pegs_)];
-    first = new_level();
-    const Level& at_goal = stored_[static_cast<std::size_t>(goal_pegs_)];
-    if (!at_goal.empty()) {
-      if (p_.goal.kind == Goal::Kind::Any) {
-        for (std::size_t s = 0; s < shards_; ++s)
-          for (K x : at_goal[s].keys.vec()) first[s].keys.push_back(x);
-      } else {
-        std::uint64_t h = mix_.mix(kern_.canon(dense(goal_pos_)));
-        const auto& keys = at_goal[shard_of(h)].keys.vec();
-        if (std::binary_search(keys.begin(), keys.end(), low_of(h)))
-          first[shard_of(h)].keys.push_back(low_of(h));
+#endif
+    for (std::size_t i = i0; i < i1; ++i) {
+      const u64 x = keys[i];
+      for (int j = 0; j < sp.n; ++j)
+        if ((x & sp.need[static_cast<std::size_t>(j)]) == sp.have[static_cast<std::size_t>(j)]) {
+          ck[nc] = x ^ sp.flip[static_cast<std::size_t>(j)];
+          cp[nc] = static_cast<u32>(i);
+          ++nc;
+        }
+      if (nc >= kBatch) flush();
+    }
+    flush();
+  }
+
+  // Writes the work item's table into segment `out`, sorted by residue, with the level's figures.
+  template <class C, bool kCounts>
+  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my) const {
+    const auto& tab = w.table;
+    const std::size_t m = tab.size(), cap = tab.capacity();
+    auto& K = w.scratch_key;
+    auto& V = w.scratch_value;
+    auto& A = w.aux;
+    K.vec().clear();
+    K.reserve(m + 8);
+    A.vec().clear();
+    A.reserve(3 * (m + 8));
+    if constexpr (kCounts) {
+      V.vec().clear();
+      V.reserve(m);
+    }
+    for (std::size_t s = 0; s < cap; ++s)
+      if (tab.keys()[s]) {
+        K.vec().push_back(tab.keys()[s]);
+        if constexpr (kCounts) V.vec().push_back(tab.values()[s]);
+      }
+    const u64 fill = m ? K[0] : 0;
+    while (K.size() % 8) K.vec().push_back(fill);
+    A.vec().resize(3 * K.size());
+    u32* res = A.vec().data();
+    u32* orbit = res + K.size();
+    u32* moves = orbit + K.size();
+    for (std::size_t i = 0; i < K.size(); i += 8) {
+      residue8(K.vec().data() + i, res + i);
+      kern_.describe8(K.vec().data() + i, orbit + i, moves + i);
+    }
+    const u32 len = out.hi - out.lo;
+    out.off.assign(len + 1, 0);
+    for (std::size_t i = 0; i < m; ++i) ++out.off[((res[i] - out.lo) & kResidueMask) + 1];
+    for (u32 c = 0; c < len; ++c) out.off[c + 1] += out.off[c];
+    out.key.vec().clear();
+    out.key.reserve(m);
+    out.key.vec().resize(m);
+    if constexpr (kCounts) {
+      out.count.reserve(m);
+      out.count.vec().resize(m);
+      out.share.reserve(m);
+      out.share.vec().resize(m);
+    }
+    std::vector<u32> at(out.off.vec().begin(), out.off.vec().end() - 1);
+    for (std::size_t i = 0; i < m; ++i) {
+      const u32 rel = (res[i] - out.lo) & kResidueMask;
+      const u32 p = at[rel]++;
+      out.key[p] = K[i];
+      my.raw += orbit[i];
+      if constexpr (kCounts) {
+        const auto& v = V[i];
+        out.count[p] = v.count;
+        out.share[p] = moves[i] ? v.chance / moves[i] : v.chance;
+        if (!moves[i]) {
+          my.games += static_cast<u128>(v.count);
+        } else {
+          u128 prod;
+          if (__builtin_mul_overflow(static_cast<u128>(v.count), static_cast<u128>(moves[i]),
+                                     &prod) ||
+              __builtin_add_overflow(my.paths, prod, &my.paths))
+            my.paths_overflow = true;
+        }
       }
     }
-    for (int k = goal_pegs_ + 1; k <= k0_; ++k) {
+    my.sym += m;
+  }
+
+  // ---- solution paths ----
+  // Self-complementary problems (the goal is the start's complement, as in the central game): a
+  // position x of level k lies on a solution path exactly when the complement of x is reachable
+  // (reversed and complemented, a path from x to the goal is one from the start to the
+  // complement). So level k's solution-path positions are those whose complement lies in the
+  // stored level n-k, and their complements are level n-k's: both figures at once. The
+  // complement's residue is total - residue(x), so each residue of level k meets one residue of
+  // level n-k, joined through a small set.
+  template <class C>
+  void complement_join(CensusResult& r, const Level<C>& cur, int k) {
+    const Level<u64>* other = nullptr;
+    Level<u64> self;
+    if (2 * k == n_) {
+      other = nullptr;
+    } else {
+      auto it = stored_.find(n_ - k);
+      if (it == stored_.end()) return;
+      other = &it->second;
+    }
+    std::vector<const Segment<C>*> segs;
+    for (const auto& s : cur.seg) segs.push_back(&s);
+    std::vector<Tally> tally(static_cast<std::size_t>(workers_));
+    std::vector<std::vector<u64>> found(static_cast<std::size_t>(workers_));
+    const bool collect = want_paths(r);
+    std::atomic<std::size_t> cursor{0};
+    parallel(cur.size() < 4096 ? 1 : workers_, [&](int t) {
+      KeySet set;
+      Tally& my = tally[static_cast<std::size_t>(t)];
+      alignas(64) u64 q[8];
+      u32 orbit[8], moves[8];
+      for (;;) {
+        const std::size_t si = cursor.fetch_add(1);
+        if (si >= segs.size()) break;
+        const Segment<C>& s = *segs[si];
+        for (u32 res = s.lo; res < s.hi; ++res) {
+          const std::size_t i0 = s.off[res - s.lo], i1 = s.off[res - s.lo + 1];
+          if (i0 == i1) continue;
+          const u32 cres = (total_weight_ - res) & kResidueMask;
+          std::size_t count = 0;
+          auto each = [&](auto&& f) {
+            auto body = [&](const auto& seg, std::size_t a, std::size_t b) {
+              for (std::size_t i = a; i < b; ++i) f(seg.key[i]);
+            };
+            if (other)
+              other->for_range(cres, cres + 1, body);
+            else
+              cur.for_range(cres, cres + 1, body);
+          };
+          each([&](u64) { ++count; });
+          if (count == 0) continue;
+          set.reset(count);
+          each([&](u64 x) { set.insert(x); });
+          for (std::size_t i = i0; i < i1; i += 8) {
+            const std::size_t e = std::min<std::size_t>(8, i1 - i);
+            for (std::size_t u = 0; u < 8; ++u) q[u] = kern_.holes() & ~s.key[i + (u < e ? u : 0)];
+            kern_.canon8(q, q);
+            alignas(64) u64 own[8];
+            for (std::size_t u = 0; u < 8; ++u) own[u] = s.key[i + (u < e ? u : 0)];
+            kern_.describe8(own, orbit, moves);
+            for (std::size_t u = 0; u < e; ++u)
+              if (set.contains(q[u])) {
+                ++my.sym;
+                my.raw += orbit[u];
+                if (collect) found[static_cast<std::size_t>(t)].push_back(own[u]);
+              }
+          }
+        }
+      }
+    });
+    u64 raw = 0, sym = 0;
+    for (const Tally& x : tally) {
+      raw += x.raw;
+      sym += x.sym;
+    }
+    r.levels[static_cast<std::size_t>(k)].on_path_raw = raw;
+    r.levels[static_cast<std::size_t>(k)].on_path_sym = sym;
+    r.levels[static_cast<std::size_t>(n_ - k)].on_path_raw = raw;
+    r.levels[static_cast<std::size_t>(n_ - k)].on_path_sym = sym;
+    path_raw_ += 2 * k == n_ ? raw : 2 * raw;
+    if (collect) {
+      std::vector<u64>& mine = paths_[static_cast<std::size_t>(k)];
+      for (auto& f : found) mine.insert(mine.end(), f.begin(), f.end());
+      std::sort(mine.begin(), mine.end());
+      if (2 * k != n_) {
+        std::vector<u64>& theirs = paths_[static_cast<std::size_t>(n_ - k)];
+        for (u64 x : mine) theirs.push_back(kern_.canon(kern_.holes() & ~x));
+        std::sort(theirs.begin(), theirs.end());
+      }
+    }
+    if (other) stored_.erase(n_ - k);
+  }
+
+  // Whether the solution-path sets should be kept for the reordering count: only while they
+  // stay within its limit.
+  bool want_paths(const CensusResult&) const {
+    return o_.distinct && path_raw_ <= o_.distinct_max_positions;
+  }
+
+  // Any other problem: from the goal positions upward, each level's solution-path positions are
+  // the stored level's positions with a child on a solution path. The parents of a level's
+  // positions (their complements' jumps, undone) are gathered by residue and joined with the
+  // stored level's residues through a small set.
+  void backward(CensusResult& r) {
+    if (goal_pegs_ > k0_) return;
+    std::vector<u64> below;
+    {
+      auto it = stored_.find(goal_pegs_);
+      if (it != stored_.end()) {
+        if (p_.goal.kind == Goal::Kind::Any) {
+          for (const auto& s : it->second.seg)
+            below.insert(below.end(), s.key.vec().begin(), s.key.vec().end());
+        } else {
+          const u64 c = kern_.canon(goal_);
+          find(it->second, c, [&](const Segment<u64>&, std::size_t) { below.push_back(c); });
+        }
+      }
+    }
+    std::vector<JumpMask> un;
+    for (const JumpMask& j : kern_.jumps()) un.push_back({j.need, j.need ^ j.have, j.flip});
+    for (int k = goal_pegs_;; ++k) {
       mem_.set_level(k);
       check_cancel();
-      const Level& below = path_[static_cast<std::size_t>(k - 1)];
-      const Level& level = stored_[static_cast<std::size_t>(k)];
-      Level mine = new_level();
-      if (level.empty()) {
-        path_[static_cast<std::size_t>(k)] = std::move(mine);
-        continue;
-      }
-      std::vector<std::vector<Booked<K>>> cand(static_cast<std::size_t>(workers_));
-      for (auto& c : cand)
-        for (std::size_t s = 0; s < shards_; ++s) c.emplace_back(mem_);
-      parallel(workers_, [&](int t) {
-        typename Kernel::Imgs imgs;
-        auto& out = cand[static_cast<std::size_t>(t)];
-        for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_)
-          for (K low : below[s].keys.vec()) {
-            std::uint64_t x = position(s, low);
-            kern_.images(x, imgs);
-            kern_.unmoves(x, [&](int j) {
-              std::uint64_t h = mix_.mix(kern_.child(imgs, static_cast<std::size_t>(j)));
-              out[shard_of(h)].push_back(low_of(h));
-            });
-          }
-      });
-      std::vector<std::uint64_t> raw(static_cast<std::size_t>(workers_), 0),
-          sym(static_cast<std::size_t>(workers_), 0);
-      parallel(workers_, [&](int t) {
-        typename Kernel::Imgs imgs;
-        Booked<K> all(mem_), scratch(mem_);  // a shard's candidates, booked like the tables
-        auto& c = all.vec();
-        std::uint64_t my_raw = 0, my_sym = 0;
-        for (std::size_t s = static_cast<std::size_t>(t); s < shards_; s += workers_) {
-          std::size_t m = 0;
-          for (auto& w : cand) m += w[s].size();
-          all.clear();
-          all.reserve(m);
-          for (auto& w : cand) {
-            c.insert(c.end(), w[s].vec().begin(), w[s].vec().end());
-            w[s].release();
-          }
-          scratch.reserve(m);
-          radix_sort(c, scratch.vec(), low_bits_);
-          const auto& keys = level[s].keys.vec();
-          auto& out = mine[s].keys;
-          std::size_t a = 0;
-          for (std::size_t i = 0; i < c.size(); ++i) {
-            if (i > 0 && c[i] == c[i - 1]) continue;
-            while (a < keys.size() && keys[a] < c[i]) ++a;
-            if (a < keys.size() && keys[a] == c[i]) out.push_back(c[i]);
-          }
-          for (K low : out.vec()) {
-            ++my_sym;
-            my_raw += static_cast<std::uint64_t>(kern_.images(position(s, low), imgs));
-          }
+      record_path_level(r, below, k);
+      if (k == k0_ || below.empty()) break;
+      auto it = stored_.find(k + 1);
+      if (it == stored_.end()) break;
+      const Level<u64>& up = it->second;
+      // Parents of `below`, canonical, with their residues.
+      std::vector<u64> cand;
+      std::vector<u64> batch;
+      for (u64 x : below)
+        for (const JumpMask& j : un)
+          if ((x & j.need) == j.have) cand.push_back(x ^ j.flip);
+      while (cand.size() % 8) cand.push_back(cand.empty() ? 0 : cand[0]);
+      for (std::size_t i = 0; i < cand.size(); i += 8)
+        kern_.canon8(cand.data() + i, cand.data() + i);
+      std::sort(cand.begin(), cand.end());
+      cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+      // Group by residue.
+      std::vector<std::pair<u32, u64>> byres;
+      byres.reserve(cand.size());
+      for (u64 x : cand) byres.push_back({residue(x), x});
+      std::sort(byres.begin(), byres.end());
+      std::vector<u64> next;
+      KeySet set;
+      for (std::size_t i = 0; i < byres.size();) {
+        std::size_t e = i;
+        while (e < byres.size() && byres[e].first == byres[i].first) ++e;
+        const u32 res = byres[i].first;
+        std::size_t count = 0;
+        up.for_range(res, res + 1,
+                     [&](const Segment<u64>&, std::size_t a, std::size_t b) { count += b - a; });
+        if (count) {
+          set.reset(count);
+          up.for_range(res, res + 1, [&](const Segment<u64>& s, std::size_t a, std::size_t b) {
+            for (std::size_t q = a; q < b; ++q) set.insert(s.key[q]);
+          });
+          for (std::size_t q = i; q < e; ++q)
+            if (set.contains(byres[q].second)) next.push_back(byres[q].second);
         }
-        raw[static_cast<std::size_t>(t)] = my_raw;  // once: the workers' counters share a line
-        sym[static_cast<std::size_t>(t)] = my_sym;
-      });
-      CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
-      for (int t = 0; t < workers_; ++t) {
-        lv.on_path_raw += raw[static_cast<std::size_t>(t)];
-        lv.on_path_sym += sym[static_cast<std::size_t>(t)];
+        i = e;
       }
-      path_[static_cast<std::size_t>(k)] = std::move(mine);
+      stored_.erase(k);
+      below = std::move(next);
     }
-    {
-      typename Kernel::Imgs imgs;
-      CensusLevel& lv = r.levels[static_cast<std::size_t>(goal_pegs_)];
-      for (std::size_t s = 0; s < shards_; ++s)
-        for (K low : first[s].keys.vec()) {
-          ++lv.on_path_sym;
-          lv.on_path_raw += static_cast<std::uint64_t>(kern_.images(position(s, low), imgs));
-        }
+  }
+
+  void record_path_level(CensusResult& r, std::vector<u64>& keys, int k) {
+    CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
+    std::sort(keys.begin(), keys.end());
+    lv.on_path_sym = keys.size();
+    lv.on_path_raw = 0;
+    alignas(64) u64 in[8];
+    u32 orbit[8], moves[8];
+    for (std::size_t i = 0; i < keys.size(); i += 8) {
+      const std::size_t e = std::min<std::size_t>(8, keys.size() - i);
+      for (std::size_t u = 0; u < 8; ++u) in[u] = keys[i + (u < e ? u : 0)];
+      kern_.describe8(in, orbit, moves);
+      for (std::size_t u = 0; u < e; ++u) lv.on_path_raw += orbit[u];
     }
-    if (!o_.distinct) {
-      stored_.clear();
-      path_.clear();
-    }
-    r.on_path_done = true;
+    path_raw_ += lv.on_path_raw;
+    if (want_paths(r)) paths_[static_cast<std::size_t>(k)] = keys;
   }
 
   // Solutions up to reordering of independent jumps (paths.hpp), over the solution paths.
@@ -748,78 +1102,72 @@ class Engine {
       return;
     }
     r.distinct_note = distinct_skip_reason(r.levels, o_);
-    if (!r.distinct_note.empty()) return;
-    stored_.clear();
+    if (!r.distinct_note.empty() || !o_.on_path) {
+      if (r.distinct_note.empty()) r.distinct_note = "skipped: the solution-path pass did not run";
+      paths_.clear();
+      return;
+    }
     try {
       r.distinct_solutions = distinct_solutions(
-          g_, start_, goal_pegs_, mem_, o_.cancel,
+          g_, g_.to_bits(p_.start), goal_pegs_, mem_, o_.cancel,
           [&](const Pos& x, int k) {
-            const Level& lv = path_[static_cast<std::size_t>(k)];
-            if (lv.empty()) return false;
-            std::uint64_t h = mix_.mix(kern_.canon(dense(x)));
-            const auto& keys = lv[shard_of(h)].keys.vec();
-            return std::binary_search(keys.begin(), keys.end(), low_of(h));
+            const auto& v = paths_[static_cast<std::size_t>(k)];
+            return std::binary_search(v.begin(), v.end(), kern_.canon(to_key(x)));
           },
           [&](const Pos& x) { return is_goal(x); });
     } catch (const CensusError& e) {
       if (std::string(e.what()) == "cancelled") throw;
       r.distinct_note = e.what();
     }
-    path_.clear();
+    paths_.clear();
   }
 
   const Problem& p_;
   const CensusOptions& o_;
   const Board& b_;
-  const Geometry<64>& g_;
+  Geometry<64> g_;
   Kernel kern_;
-  std::vector<int> syms_;  // the census group: indices into the board's symmetries, 0 first
+  std::vector<int> syms_;
   Memory mem_;
-  KeyMix mix_;
-  int workers_ = 1;
-  int shard_bits_ = 0, low_bits_ = 0;
-  std::size_t shards_ = 1;
-  std::uint64_t low_mask_ = 0;
-  Pos start_, goal_pos_;
-  int goal_pegs_ = 1, k0_ = 0;
-  std::vector<Level> stored_, path_;  // by peg count: sorted keys of each level, of solution paths
-  std::uint64_t positions_ = 0;
-  double growth_ = 1;  // size of the last level built over its parent level's
+  int workers_ = 1, n_ = 0, k0_ = 0, goal_pegs_ = 1;
+  std::array<u64, 64> layout_to_key_{};
+  u64 start_ = 0, goal_ = 0;
+  bool complementary_ = false;
+  std::vector<std::pair<u64, u32>> classes_;  // weight classes: key mask, weight
+  u32 total_weight_ = 0;                      // the residue of the full board
+  std::vector<Spec> specs_;
+  double ratio_ = 0.1;  // positions per unit of the work-item estimate, from the last level
+  u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
+  u64 positions_ = 0;
+  u64 path_raw_ = 0;                  // raw solution-path positions found so far
+  std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
+  std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
+  std::vector<std::unique_ptr<Worker<u64, true>>> narrow_workers_;
+  std::vector<std::unique_ptr<Worker<u128, true>>> wide_workers_;
+  std::vector<std::vector<u64>> paths_;  // solution-path keys by level, for the reordering count
   Clock::time_point t0_, last_report_;
 };
 
-template <class K, class Kernel>
-CensusResult run(const Problem& p, const CensusOptions& o, int bits, const Geometry<64>& g,
-                 std::vector<int> syms, Kernel kernel) {
-  if (o.counts)
-    return Engine<K, true, Kernel>(p, o, bits, g, std::move(syms), std::move(kernel)).run();
-  return Engine<K, false, Kernel>(p, o, bits, g, std::move(syms), std::move(kernel)).run();
-}
-
-// Picks the kernel: the grid kernel where it applies (unless the portable engine is asked for).
-template <class K>
-CensusResult run(const Problem& p, const CensusOptions& o, int bits) {
-  Geometry<64> g(*p.board);
-  std::vector<int> syms;
-  for (int s = 0; s < g.symmetry_count(); ++s)
-    if (s == 0 || (o.symmetry && fixes_problem(*p.board, p, s))) syms.push_back(s);
-#if PEGSOL_GRID_KERNEL
-  if (o.engine != CensusEngine::CompactPortable)
-    if (auto grid = GridKernel::make(*p.board, syms))
-      return run<K>(p, o, bits, g, std::move(syms), std::move(*grid));
-#endif
-  TableKernel tables(*p.board, g, syms);
-  return run<K>(p, o, bits, g, std::move(syms), std::move(tables));
+template <class Kernel, bool kVec>
+CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms) {
+  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms)).run();
 }
 
 }  // namespace
 
 CensusResult compact_census(const Problem& p, const CensusOptions& o) {
-  const int bits = p.board->size();
-  int shard_bits = std::min(bits, 6);
-  if (bits - shard_bits > 31 && bits - 31 <= 14) shard_bits = bits - 31;
-  if (bits - shard_bits <= 31) return run<std::uint32_t>(p, o, bits);
-  return run<std::uint64_t>(p, o, bits);
+  const Board& b = *p.board;
+  std::vector<int> syms;
+  for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
+    if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
+#if PEGSOL_AVX512
+  if (o.engine != CensusEngine::CompactPortable) {
+    if (auto grid = GridKernel::make(b, syms))
+      return run<GridKernel, true>(p, o, std::move(*grid), syms);
+    return run<TableKernel, true>(p, o, TableKernel(b, syms), syms);
+  }
+#endif
+  return run<TableKernel, false>(p, o, TableKernel(b, syms), syms);
 }
 
 }  // namespace pegsol::census_detail

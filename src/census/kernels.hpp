@@ -1,23 +1,19 @@
 // Position kernels of the compact census engine (internal to src/census).
 //
-// The engine keys a position densely (bit h = hole h, holes in reading order) and asks a kernel
-// for everything that depends on the board's shape:
+// A kernel fixes how a position is held in one 64-bit word (its "key") and does everything that
+// depends on the board's shape there:
 //
-//   Imgs                        the images of one position under the census group
-//   images(d, im) -> orbit      fills im for dense key d, returns the orbit's size
-//   child(im, j)                canonical dense key of the position jump j makes from im's
-//   children(im, js, n, out)    out[u] = child(im, js[u]) for u < n
-//   moves(d, f), unmoves(d, f)  f(j) for the jumps legal in d, in d's complement
-//   canon(d)                    canonical (least) dense key of d's orbit
-//   for_each_image(im, f)       f(dense image) for every group element
+//   bit(h)                      the key bit of hole h; hole_at(b) the hole of key bit b
+//   holes()                     the key bits of all holes
+//   jumps()                     per board jump: legal in x when (x & need) == have, x ^ flip plays
+//   it canon(x), canon8(in, out)   the least image of x under the census group (8 at a time)
+//   describe8(in, orbit, moves) orbit sizes and legal-jump counts of 8 keys
+//   images(x, out)              the images of x under each group element (the identity first)
 //
-// Images are linear over XOR, so a child's images are its parent's XOR the jump's: child() costs a
-// few word operations and a minimum, whatever the group.
-//
-// TableKernel serves every board whose layout fits 64 bits. GridKernel, for square boards within
-// an 8x8 box whose census group is made of the box's flips and its transposition, keeps all eight
-// images in one AVX-512 register and computes them with GFNI bit-matrix instructions (no table
-// lookups); it is built only where the compiler targets those instructions.
+// GridKernel serves square boards within an 8x8 box on CPUs with AVX-512 and GFNI: the key is the
+// box's grid word and a symmetry image is a handful of byte and bit permutations of it. TableKernel
+// serves every board of up to 64 holes anywhere: the key is dense (bit h = hole h) and an image
+// costs one table lookup per key byte.
 #pragma once
 
 #include <algorithm>
@@ -26,375 +22,292 @@
 #include <cstdint>
 #include <optional>
 #include <vector>
-#if defined(__AVX2__) || defined(__AVX512F__)
+#if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
 
 #include "pegsol/board.hpp"
-#include "pegsol/geometry.hpp"
 
-#if defined(__AVX512F__) && defined(__AVX512VBMI__) && defined(__GFNI__) && defined(__BMI2__)
-#define PEGSOL_GRID_KERNEL 1
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) &&         \
+    defined(__AVX512DQ__) && defined(__AVX512CD__) && defined(__AVX512VPOPCNTDQ__) && \
+    defined(__GFNI__)
+#define PEGSOL_AVX512 1
 #else
-#define PEGSOL_GRID_KERNEL 0
+#define PEGSOL_AVX512 0
 #endif
 
 namespace pegsol::census_detail {
 
-// Any board whose layout fits 64 bits, any group (up to the 12 symmetries of the triangular
-// lattice). Images by byte tables straight from the dense key; moves by the board's shift classes
-// on its layout.
+struct JumpMask {
+  std::uint64_t need = 0, have = 0, flip = 0;
+};
+
+// Every board of up to 64 holes and any group of its symmetries. Dense keys; images by byte
+// tables (one lookup per key byte), legal jumps by testing each jump's masks.
 class TableKernel {
  public:
-  static constexpr std::size_t kMaxGroup = 16;
-  struct Imgs {
-    alignas(64) std::uint64_t v[kMaxGroup];
-  };
-
-  // syms: indices into board.symmetries(), the identity first.
-  TableKernel(const Board& b, const Geometry<64>& g, const std::vector<int>& syms)
-      : g_(&g), ns_(syms.size()), n_(b.size()) {
-    dense_bytes_ = (n_ + 7) / 8;
-    const std::size_t db = static_cast<std::size_t>(dense_bytes_);
-    byte_image_.assign(ns_ * db * 256, 0);
+  // syms: indices into b.symmetries(), the identity first.
+  TableKernel(const Board& b, const std::vector<int>& syms) : n_(b.size()), ns_(syms.size()) {
+    bytes_ = (n_ + 7) / 8;
+    table_.assign(ns_ * static_cast<std::size_t>(bytes_) * 256, 0);
     for (std::size_t q = 0; q < ns_; ++q) {
       const auto& perm = b.symmetries()[static_cast<std::size_t>(syms[q])];
-      for (std::size_t i = 0; i < db; ++i)
-        for (std::size_t v = 0; v < 256; ++v)
-          for (std::size_t k = 0; k < 8; ++k)
-            if ((v >> k) & 1 && 8 * i + k < static_cast<std::size_t>(n_))
-              byte_image_[(q * db + i) * 256 + v] |= std::uint64_t{1} << perm[8 * i + k];
+      for (int i = 0; i < bytes_; ++i)
+        for (int v = 0; v < 256; ++v) {
+          std::uint64_t img = 0;
+          for (int k = 0; k < 8; ++k)
+            if ((v >> k) & 1 && 8 * i + k < n_)
+              img |= std::uint64_t{1} << perm[static_cast<std::size_t>(8 * i + k)];
+          table_[(q * static_cast<std::size_t>(bytes_) + static_cast<std::size_t>(i)) * 256 +
+                 static_cast<std::size_t>(v)] = img;
+        }
     }
-    layout_byte_.assign(db * 256, 0);
-    for (std::size_t i = 0; i < db; ++i)
-      for (std::size_t v = 0; v < 256; ++v)
-        for (std::size_t k = 0; k < 8; ++k)
-          if ((v >> k) & 1 && 8 * i + k < static_cast<std::size_t>(n_))
-            layout_byte_[i * 256 + v] |= std::uint64_t{1} << b.bit(static_cast<int>(8 * i + k));
-    const std::size_t nj = b.jumps().size();
-    sym_jump_.resize(ns_ * nj);
-    for (std::size_t j = 0; j < nj; ++j) {
-      const Jump& jp = b.jumps()[j];
-      const std::uint64_t m =
-          std::uint64_t{1} << jp.from | std::uint64_t{1} << jp.over | std::uint64_t{1} << jp.to;
-      for (std::size_t q = 0; q < ns_; ++q) sym_jump_[j * ns_ + q] = apply(q, m);
+    holes_ = n_ == 64 ? ~0ull : (1ull << n_) - 1;
+    for (const Jump& j : b.jumps()) {
+      const std::uint64_t f = bit(j.from), o = bit(j.over), t = bit(j.to);
+      jumps_.push_back({f | o | t, f | o, f | o | t});
     }
   }
 
-  std::size_t group_size() const { return ns_; }
+  std::uint64_t bit(int hole) const { return std::uint64_t{1} << hole; }
+  int hole_at(int b) const { return b; }
+  std::uint64_t holes() const { return holes_; }
+  const std::vector<JumpMask>& jumps() const { return jumps_; }
+  int group_size() const { return static_cast<int>(ns_); }
 
-  int images(std::uint64_t d, Imgs& im) const {
-    im.v[0] = d;
-    int stab = 1;
-    for (std::size_t q = 1; q < ns_; ++q) {
-      im.v[q] = apply(q, d);
-      stab += im.v[q] == d;
-    }
-    return static_cast<int>(ns_) / stab;
-  }
-
-  std::uint64_t child(const Imgs& im, std::size_t j) const {
-    const std::uint64_t* sj = &sym_jump_[j * ns_];
-#ifdef __AVX2__
-    // The square boards' 8 images in two vectors. The signed compare orders keys below 2^63, so
-    // a 64-hole board (rect:8x8) takes the plain loop.
-    if (ns_ == 8 && n_ < 64) {
-      auto ld = [](const std::uint64_t* p) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-      };
-      __m256i a = _mm256_xor_si256(ld(im.v), ld(sj));
-      __m256i b = _mm256_xor_si256(ld(im.v + 4), ld(sj + 4));
-      __m256i m = _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
-      __m128i lo = _mm256_castsi256_si128(m), hi = _mm256_extracti128_si256(m, 1);
-      __m128i m2 = _mm_blendv_epi8(lo, hi, _mm_cmpgt_epi64(lo, hi));
-      __m128i sw = _mm_unpackhi_epi64(m2, m2);
-      __m128i m1 = _mm_blendv_epi8(m2, sw, _mm_cmpgt_epi64(m2, sw));
-      return static_cast<std::uint64_t>(_mm_cvtsi128_si64(m1));
-    }
-#endif
-    std::uint64_t best = im.v[0] ^ sj[0];
-    for (std::size_t q = 1; q < ns_; ++q) best = std::min(best, im.v[q] ^ sj[q]);
+  std::uint64_t canon(std::uint64_t x) const {
+    std::uint64_t best = x;
+    for (std::size_t q = 1; q < ns_; ++q) best = std::min(best, apply(q, x));
     return best;
   }
-
-  void children(const Imgs& im, const int* js, std::size_t n, std::uint64_t* out) const {
-    for (std::size_t u = 0; u < n; ++u) out[u] = child(im, static_cast<std::size_t>(js[u]));
+  void canon8(const std::uint64_t* in, std::uint64_t* out) const {
+    for (int i = 0; i < 8; ++i) out[i] = canon(in[i]);
   }
-
-  template <class F>
-  void moves(std::uint64_t d, F&& f) const {
-    g_->for_each_jump(word(layout(d)), f);
+  void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
+    for (int i = 0; i < 8; ++i) {
+      int stab = 1;
+      for (std::size_t q = 1; q < ns_; ++q) stab += apply(q, in[i]) == in[i];
+      orbit[i] = static_cast<std::uint32_t>(ns_) / static_cast<std::uint32_t>(stab);
+      std::uint32_t m = 0;
+      for (const JumpMask& j : jumps_) m += (in[i] & j.need) == j.have;
+      moves[i] = m;
+    }
   }
-  template <class F>
-  void unmoves(std::uint64_t d, F&& f) const {
-    g_->for_each_jump(g_->complement(word(layout(d))), f);
-  }
-
-  std::uint64_t canon(std::uint64_t d) const {
-    std::uint64_t best = d;
-    for (std::size_t q = 1; q < ns_; ++q) best = std::min(best, apply(q, d));
-    return best;
-  }
-
-  template <class F>
-  void for_each_image(const Imgs& im, F&& f) const {
-    for (std::size_t q = 0; q < ns_; ++q) f(im.v[q]);
+  // out[q] = image of x under the q-th group element.
+  void images(std::uint64_t x, std::uint64_t* out) const {
+    for (std::size_t q = 0; q < ns_; ++q) out[q] = q ? apply(q, x) : x;
   }
 
  private:
-  static Bits<64> word(std::uint64_t x) {
-    Bits<64> b;
-    b.w[0] = x;
-    return b;
-  }
-  // Dense image of dense key d under the group's q-th symmetry: one lookup per byte.
-  std::uint64_t apply(std::size_t q, std::uint64_t d) const {
-    const std::uint64_t* t = &byte_image_[q * static_cast<std::size_t>(dense_bytes_) * 256];
+  std::uint64_t apply(std::size_t q, std::uint64_t x) const {
+    const std::uint64_t* t = &table_[q * static_cast<std::size_t>(bytes_) * 256];
     std::uint64_t r = 0;
-    for (int i = 0; i < dense_bytes_; ++i, d >>= 8, t += 256) r |= t[d & 0xff];
+    for (int i = 0; i < bytes_; ++i, x >>= 8, t += 256) r |= t[x & 0xff];
     return r;
   }
-  // Layout bits of dense key d.
-  std::uint64_t layout(std::uint64_t d) const {
-    std::uint64_t x = 0;
-    for (int i = 0; i < dense_bytes_; ++i, d >>= 8) x |= layout_byte_[i * 256 + (d & 0xff)];
-    return x;
-  }
 
-  const Geometry<64>* g_;
+  int n_;
   std::size_t ns_;
-  int n_, dense_bytes_ = 1;
-  std::vector<std::uint64_t> byte_image_;   // [symmetry][dense byte][value]: dense image
-  std::vector<std::uint64_t> layout_byte_;  // [dense byte][value]: layout bits
-  std::vector<std::uint64_t> sym_jump_;     // [jump][symmetry]: dense image of the jump's holes
+  int bytes_ = 1;
+  std::uint64_t holes_ = 0;
+  std::vector<std::uint64_t> table_;  // [group element][key byte][value]: image bits
+  std::vector<JumpMask> jumps_;
 };
 
-#if PEGSOL_GRID_KERNEL
-// Square boards within an 8x8 box. A position lives in the grid word
+#if PEGSOL_AVX512
+// Full-mask forms with a source operand in place of the plain intrinsics, whose GCC 12
+// definitions read an undefined register and trip -Wmaybe-uninitialized.
+inline __m512i vmin(__m512i a, __m512i b) {
+  return _mm512_mask_min_epu64(a, 0xFF, a, b);
+}
+inline __m512i vsrli(__m512i a, unsigned n) {
+  return _mm512_mask_srli_epi64(a, 0xFF, a, n);
+}
+inline __m512i vslli(__m512i a, unsigned n) {
+  return _mm512_mask_slli_epi64(a, 0xFF, a, n);
+}
+inline __m512i vsrl(__m512i a, std::uint64_t n) {
+  return _mm512_mask_srl_epi64(a, 0xFF, a, _mm_cvtsi64_si128(static_cast<long long>(n)));
+}
+inline __m512i vandnot(__m512i a, __m512i b) {
+  return _mm512_mask_andnot_epi64(b, 0xFF, a, b);
+}
+
+// Square boards (with or without diagonal jumps) within an 8x8 box. The key is the grid word
 //
-//      bit 8*r + c  = hole at row r, column c of the box (r, c = 0..7)
+//      bit 8*r + c  = hole at row r, column c of the box (r, c = 0..7 from its top-left corner)
 //
-// which pdep/pext convert to and from the dense key (reading order is the grid's bit order, so
-// pext keeps order: the least grid image is the least dense image). Lane q of a 512-bit register
-// holds the image under: transposition when q & 4, then a vertical flip when q & 1, then a
-// horizontal flip when q & 2. A flip reverses the bytes (rows) or the bits within each byte
-// (columns) and shifts back into the box; the transposition is a GFNI bit-matrix product.
-// Lanes outside the census group are computed and ignored (masked).
+// and the eight symmetries of the box are, for R rows and C columns:
+//
+//   q    image                                    shift back into the box
+//   0    x                                        -
+//   1    bytes reversed (rows upside down)        8 * (8 - R)
+//   2    bits reversed in each byte (mirror)      8 - C
+//   3    both                                     8 * (8 - R) + (8 - C)
+//   4-7  the transpose T (GFNI bit-matrix product), then as 0-3 with R and C exchanged
+//
+// computed for eight keys at once, one per 64-bit lane. Transforms outside the census group are
+// computed and replaced by x itself before the minimum.
 class GridKernel {
  public:
-  using Imgs = __m512i;
-
-  // The kernel for this board and group, or nullopt when the board is not a square-lattice board
-  // within 8x8 or some group element is not one of the box's eight transformations.
+  // The kernel for this board and group, or nullopt when the board is triangular, outside 8x8,
+  // or some group element is not one of the box's transformations.
   static std::optional<GridKernel> make(const Board& b, const std::vector<int>& syms) {
     if (b.lattice() == Lattice::Triangular) return std::nullopt;
     const Coord lo = b.min_coord(), hi = b.max_coord();
     const int rows = hi.r - lo.r + 1, cols = hi.c - lo.c + 1;
     if (rows > 8 || cols > 8) return std::nullopt;
     GridKernel k;
-    const int n = b.size();
-    std::vector<int> grid_bit(static_cast<std::size_t>(n));
-    std::array<int, 64> hole_at{};
-    hole_at.fill(-1);
-    for (int h = 0; h < n; ++h) {
+    k.n_ = b.size();
+    for (int h = 0; h < k.n_; ++h) {
       const Coord c = b.coord(h);
-      grid_bit[static_cast<std::size_t>(h)] = 8 * (c.r - lo.r) + (c.c - lo.c);
-      hole_at[static_cast<std::size_t>(grid_bit[static_cast<std::size_t>(h)])] = h;
-      k.mask_ |= std::uint64_t{1} << grid_bit[static_cast<std::size_t>(h)];
+      const int g = 8 * (c.r - lo.r) + (c.c - lo.c);
+      k.bit_[static_cast<std::size_t>(h)] = static_cast<std::uint8_t>(g);
+      k.hole_[static_cast<std::size_t>(g)] = static_cast<std::int8_t>(h);
+      k.holes_ |= std::uint64_t{1} << g;
     }
-    for (int h = 1; h < n; ++h)  // pext keeps order only if reading order is grid order
-      if (grid_bit[static_cast<std::size_t>(h)] <= grid_bit[static_cast<std::size_t>(h - 1)])
-        return std::nullopt;
-    alignas(64) std::uint64_t shift[8], matrix[8];
-    alignas(64) std::uint8_t perm[64];
     for (int q = 0; q < 8; ++q) {
-      const bool t = q & 4, v = q & 1, hz = q & 2;
-      const int r2 = t ? cols : rows, c2 = t ? rows : cols;
-      shift[q] = static_cast<std::uint64_t>((v ? 8 * (8 - r2) : 0) + (hz ? 8 - c2 : 0));
-      matrix[q] = hz ? kReverseBits : kIdentity;
-      for (int i = 0; i < 8; ++i)
-        perm[8 * q + i] = static_cast<std::uint8_t>(8 * q + (v ? 7 - i : i));
+      const int r = q & 4 ? cols : rows, c = q & 4 ? rows : cols;
+      k.shift_[q] = static_cast<std::uint64_t>((q & 1 ? 8 * (8 - r) : 0) + (q & 2 ? 8 - c : 0));
     }
-    k.shift_ = _mm512_load_si512(shift);
-    k.matrix_ = _mm512_load_si512(matrix);
-    k.perm_ = _mm512_load_si512(perm);
-    // Match each group element to the lane that permutes the holes the same way.
+    // Match each group element to the transform that moves every hole the same way.
     for (int s : syms) {
       const auto& want = b.symmetries()[static_cast<std::size_t>(s)];
       int found = -1;
       for (int q = 0; q < 8 && found < 0; ++q) {
         bool same = true;
-        for (int h = 0; h < n && same; ++h) {
-          alignas(64) std::uint64_t im[8];
-          _mm512_store_si512(im,
-                             k.lanes(std::uint64_t{1} << grid_bit[static_cast<std::size_t>(h)]));
-          const std::uint64_t x = im[q];
-          same = std::has_single_bit(x) && hole_at[static_cast<std::size_t>(std::countr_zero(x))] ==
+        for (int h = 0; h < k.n_ && same; ++h) {
+          const std::uint64_t x = k.image(q, k.bit(h));
+          same = std::has_single_bit(x) && k.hole_[static_cast<std::size_t>(std::countr_zero(x))] ==
                                                want[static_cast<std::size_t>(h)];
         }
         if (same) found = q;
       }
-      if (found < 0 || (k.group_ >> found) & 1) return std::nullopt;
-      k.group_ = static_cast<__mmask8>(k.group_ | (1u << found));
+      if (found < 0 || k.in_group_[found]) return std::nullopt;
+      k.in_group_[found] = true;
+      k.order_.push_back(found);
     }
-    k.group_size_ = static_cast<int>(syms.size());
-    // Jumps: their lanes for child(), and per direction the from-bits and jump numbers for moves.
-    for (std::size_t j = 0; j < b.jumps().size(); ++j) {
-      const Jump& jp = b.jumps()[j];
-      const int f = grid_bit[static_cast<std::size_t>(jp.from)],
-                o = grid_bit[static_cast<std::size_t>(jp.over)];
-      const int step = o - f;
-      Lanes jl;
-      _mm512_store_si512(jl.v,
-                         k.lanes(std::uint64_t{1} << f | std::uint64_t{1} << o |
-                                 std::uint64_t{1} << grid_bit[static_cast<std::size_t>(jp.to)]));
-      k.jump_lanes_.push_back(jl);
+    for (const Jump& j : b.jumps()) {
+      const std::uint64_t f = k.bit(j.from), o = k.bit(j.over), t = k.bit(j.to);
+      k.jumps_.push_back({f | o | t, f | o, f | o | t});
+      const int step = std::countr_zero(o) - std::countr_zero(f);
       auto it = std::find_if(k.dirs_.begin(), k.dirs_.end(),
                              [&](const Dir& d) { return d.step == step; });
       if (it == k.dirs_.end()) {
-        k.dirs_.push_back(Dir{step, 0, {}});
+        k.dirs_.push_back({step, 0});
         it = k.dirs_.end() - 1;
       }
-      it->from |= std::uint64_t{1} << f;
-      it->jump[static_cast<std::size_t>(f)] = static_cast<std::uint16_t>(j);
+      it->from |= f;
     }
     return k;
   }
 
-  std::size_t group_size() const { return static_cast<std::size_t>(group_size_); }
-
-  int images(std::uint64_t d, Imgs& im) const {
-    im = lanes(_pdep_u64(d, mask_));
-    const __mmask8 eq = _mm512_mask_cmpeq_epu64_mask(
-        group_, im, _mm512_mask_permutexvar_epi64(im, 0xFF, _mm512_setzero_si512(), im));
-    return group_size_ / std::popcount(static_cast<unsigned>(eq));
+  std::uint64_t bit(int hole) const {
+    return std::uint64_t{1} << bit_[static_cast<std::size_t>(hole)];
   }
+  int hole_at(int b) const { return hole_[static_cast<std::size_t>(b)]; }
+  std::uint64_t holes() const { return holes_; }
+  const std::vector<JumpMask>& jumps() const { return jumps_; }
+  int group_size() const { return static_cast<int>(order_.size()); }
 
-  std::uint64_t child(const Imgs& im, std::size_t j) const {
-    const __m512i w = _mm512_xor_si512(im, _mm512_load_si512(jump_lanes_[j].v));
-    return _pext_u64(least(w), mask_);
+  std::uint64_t canon(std::uint64_t x) const {
+    alignas(64) std::uint64_t in[8] = {x, x, x, x, x, x, x, x}, out[8];
+    canon8(in, out);
+    return out[0];
   }
-
-  // Eight children at a time: row u holds child u's images (lanes outside the group all ones),
-  // and three rounds of pairing rows and taking minima leave child u's least image in lane u.
-  // About 30 vector instructions for eight children, where child() takes nine for each.
-  //
-  //   round 1  t01 = min(unpacklo(r0, r1), unpackhi(r0, r1))   lanes: r0 r1 r0 r1 r0 r1 r0 r1
-  //   round 2  u03 = min of two 2-source permutes of t01, t23   lanes: r0 r1 r2 r3 r0 r1 r2 r3
-  //   round 3  v07 = min of two 2-source permutes of u03, u47   lanes: r0 r1 ... r7
-  void children(const Imgs& im, const int* js, std::size_t n, std::uint64_t* out) const {
-    const __m512i ones = _mm512_set1_epi64(-1);
-    const __m512i x2a = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-    const __m512i x2b = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    const __m512i x3a = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
-    const __m512i x3b = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-    alignas(64) std::uint64_t least8[8];
-    for (std::size_t at = 0; at < n; at += 8) {
-      __m512i r[8];
-      for (std::size_t u = 0; u < 8; ++u) {
-        const std::size_t j = static_cast<std::size_t>(js[at + u < n ? at + u : at]);
-        r[u] = _mm512_mask_xor_epi64(ones, group_, im, _mm512_load_si512(jump_lanes_[j].v));
+  void canon8(const std::uint64_t* in, std::uint64_t* out) const {
+    const __m512i x = _mm512_loadu_si512(in);
+    __m512i im[8];
+    all8(x, im);
+    __m512i m = x;
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) m = vmin(m, im[q]);
+    _mm512_storeu_si512(out, m);
+  }
+  void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
+    const __m512i x = _mm512_loadu_si512(in);
+    __m512i im[8];
+    all8(x, im);
+    __m512i stab = _mm512_set1_epi64(1);
+    const __m512i one = _mm512_set1_epi64(1);
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q])
+        stab = _mm512_mask_add_epi64(stab, _mm512_cmpeq_epu64_mask(im[q], x), stab, one);
+    const __m512i e = vandnot(x, _mm512_set1_epi64(static_cast<long long>(holes_)));
+    __m512i mv = _mm512_setzero_si512();
+    for (const Dir& d : dirs_) {
+      const __m512i from = _mm512_set1_epi64(static_cast<long long>(d.from));
+      __m512i over, to;
+      if (d.step > 0) {
+        over = vsrli(x, static_cast<unsigned>(d.step));
+        to = vsrli(e, static_cast<unsigned>(2 * d.step));
+      } else {
+        over = vslli(x, static_cast<unsigned>(-d.step));
+        to = vslli(e, static_cast<unsigned>(-2 * d.step));
       }
-      // (Full-mask forms with a source operand, as in lanes() and least().)
-      auto min = [](__m512i a, __m512i b) { return _mm512_mask_min_epu64(a, 0xFF, a, b); };
-      __m512i t[4];
-      for (int p = 0; p < 4; ++p) {
-        const __m512i a = r[2 * p], b = r[2 * p + 1];
-        t[p] = min(_mm512_mask_unpacklo_epi64(a, 0xFF, a, b),
-                   _mm512_mask_unpackhi_epi64(a, 0xFF, a, b));
-      }
-      __m512i v[2];
-      for (int p = 0; p < 2; ++p)
-        v[p] = min(_mm512_permutex2var_epi64(t[2 * p], x2a, t[2 * p + 1]),
-                   _mm512_permutex2var_epi64(t[2 * p], x2b, t[2 * p + 1]));
-      _mm512_store_si512(least8, min(_mm512_permutex2var_epi64(v[0], x3a, v[1]),
-                                     _mm512_permutex2var_epi64(v[0], x3b, v[1])));
-      for (std::size_t u = 0; u < 8 && at + u < n; ++u) out[at + u] = _pext_u64(least8[u], mask_);
+      const __m512i legal = _mm512_and_si512(_mm512_and_si512(x, from), _mm512_and_si512(over, to));
+      mv = _mm512_add_epi64(mv, _mm512_popcnt_epi64(legal));
+    }
+    alignas(64) std::uint64_t s[8], m[8];
+    _mm512_store_si512(s, stab);
+    _mm512_store_si512(m, mv);
+    for (int i = 0; i < 8; ++i) {
+      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(s[i]);
+      moves[i] = static_cast<std::uint32_t>(m[i]);
     }
   }
-
-  template <class F>
-  void moves(std::uint64_t d, F&& f) const {
-    generate(_pdep_u64(d, mask_), f);
-  }
-  template <class F>
-  void unmoves(std::uint64_t d, F&& f) const {
-    generate(mask_ & ~_pdep_u64(d, mask_), f);
-  }
-
-  std::uint64_t canon(std::uint64_t d) const {
-    return _pext_u64(least(lanes(_pdep_u64(d, mask_))), mask_);
-  }
-
-  template <class F>
-  void for_each_image(const Imgs& im, F&& f) const {
-    alignas(64) std::uint64_t v[8];
-    _mm512_store_si512(v, im);
-    for (int q = 0; q < 8; ++q)
-      if ((group_ >> q) & 1) f(_pext_u64(v[q], mask_));
+  void images(std::uint64_t x, std::uint64_t* out) const {
+    for (std::size_t i = 0; i < order_.size(); ++i) out[i] = image(order_[i], x);
   }
 
  private:
-  static constexpr std::uint64_t kIdentity = 0x0102040810204080ull;     // GFNI: bit i -> bit i
-  static constexpr std::uint64_t kReverseBits = 0x8040201008040201ull;  // GFNI: bit i -> bit 7-i
+  static constexpr std::uint64_t kReverseBits = 0x8040201008040201ull;  // GFNI: bit i -> 7-i
   static constexpr std::uint64_t kUnitBytes = 0x8040201008040201ull;    // byte i = 1 << i
 
-  GridKernel() = default;
+  GridKernel() { hole_.fill(-1); }
 
-  // The eight images of grid word x, lane q as described above.
-  __m512i lanes(std::uint64_t x) const {
-    __m512i v = _mm512_set1_epi64(static_cast<long long>(x));
-    // Byte i of unit·x is column i of x read bottom-up; reversing its bits gives the transpose.
+  std::uint64_t image(int q, std::uint64_t x) const {
+    alignas(64) std::uint64_t v[8];
+    __m512i im[8];
+    all8(_mm512_set1_epi64(static_cast<long long>(x)), im);
+    _mm512_store_si512(v, im[q]);
+    return v[0];
+  }
+
+  // The eight transforms of the eight keys in x (im[0] = x).
+  void all8(__m512i x, __m512i* im) const {
+    const __m512i rev =
+        _mm512_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                        14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4,
+                        5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i rb = _mm512_set1_epi64(static_cast<long long>(kReverseBits));
+    // Byte i of unit.x is column i of x read bottom-up; reversing its bits gives the transpose.
     __m512i t =
-        _mm512_gf2p8affine_epi64_epi8(_mm512_set1_epi64(static_cast<long long>(kUnitBytes)), v, 0);
-    t = _mm512_gf2p8affine_epi64_epi8(t, _mm512_set1_epi64(static_cast<long long>(kReverseBits)),
-                                      0);
-    v = _mm512_mask_mov_epi64(v, 0xF0, t);
-    v = _mm512_mask_permutexvar_epi8(v, ~__mmask64{0}, perm_, v);
-    v = _mm512_gf2p8affine_epi64_epi8(v, matrix_, 0);
-    return _mm512_mask_srlv_epi64(v, 0xFF, v, shift_);
-  }
-
-  // The least lane of the group. (Here and in lanes(), full-mask forms with a source operand stand
-  // for the plain intrinsics, whose GCC 12 definitions read an undefined register and trip
-  // -Wmaybe-uninitialized.)
-  std::uint64_t least(__m512i w) const {
-    w = _mm512_mask_mov_epi64(_mm512_set1_epi64(-1), group_, w);
-    const __m512i swap4 = _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4);
-    const __m512i swap2 = _mm512_set_epi64(5, 4, 7, 6, 1, 0, 3, 2);
-    const __m512i swap1 = _mm512_set_epi64(6, 7, 4, 5, 2, 3, 0, 1);
-    w = _mm512_mask_min_epu64(w, 0xFF, w, _mm512_mask_permutexvar_epi64(w, 0xFF, swap4, w));
-    w = _mm512_mask_min_epu64(w, 0xFF, w, _mm512_mask_permutexvar_epi64(w, 0xFF, swap2, w));
-    w = _mm512_mask_min_epu64(w, 0xFF, w, _mm512_mask_permutexvar_epi64(w, 0xFF, swap1, w));
-    return static_cast<std::uint64_t>(
-        _mm_cvtsi128_si64(_mm512_mask_extracti32x4_epi32(_mm_setzero_si128(), 0xF, w, 0)));
-  }
-
-  // f(jump) for the jumps legal in grid word x: per direction, from & x & over-pegs & to-holes.
-  template <class F>
-  void generate(std::uint64_t x, F& f) const {
-    const std::uint64_t e = mask_ & ~x;
-    for (const Dir& d : dirs_) {
-      std::uint64_t m = d.step > 0 ? d.from & x & (x >> d.step) & (e >> 2 * d.step)
-                                   : d.from & x & (x << -d.step) & (e << -2 * d.step);
-      for (; m; m &= m - 1)
-        f(static_cast<int>(d.jump[static_cast<std::size_t>(std::countr_zero(m))]));
+        _mm512_gf2p8affine_epi64_epi8(_mm512_set1_epi64(static_cast<long long>(kUnitBytes)), x, 0);
+    t = _mm512_gf2p8affine_epi64_epi8(t, rb, 0);
+    for (int half = 0; half < 2; ++half) {
+      const __m512i b = half ? t : x;
+      const __m512i v = _mm512_shuffle_epi8(b, rev);
+      const int q = 4 * half;
+      im[q] = b;
+      im[q + 1] = vsrl(v, shift_[q + 1]);
+      im[q + 2] = vsrl(_mm512_gf2p8affine_epi64_epi8(b, rb, 0), shift_[q + 2]);
+      im[q + 3] = vsrl(_mm512_gf2p8affine_epi64_epi8(v, rb, 0), shift_[q + 3]);
     }
   }
 
-  struct Lanes {
-    alignas(64) std::uint64_t v[8];
-  };
   struct Dir {
-    int step;                            // grid offset from a from-hole to its over-hole
-    std::uint64_t from;                  // grid bits where a jump in this direction starts
-    std::array<std::uint16_t, 64> jump;  // jump number by from-bit
+    int step;            // grid offset from a from-hole to its over-hole
+    std::uint64_t from;  // grid bits where a jump in this direction starts
   };
-  std::uint64_t mask_ = 0;  // grid bits of the holes
-  __mmask8 group_ = 0;      // lanes of the census group
-  int group_size_ = 1;
-  __m512i shift_{}, matrix_{}, perm_{};
-  std::vector<Lanes> jump_lanes_;  // [jump]: the jump's holes in every lane
+  int n_ = 0;
+  std::array<std::uint8_t, 64> bit_{};
+  std::array<std::int8_t, 64> hole_{};
+  std::uint64_t holes_ = 0;
+  std::uint64_t shift_[8] = {};
+  bool in_group_[8] = {};
+  std::vector<int> order_;  // the group's transforms, in the order of syms (identity first)
+  std::vector<JumpMask> jumps_;
   std::vector<Dir> dirs_;
 };
 #endif
