@@ -23,12 +23,16 @@
 // one table); 2-slot and 3-slot buckets holding keys and values in one line (more probing);
 // branch-free inserts (a store per insert made the memory-dependence predictor serialise them,
 // 40% slower).
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -53,24 +57,182 @@ constexpr std::size_t kBatch = 1024;
 // Positions a work item aims at: its table (24 bytes a slot, at most 80% full) then fits the
 // 1 MiB second-level cache of the machines this was measured on.
 constexpr double kItemPositions = 16000;
+// Levels expected to hold fewer positions than this take their arrays from the heap.
+constexpr double kSmallLevel = 200000;
+
+// Memory for the levels' arrays: chunks of 2 MiB, mapped once on a 2 MiB boundary with huge
+// pages and kept for the whole run. A level's arrays are carved from chunks, and when the level
+// is freed its chunks return here for the next one, so the kernel zeroes each page once per run
+// and in 2 MiB pages (arrays from the heap, in 4 KiB pages freshly mapped level after level, took
+// the English census 52,000 page faults, a tenth of its time). Arrays over a chunk get a mapping
+// of their own, unmapped when freed. Every mapping is booked in the memory ledger.
+class Pool {
+ public:
+  static constexpr std::size_t kChunk = std::size_t{2} << 20;
+  struct Chunk {
+    char* p = nullptr;
+    std::size_t size = 0;
+  };
+  explicit Pool(Memory& m) : mem_(&m) {}
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  ~Pool() {
+    for (const Chunk& c : free_) unmap(c);
+  }
+  // A chunk of at least `bytes` (thread-safe); throws CensusError past the memory limit.
+  Chunk take(std::size_t bytes) {
+    if (bytes <= kChunk) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (!free_.empty()) {
+        const Chunk c = free_.back();
+        free_.pop_back();
+        return c;
+      }
+    }
+    return map(std::max(kChunk, (bytes + kChunk - 1) / kChunk * kChunk));
+  }
+  void give(const Chunk& c) {
+    if (c.size != kChunk) {
+      unmap(c);
+      return;
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    free_.push_back(c);
+  }
+
+ private:
+  Chunk map(std::size_t size) {
+    mem_->take(size);
+    void* m =
+        mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+      mem_->give(size);
+      throw std::bad_alloc();
+    }
+    auto* base = static_cast<char*>(m);
+    const std::size_t lead = (kChunk - reinterpret_cast<std::uintptr_t>(base) % kChunk) % kChunk;
+    if (lead) munmap(base, lead);
+    munmap(base + lead + size, kChunk - lead);
+    madvise(base + lead, size, MADV_HUGEPAGE);
+    return {base + lead, size};
+  }
+  void unmap(const Chunk& c) {
+    munmap(c.p, c.size);
+    mem_->give(c.size);
+  }
+  Memory* mem_;
+  std::mutex m_;
+  std::vector<Chunk> free_;
+};
+
+// The memory one level's arrays live in: pool chunks, which go back to the pool with the store,
+// or for a small level blocks from the heap (a chunk each for the many small levels kept for the
+// solution-path pass would waste 30 MB of the English census's peak).
+class Store {
+ public:
+  Store() = default;
+  Store(Pool& p, Memory& m) : pool_(&p), mem_(&m) {}
+  Store(Store&& o) noexcept { *this = std::move(o); }
+  Store& operator=(Store&& o) noexcept {
+    if (this != &o) {
+      clear();
+      pool_ = o.pool_;
+      mem_ = o.mem_;
+      chunks_ = std::move(o.chunks_);
+      heap_ = std::move(o.heap_);
+      o.chunks_.clear();
+      o.heap_.clear();
+    }
+    return *this;
+  }
+  ~Store() { clear(); }
+  Pool& pool() const { return *pool_; }
+  void add(const Pool::Chunk& c) {
+    std::lock_guard<std::mutex> lock(m_);
+    chunks_.push_back(c);
+  }
+  // A heap block of `bytes` (a multiple of 64), booked in the ledger.
+  char* heap(std::size_t bytes) {
+    mem_->take(bytes);
+    auto* p = static_cast<char*>(std::aligned_alloc(64, bytes));
+    if (!p) {
+      mem_->give(bytes);
+      throw std::bad_alloc();
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    heap_.push_back({p, bytes});
+    return p;
+  }
+  void clear() {
+    for (const Pool::Chunk& c : chunks_) pool_->give(c);
+    chunks_.clear();
+    for (const Pool::Chunk& h : heap_) {
+      std::free(h.p);
+      mem_->give(h.size);
+    }
+    heap_.clear();
+  }
+
+ private:
+  Pool* pool_ = nullptr;
+  Memory* mem_ = nullptr;
+  std::vector<Pool::Chunk> chunks_, heap_;
+  std::mutex m_;
+};
+
+// A worker's allocator into one store: arrays of one level, 64-byte aligned, one after another
+// in pool chunks, or each from the heap when the level is small.
+class Bump {
+ public:
+  void begin(Store& s, bool small) {
+    store_ = &s;
+    small_ = small;
+    at_ = end_ = nullptr;
+  }
+  template <class T>
+  T* alloc(std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::size_t bytes = std::max<std::size_t>(64, (n * sizeof(T) + 63) & ~std::size_t{63});
+    if (small_) return reinterpret_cast<T*>(store_->heap(bytes));
+    if (bytes > static_cast<std::size_t>(end_ - at_)) {
+      const Pool::Chunk c = store_->pool().take(bytes);
+      store_->add(c);
+      if (c.size != Pool::kChunk) return reinterpret_cast<T*>(c.p);
+      at_ = c.p;
+      end_ = c.p + c.size;
+    }
+    T* r = reinterpret_cast<T*>(at_);
+    at_ += bytes;
+    return r;
+  }
+
+ private:
+  Store* store_ = nullptr;
+  bool small_ = false;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+};
 
 // A run of residues [lo, hi) of one level: the positions sorted by residue (off[r - lo] is the
 // first of residue r), with their path counts and shares when counting. A stored level (kept for
 // the solution-path pass) holds its keys only.
 template <class C>
 struct Segment {
-  explicit Segment(Memory& m) : off(m), key(m), count(m), share(m) {}
   u32 lo = 0, hi = 0;
-  Booked<u32> off;       // hi - lo + 1 entries
-  Booked<u64> key;       // canonical keys
-  Booked<C> count;       // orbit path counts (counting only)
-  Booked<double> share;  // the orbit's chance over its number of jumps (the chance if none)
-  std::size_t size() const { return key.size(); }
+  std::size_t n = 0;
+  u32* off = nullptr;       // hi - lo + 1 entries
+  u64* key = nullptr;       // canonical keys
+  C* count = nullptr;       // orbit path counts (counting only)
+  double* share = nullptr;  // the orbit's chance over its number of jumps (the chance if none)
+  std::size_t size() const { return n; }
 };
 
 template <class C>
 struct Level {
+  Level() = default;
+  Level(Pool& p, Memory& m) : keys(p, m), values(p, m) {}
   std::vector<Segment<C>> seg;
+  Store keys, values;  // the chunks of the offsets and keys, and of the counts and shares
   std::size_t size() const {
     std::size_t n = 0;
     for (const auto& s : seg) n += s.size();
@@ -102,38 +264,52 @@ struct Spec {
   std::array<u64, 8> need{}, have{}, flip{};
 };
 
-// An open set of keys (0 = empty) in buckets of 8: the solution-path passes' membership tests.
+// An open set of keys (0 = empty) in buckets of eight: the solution-path passes' membership
+// tests. contains() answers without a branch on the answer (about half the lookups of the
+// complement trick hit).
 class KeySet {
  public:
   void reset(std::size_t n) {
-    std::size_t cap = 16;
+    std::size_t cap = 64;
     while (cap < 2 * n) cap *= 2;
     if (store_.size() < cap + 8) store_.assign(cap + 8, 0);
     keys_ = store_.data() + (8 - (reinterpret_cast<std::uintptr_t>(store_.data()) / 8) % 8) % 8;
     cap_ = cap;
     std::fill(keys_, keys_ + cap, 0);
   }
+  // Adds k, which must not be in the set yet.
   void insert(u64 k) {
-    std::size_t i = home(k);
-    for (;; i = (i + 1) & (cap_ - 1)) {
-      if (keys_[i] == k) return;
-      if (keys_[i] == 0) {
-        keys_[i] = k;
-        return;
-      }
-    }
+    for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1))
+      for (std::size_t e = 0; e < 8; ++e)
+        if (keys_[i + e] == 0) {
+          keys_[i + e] = k;
+          return;
+        }
   }
+  template <bool kVec>
   bool contains(u64 k) const {
-    std::size_t i = home(k);
-    for (;; i = (i + 1) & (cap_ - 1)) {
-      if (keys_[i] == k) return true;
-      if (keys_[i] == 0) return false;
+    for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1)) {
+      unsigned found = 0, free = 0;
+#if PEGSOL_AVX512
+      if constexpr (kVec) {
+        const __m512i v = _mm512_load_si512(keys_ + i);
+        found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
+        free = _mm512_testn_epi64_mask(v, v);
+      } else
+#endif
+      {
+        for (unsigned e = 0; e < 8; ++e) {
+          found |= static_cast<unsigned>(keys_[i + e] == k) << e;
+          free |= static_cast<unsigned>(keys_[i + e] == 0) << e;
+        }
+      }
+      if (found | free) return found != 0;
     }
   }
 
  private:
   std::size_t home(u64 k) const {
-    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (cap_ - 1);
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (cap_ - 8);
   }
   std::vector<u64> store_;
   u64* keys_ = nullptr;
@@ -473,16 +649,21 @@ class Engine {
   // ---- forward pass ----
   template <class C, bool kCounts>
   void forward(CensusResult& r) {
-    Level<C> cur;
+    Level<C> cur(pool_, mem_);
     {
-      Segment<C> s(mem_);
+      Segment<C> s;
       const u64 x = kern_.canon(start_);
+      Bump kb, vb;
+      kb.begin(cur.keys, true);
+      vb.begin(cur.values, true);
       s.lo = 0;
       s.hi = kResidues;
-      s.off.assign(kResidues + 1, 0);
+      s.n = 1;
+      s.off = kb.alloc<u32>(kResidues + 1);
       const u32 res = residue(x);
-      for (u32 q = res + 1; q <= kResidues; ++q) s.off[q] = 1;
-      s.key.push_back(x);
+      for (u32 q = 0; q <= kResidues; ++q) s.off[q] = q > res ? 1 : 0;
+      s.key = kb.alloc<u64>(1);
+      s.key[0] = x;
       alignas(64) u64 in[8] = {x, x, x, x, x, x, x, x};
       u32 orbit[8], moves[8];
       kern_.describe8(in, orbit, moves);
@@ -490,13 +671,15 @@ class Engine {
       lv.reachable_raw = orbit[0];
       lv.reachable_sym = 1;
       if constexpr (kCounts) {
-        s.count.push_back(1);
-        s.share.push_back(moves[0] ? 1.0 / moves[0] : 1.0);
+        s.count = vb.alloc<C>(1);
+        s.share = vb.alloc<double>(1);
+        s.count[0] = 1;
+        s.share[0] = moves[0] ? 1.0 / moves[0] : 1.0;
         paths_out_ = moves[0];
         if (!moves[0]) lv.games = 1;
         add_count(r.games, lv.games);
       }
-      cur.seg.push_back(std::move(s));
+      cur.seg.push_back(s);
     }
     run_levels<C, kCounts>(r, cur, k0_, true);
   }
@@ -553,19 +736,23 @@ class Engine {
       else
         keep = k >= goal_pegs_;
     }
+    lv.values.clear();
     if (!keep) {
       lv.seg.clear();
+      lv.keys.clear();
       return;
     }
-    Level<u64> s;
-    for (Segment<C>& seg : lv.seg) {
-      Segment<u64> t(mem_);
+    Level<u64> s(pool_, mem_);
+    for (const Segment<C>& seg : lv.seg) {
+      Segment<u64> t;
       t.lo = seg.lo;
       t.hi = seg.hi;
-      t.off = std::move(seg.off);
-      t.key = std::move(seg.key);
-      s.seg.push_back(std::move(t));
+      t.n = seg.n;
+      t.off = seg.off;
+      t.key = seg.key;
+      s.seg.push_back(t);
     }
+    s.keys = std::move(lv.keys);
     lv.seg.clear();
     stored_[k] = std::move(s);
   }
@@ -580,20 +767,27 @@ class Engine {
   }
 
   Level<u128> widen(Level<u64>& cur) {
-    Level<u128> w;
-    for (Segment<u64>& s : cur.seg) {
-      Segment<u128> t(mem_);
+    Level<u128> w(pool_, mem_);
+    Bump vb;
+    vb.begin(w.values, cur.size() < kSmallLevel);
+    for (const Segment<u64>& s : cur.seg) {
+      Segment<u128> t;
       t.lo = s.lo;
       t.hi = s.hi;
-      t.off = std::move(s.off);
-      t.key = std::move(s.key);
-      t.share = std::move(s.share);
-      t.count.reserve(s.count.size());
-      for (u64 c : s.count.vec()) t.count.push_back(c);
-      s.count.release();
-      w.seg.push_back(std::move(t));
+      t.n = s.n;
+      t.off = s.off;
+      t.key = s.key;
+      t.count = vb.alloc<u128>(s.n);
+      t.share = vb.alloc<double>(s.n);
+      for (std::size_t i = 0; i < s.n; ++i) {
+        t.count[i] = s.count[i];
+        t.share[i] = s.share[i];
+      }
+      w.seg.push_back(t);
     }
+    w.keys = std::move(cur.keys);
     cur.seg.clear();
+    cur.values.clear();
     return w;
   }
 
@@ -641,14 +835,24 @@ class Engine {
   // A worker's scratch: one batch of children, and the table of its work item.
   template <class C, bool kCounts>
   struct Worker {
-    explicit Worker(Memory& m) : table(m), scratch_key(m), scratch_value(m), aux(m) {}
+    explicit Worker(Memory& m)
+        : table(m),
+          scratch_key(m),
+          scratch_res(m),
+          scratch_slot(m),
+          scratch_count(m),
+          scratch_share(m) {}
     alignas(64) u64 child[kBatch + 64];
     alignas(64) u32 parent[kBatch + 64];
     std::size_t n = 0;
     Table<C, kCounts> table;
-    Booked<u64> scratch_key;
-    Booked<typename Table<C, kCounts>::Value> scratch_value;
-    Booked<u32> aux;  // residue, orbit and jump count of each position, three per position
+    Booked<u64> scratch_key;  // a work item's positions, residues, counts and shares
+    Booked<u32> scratch_res;
+    Booked<u32> scratch_slot;
+    Booked<C> scratch_count;
+    Booked<double> scratch_share;
+    Bump key_bump, value_bump;  // into the level being built
+    std::vector<u32> at;        // the counting sort's cursors
   };
 
   // The workers of one count type, kept from level to level with their tables and scratch (new
@@ -697,8 +901,8 @@ class Engine {
     }
     const std::size_t total = par.size();
     const int nw = total < 4096 ? 1 : workers_;
-    Level<C> next;
-    for (std::size_t i = 0; i < items.size(); ++i) next.seg.emplace_back(mem_);
+    Level<C> next(pool_, mem_);
+    next.seg.resize(items.size());
     std::vector<Tally> tally(static_cast<std::size_t>(nw));
     std::atomic<std::size_t> cursor{0};
     std::atomic<bool> failed{false};
@@ -709,6 +913,9 @@ class Engine {
     parallel(nw, [&](int t) {
       Worker<C, kCounts>* w = workers[static_cast<std::size_t>(t)].get();
       Tally& my = tally[static_cast<std::size_t>(t)];
+      const bool small = total_est * per_est < kSmallLevel;
+      w->key_bump.begin(next.keys, small);
+      w->value_bump.begin(next.values, small);
       try {
         for (;;) {
           const std::size_t it = cursor.fetch_add(1);
@@ -719,7 +926,8 @@ class Engine {
           out.lo = item.lo;
           out.hi = item.hi;
           if (item.est == 0) {
-            out.off.assign(item.hi - item.lo + 1, 0);
+            out.off = w->key_bump.template alloc<u32>(item.hi - item.lo + 1);
+            std::fill(out.off, out.off + (item.hi - item.lo + 1), 0u);
             continue;
           }
           w->table.reset(static_cast<std::size_t>(item.est * per_est * 1.3) + 16);
@@ -766,7 +974,7 @@ class Engine {
   template <class C, bool kCounts>
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
             std::size_t i1) const {
-    const u64* keys = s.key.vec().data();
+    const u64* keys = s.key;
     u64* ck = w.child;
     u32* cp = w.parent;
     std::size_t nc = 0;
@@ -777,8 +985,8 @@ class Engine {
       const C* pc = nullptr;
       const double* ps = nullptr;
       if constexpr (kCounts) {
-        pc = s.count.vec().data();
-        ps = s.share.vec().data();
+        pc = s.count;
+        ps = s.share;
       }
       w.table.template add<kVec>(ck, cp, nc, pc, ps);
       nc = 0;
@@ -798,8 +1006,8 @@ class Engine {
       for (std::size_t i = i0; i < i1; i += 8) {
         __builtin_prefetch(keys + i + 64);
         if constexpr (kCounts) {
-          __builtin_prefetch(s.count.vec().data() + i + 64);
-          __builtin_prefetch(s.share.vec().data() + i + 64);
+          __builtin_prefetch(s.count + i + 64);
+          __builtin_prefetch(s.share + i + 64);
         }
         const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
         const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
@@ -848,66 +1056,93 @@ class Engine {
   void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my) const {
     const auto& tab = w.table;
     const std::size_t m = tab.size(), cap = tab.capacity();
-    auto& K = w.scratch_key;
-    auto& V = w.scratch_value;
-    auto& A = w.aux;
-    K.vec().clear();
-    K.reserve(m + 8);
-    A.vec().clear();
-    A.reserve(3 * (m + 8));
+    w.scratch_key.vec().resize(m + 8);
+    w.scratch_res.vec().resize(m + 8);
     if constexpr (kCounts) {
-      V.vec().clear();
-      V.reserve(m);
+      w.scratch_count.vec().resize(m + 8);
+      w.scratch_share.vec().resize(m + 8);
     }
-    for (std::size_t s = 0; s < cap; ++s)
-      if (tab.keys()[s]) {
-        K.vec().push_back(tab.keys()[s]);
-        if constexpr (kCounts) V.vec().push_back(tab.values()[s]);
+    u64* K = w.scratch_key.vec().data();
+    u32* R = w.scratch_res.vec().data();
+    C* Cn = kCounts ? w.scratch_count.vec().data() : nullptr;
+    double* S = kCounts ? w.scratch_share.vec().data() : nullptr;
+    // Pass 1: the occupied slots' keys and slot numbers, packed.
+    w.scratch_slot.vec().resize(m + 8);
+    u32* I = w.scratch_slot.vec().data();
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < cap; b += 8) {
+      const u64* kb = tab.keys() + b;
+#if PEGSOL_AVX512
+      if constexpr (kVec) {
+        const __m512i x = _mm512_load_si512(kb);
+        const __mmask8 occ = _mm512_test_epi64_mask(x, x);
+        _mm512_storeu_si512(K + n, _mm512_maskz_compress_epi64(occ, x));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(I + n),
+                            _mm256_maskz_compress_epi32(
+                                occ, _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(b)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
+        n += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(occ)));
+        continue;
       }
-    const u64 fill = m ? K[0] : 0;
-    while (K.size() % 8) K.vec().push_back(fill);
-    A.vec().resize(3 * K.size());
-    u32* res = A.vec().data();
-    u32* orbit = res + K.size();
-    u32* moves = orbit + K.size();
-    for (std::size_t i = 0; i < K.size(); i += 8) {
-      residue8(K.vec().data() + i, res + i);
-      kern_.describe8(K.vec().data() + i, orbit + i, moves + i);
+#endif
+      for (u32 l = 0; l < 8; ++l) {
+        K[n] = kb[l];
+        I[n] = static_cast<u32>(b) + l;
+        n += kb[l] != 0;
+      }
     }
-    const u32 len = out.hi - out.lo;
-    out.off.assign(len + 1, 0);
-    for (std::size_t i = 0; i < m; ++i) ++out.off[((res[i] - out.lo) & kResidueMask) + 1];
-    for (u32 c = 0; c < len; ++c) out.off[c + 1] += out.off[c];
-    out.key.vec().clear();
-    out.key.reserve(m);
-    out.key.vec().resize(m);
-    if constexpr (kCounts) {
-      out.count.reserve(m);
-      out.count.vec().resize(m);
-      out.share.reserve(m);
-      out.share.vec().resize(m);
-    }
-    std::vector<u32> at(out.off.vec().begin(), out.off.vec().end() - 1);
-    for (std::size_t i = 0; i < m; ++i) {
-      const u32 rel = (res[i] - out.lo) & kResidueMask;
-      const u32 p = at[rel]++;
-      out.key[p] = K[i];
-      my.raw += orbit[i];
+    for (std::size_t q = m; q < m + 8; ++q) K[q] = m ? K[0] : 0;
+    // Pass 2, eight positions at a time: residues, orbits, jumps; shares (the chance over the
+    // jumps, the chance itself for a dead end); the level's figures.
+    u64 raw = 0;
+    alignas(64) u32 o8[8], m8[8];
+    for (std::size_t i = 0; i < m; i += 8) {
+      residue8(K + i, R + i);
+      kern_.describe8(K + i, o8, m8);
+      const std::size_t e = std::min<std::size_t>(8, m - i);
+      for (std::size_t u = 0; u < e; ++u) raw += o8[u];
       if constexpr (kCounts) {
-        const auto& v = V[i];
-        out.count[p] = v.count;
-        out.share[p] = moves[i] ? v.chance / moves[i] : v.chance;
-        if (!moves[i]) {
-          my.games += static_cast<u128>(v.count);
-        } else {
-          u128 prod;
-          if (__builtin_mul_overflow(static_cast<u128>(v.count), static_cast<u128>(moves[i]),
-                                     &prod) ||
-              __builtin_add_overflow(my.paths, prod, &my.paths))
-            my.paths_overflow = true;
+        for (std::size_t u = 0; u < e; ++u) {
+          const auto& v = tab.values()[I[i + u]];
+          const u32 mv = m8[u];
+          Cn[i + u] = v.count;
+          S[i + u] = mv ? v.chance / mv : v.chance;
+          if (!mv) {
+            my.games += static_cast<u128>(v.count);
+          } else {
+            u128 prod;
+            if (__builtin_mul_overflow(static_cast<u128>(v.count), static_cast<u128>(mv), &prod) ||
+                __builtin_add_overflow(my.paths, prod, &my.paths))
+              my.paths_overflow = true;
+          }
         }
       }
     }
+    // Pass 2: counting sort by residue.
+    const u32 len = out.hi - out.lo;
+    out.n = m;
+    out.off = w.key_bump.template alloc<u32>(len + 1);
+    u32* off = out.off;
+    std::fill(off, off + len + 1, 0u);
+    for (std::size_t i = 0; i < m; ++i) ++off[((R[i] - out.lo) & kResidueMask) + 1];
+    for (u32 c = 0; c < len; ++c) off[c + 1] += off[c];
+    out.key = w.key_bump.template alloc<u64>(m);
+    if constexpr (kCounts) {
+      out.count = w.value_bump.template alloc<C>(m);
+      out.share = w.value_bump.template alloc<double>(m);
+    }
+    w.at.assign(off, off + len);
+    u32* at = w.at.data();
+    u64* ok = out.key;
+    for (std::size_t i = 0; i < m; ++i) {
+      const u32 p = at[(R[i] - out.lo) & kResidueMask]++;
+      ok[p] = K[i];
+      if constexpr (kCounts) {
+        out.count[p] = Cn[i];
+        out.share[p] = S[i];
+      }
+    }
+    my.raw += raw;
     my.sym += m;
   }
 
@@ -940,7 +1175,7 @@ class Engine {
       KeySet set;
       Tally& my = tally[static_cast<std::size_t>(t)];
       alignas(64) u64 q[8];
-      u32 orbit[8], moves[8];
+      alignas(64) u32 orbit[8];
       for (;;) {
         const std::size_t si = cursor.fetch_add(1);
         if (si >= segs.size()) break;
@@ -966,16 +1201,13 @@ class Engine {
           for (std::size_t i = i0; i < i1; i += 8) {
             const std::size_t e = std::min<std::size_t>(8, i1 - i);
             for (std::size_t u = 0; u < 8; ++u) q[u] = kern_.holes() & ~s.key[i + (u < e ? u : 0)];
-            kern_.canon8(q, q);
-            alignas(64) u64 own[8];
-            for (std::size_t u = 0; u < 8; ++u) own[u] = s.key[i + (u < e ? u : 0)];
-            kern_.describe8(own, orbit, moves);
-            for (std::size_t u = 0; u < e; ++u)
-              if (set.contains(q[u])) {
-                ++my.sym;
-                my.raw += orbit[u];
-                if (collect) found[static_cast<std::size_t>(t)].push_back(own[u]);
-              }
+            kern_.canon8(q, q, orbit);  // a complement's orbit is as large as the position's
+            for (std::size_t u = 0; u < e; ++u) {
+              const bool hit = set.template contains<kVec>(q[u]);
+              my.sym += hit;
+              my.raw += hit ? orbit[u] : 0;
+              if (collect && hit) found[static_cast<std::size_t>(t)].push_back(s.key[i + u]);
+            }
           }
         }
       }
@@ -1020,8 +1252,7 @@ class Engine {
       auto it = stored_.find(goal_pegs_);
       if (it != stored_.end()) {
         if (p_.goal.kind == Goal::Kind::Any) {
-          for (const auto& s : it->second.seg)
-            below.insert(below.end(), s.key.vec().begin(), s.key.vec().end());
+          for (const auto& s : it->second.seg) below.insert(below.end(), s.key, s.key + s.n);
         } else {
           const u64 c = kern_.canon(goal_);
           find(it->second, c, [&](const Segment<u64>&, std::size_t) { below.push_back(c); });
@@ -1069,7 +1300,7 @@ class Engine {
             for (std::size_t q = a; q < b; ++q) set.insert(s.key[q]);
           });
           for (std::size_t q = i; q < e; ++q)
-            if (set.contains(byres[q].second)) next.push_back(byres[q].second);
+            if (set.template contains<kVec>(byres[q].second)) next.push_back(byres[q].second);
         }
         i = e;
       }
@@ -1139,7 +1370,8 @@ class Engine {
   double ratio_ = 0.1;  // positions per unit of the work-item estimate, from the last level
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
   u64 positions_ = 0;
-  u64 path_raw_ = 0;                  // raw solution-path positions found so far
+  u64 path_raw_ = 0;  // raw solution-path positions found so far
+  Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
   std::vector<std::unique_ptr<Worker<u64, true>>> narrow_workers_;

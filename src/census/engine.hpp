@@ -127,6 +127,16 @@ struct TableAllocator {
   bool operator==(const TableAllocator<U>&) const {
     return true;
   }
+  // resize() default-initialises: a level's arrays are written before they are read, and
+  // zero-filling them first cost the English census a third of its compaction time.
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
 };
 
 // A vector whose capacity is booked in a Memory ledger.

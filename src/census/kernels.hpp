@@ -83,6 +83,21 @@ class TableKernel {
   void canon8(const std::uint64_t* in, std::uint64_t* out) const {
     for (int i = 0; i < 8; ++i) out[i] = canon(in[i]);
   }
+  // The same, with the orbit sizes.
+  void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    for (int i = 0; i < 8; ++i) {
+      const std::uint64_t x = in[i];
+      std::uint64_t best = x;
+      int stab = 1;
+      for (std::size_t q = 1; q < ns_; ++q) {
+        const std::uint64_t y = apply(q, x);
+        best = std::min(best, y);
+        stab += y == x;
+      }
+      out[i] = best;
+      orbit[i] = static_cast<std::uint32_t>(ns_) / static_cast<std::uint32_t>(stab);
+    }
+  }
   void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
     for (int i = 0; i < 8; ++i) {
       int stab = 1;
@@ -131,6 +146,14 @@ inline __m512i vsrl(__m512i a, std::uint64_t n) {
 }
 inline __m512i vandnot(__m512i a, __m512i b) {
   return _mm512_mask_andnot_epi64(b, 0xFF, a, b);
+}
+// The sum of the eight lanes (modulo 2^64).
+inline std::uint64_t hsum(__m512i a) {
+  const __m256i z = _mm256_setzero_si256();
+  const __m256i h = _mm256_add_epi64(_mm512_mask_extracti64x4_epi64(z, 0xF, a, 0),
+                                     _mm512_mask_extracti64x4_epi64(z, 0xF, a, 1));
+  const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(q) + _mm_extract_epi64(q, 1));
 }
 
 // Square boards (with or without diagonal jumps) within an 8x8 box. The key is the grid word
@@ -224,15 +247,22 @@ class GridKernel {
       if (in_group_[q]) m = vmin(m, im[q]);
     _mm512_storeu_si512(out, m);
   }
+  // The same, with the orbit sizes.
+  void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    const __m512i x = _mm512_loadu_si512(in);
+    __m512i im[8];
+    all8(x, im);
+    __m512i m = x;
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) m = vmin(m, im[q]);
+    _mm512_storeu_si512(out, m);
+    store_orbits(stabiliser(x, im), orbit);
+  }
   void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
     const __m512i x = _mm512_loadu_si512(in);
     __m512i im[8];
     all8(x, im);
-    __m512i stab = _mm512_set1_epi64(1);
-    const __m512i one = _mm512_set1_epi64(1);
-    for (int q = 1; q < 8; ++q)
-      if (in_group_[q])
-        stab = _mm512_mask_add_epi64(stab, _mm512_cmpeq_epu64_mask(im[q], x), stab, one);
+    const __m512i stab = stabiliser(x, im);
     const __m512i e = vandnot(x, _mm512_set1_epi64(static_cast<long long>(holes_)));
     __m512i mv = _mm512_setzero_si512();
     for (const Dir& d : dirs_) {
@@ -248,13 +278,9 @@ class GridKernel {
       const __m512i legal = _mm512_and_si512(_mm512_and_si512(x, from), _mm512_and_si512(over, to));
       mv = _mm512_add_epi64(mv, _mm512_popcnt_epi64(legal));
     }
-    alignas(64) std::uint64_t s[8], m[8];
-    _mm512_store_si512(s, stab);
-    _mm512_store_si512(m, mv);
-    for (int i = 0; i < 8; ++i) {
-      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(s[i]);
-      moves[i] = static_cast<std::uint32_t>(m[i]);
-    }
+    store_orbits(stab, orbit);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(moves),
+                        _mm512_mask_cvtepi64_epi32(_mm256_setzero_si256(), 0xFF, mv));
   }
   void images(std::uint64_t x, std::uint64_t* out) const {
     for (std::size_t i = 0; i < order_.size(); ++i) out[i] = image(order_[i], x);
@@ -274,8 +300,26 @@ class GridKernel {
     return v[0];
   }
 
+  // How many group elements fix each lane of x (im: x's eight transforms).
+  [[gnu::always_inline]] __m512i stabiliser(__m512i x, const __m512i* im) const {
+    __m512i stab = _mm512_set1_epi64(1);
+    const __m512i one = _mm512_set1_epi64(1);
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q])
+        stab = _mm512_mask_add_epi64(stab, _mm512_cmpeq_epu64_mask(im[q], x), stab, one);
+    return stab;
+  }
+  // orbit[i] = the group's order over stab's lane i: both are powers of two, so a shift.
+  [[gnu::always_inline]] void store_orbits(__m512i stab, std::uint32_t* orbit) const {
+    const __m512i log_stab = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(stab));
+    const __m512i orb =
+        _mm512_mask_srlv_epi64(stab, 0xFF, _mm512_set1_epi64(group_size()), log_stab);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(orbit),
+                        _mm512_mask_cvtepi64_epi32(_mm256_setzero_si256(), 0xFF, orb));
+  }
+
   // The eight transforms of the eight keys in x (im[0] = x).
-  void all8(__m512i x, __m512i* im) const {
+  [[gnu::always_inline]] void all8(__m512i x, __m512i* im) const {
     const __m512i rev =
         _mm512_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                         14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4,
