@@ -103,8 +103,8 @@ class Pool {
  private:
   Chunk map(std::size_t size) {
     mem_->take(size);
-    void* m =
-        mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* m = mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
     if (m == MAP_FAILED) {
       mem_->give(size);
       throw std::bad_alloc();
@@ -355,10 +355,28 @@ class Table {
     Value* __restrict V = values_;
     const std::size_t mask = cap_ - 1;
     const int sh = 64 - bits_;
+    // The home buckets first (eight at a time where the vectors allow), so that the inserts'
+    // chains of dependent instructions start from a load.
+    u32* home_of = slot_.data();
+    std::size_t q0 = 0;
+#if PEGSOL_AVX512
+    if constexpr (kVec) {
+      const __m512i mul = _mm512_set1_epi64(static_cast<long long>(0x9E3779B97F4A7C15ull));
+      const __m512i low = _mm512_set1_epi64(~7ll);
+      for (; q0 + 8 <= nc; q0 += 8) {
+        const __m512i h = _mm512_and_si512(
+            vsrli(_mm512_mullo_epi64(_mm512_loadu_si512(ck + q0), mul), static_cast<unsigned>(sh)),
+            low);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(home_of + q0),
+                            _mm512_mask_cvtepi64_epi32(_mm256_setzero_si256(), 0xFF, h));
+      }
+    }
+#endif
+    for (std::size_t q = q0; q < nc; ++q) home_of[q] = static_cast<u32>(home(ck[q], sh));
     std::size_t added = 0;
     for (std::size_t q = 0; q < nc; ++q) {
       if (q + 16 < nc) {
-        const std::size_t h = home(ck[q + 16], sh);
+        const std::size_t h = home_of[q + 16];
         __builtin_prefetch(K + h, 1);
         if constexpr (kCounts) {
           __builtin_prefetch(V + h, 1);
@@ -366,7 +384,7 @@ class Table {
         }
       }
       const u64 k = ck[q];
-      std::size_t i = home(k, sh);
+      std::size_t i = home_of[q];
       std::size_t slot;
       for (;;) {
         unsigned found, free;
@@ -379,9 +397,9 @@ class Table {
 #endif
         {
           found = free = 0;
-          for (unsigned s = 0; s < 8; ++s) {
-            found |= static_cast<unsigned>(K[i + s] == k) << s;
-            free |= static_cast<unsigned>(K[i + s] == 0) << s;
+          for (unsigned e = 0; e < 8; ++e) {
+            found |= static_cast<unsigned>(K[i + e] == k) << e;
+            free |= static_cast<unsigned>(K[i + e] == 0) << e;
           }
         }
         if (__builtin_expect(found != 0, 1)) {
@@ -454,6 +472,7 @@ class Table {
 
   Booked<u64> key_store_;
   Booked<Value> value_store_;
+  std::array<u32, kBatch + 64> slot_{};  // add()'s home buckets
   u64* keys_ = nullptr;
   Value* values_ = nullptr;
   std::size_t cap_ = 0, n_ = 0;
@@ -852,7 +871,7 @@ class Engine {
     Booked<C> scratch_count;
     Booked<double> scratch_share;
     Bump key_bump, value_bump;  // into the level being built
-    std::vector<u32> at;        // the counting sort's cursors
+    std::vector<u32> at;  // the counting sort's cursors
   };
 
   // The workers of one count type, kept from level to level with their tables and scratch (new
@@ -934,7 +953,16 @@ class Engine {
           for (const Spec& sp : specs_) {
             const u32 lo = (item.lo - sp.delta) & kResidueMask, len = item.hi - item.lo;
             auto scan_part = [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
-              scan<C, kCounts>(*w, sp, s, i0, i1);
+              switch (sp.n) {
+                case 1: scan<C, kCounts, 1>(*w, sp, s, i0, i1); break;
+                case 2: scan<C, kCounts, 2>(*w, sp, s, i0, i1); break;
+                case 3: scan<C, kCounts, 3>(*w, sp, s, i0, i1); break;
+                case 4: scan<C, kCounts, 4>(*w, sp, s, i0, i1); break;
+                case 5: scan<C, kCounts, 5>(*w, sp, s, i0, i1); break;
+                case 6: scan<C, kCounts, 6>(*w, sp, s, i0, i1); break;
+                case 7: scan<C, kCounts, 7>(*w, sp, s, i0, i1); break;
+                default: scan<C, kCounts, 8>(*w, sp, s, i0, i1); break;
+              }
             };
             par.for_range(lo, std::min(lo + len, kResidues), scan_part);
             if (lo + len > kResidues) par.for_range(0, lo + len - kResidues, scan_part);
@@ -970,8 +998,8 @@ class Engine {
     return next;
   }
 
-  // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
-  template <class C, bool kCounts>
+  // Children of parents [i0, i1) of segment s through the N jumps of class sp, into the table.
+  template <class C, bool kCounts, int N>
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
             std::size_t i1) const {
     const u64* keys = s.key;
@@ -993,9 +1021,9 @@ class Engine {
     };
 #if PEGSOL_AVX512
     if constexpr (kVec) {
-      __m512i need[8], have[8], bit[8];
+      __m512i need[N], have[N], bit[N];
       alignas(64) u64 flips[8] = {};
-      for (int j = 0; j < sp.n; ++j) {
+      for (int j = 0; j < N; ++j) {
         need[j] = _mm512_set1_epi64(static_cast<long long>(sp.need[static_cast<std::size_t>(j)]));
         have[j] = _mm512_set1_epi64(static_cast<long long>(sp.have[static_cast<std::size_t>(j)]));
         bit[j] = _mm512_set1_epi64(1ll << j);
@@ -1012,7 +1040,8 @@ class Engine {
         const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
         const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
         __m512i bits = _mm512_setzero_si512();
-        for (int j = 0; j < sp.n; ++j) {
+#pragma GCC unroll 8
+        for (int j = 0; j < N; ++j) {
           const __mmask8 m =
               _mm512_mask_cmpeq_epu64_mask(valid, _mm512_and_si512(x, need[j]), have[j]);
           bits = _mm512_mask_or_epi64(bits, m, bits, bit[j]);
@@ -1040,7 +1069,7 @@ class Engine {
 #endif
     for (std::size_t i = i0; i < i1; ++i) {
       const u64 x = keys[i];
-      for (int j = 0; j < sp.n; ++j)
+      for (int j = 0; j < N; ++j)
         if ((x & sp.need[static_cast<std::size_t>(j)]) == sp.have[static_cast<std::size_t>(j)]) {
           ck[nc] = x ^ sp.flip[static_cast<std::size_t>(j)];
           cp[nc] = static_cast<u32>(i);
@@ -1252,7 +1281,8 @@ class Engine {
       auto it = stored_.find(goal_pegs_);
       if (it != stored_.end()) {
         if (p_.goal.kind == Goal::Kind::Any) {
-          for (const auto& s : it->second.seg) below.insert(below.end(), s.key, s.key + s.n);
+          for (const auto& s : it->second.seg)
+            below.insert(below.end(), s.key, s.key + s.n);
         } else {
           const u64 c = kern_.canon(goal_);
           find(it->second, c, [&](const Segment<u64>&, std::size_t) { below.push_back(c); });
@@ -1370,7 +1400,7 @@ class Engine {
   double ratio_ = 0.1;  // positions per unit of the work-item estimate, from the last level
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
   u64 positions_ = 0;
-  u64 path_raw_ = 0;  // raw solution-path positions found so far
+  u64 path_raw_ = 0;                  // raw solution-path positions found so far
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
