@@ -103,8 +103,8 @@ class Pool {
  private:
   Chunk map(std::size_t size) {
     mem_->take(size);
-    void* m = mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void* m =
+        mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
       mem_->give(size);
       throw std::bad_alloc();
@@ -349,7 +349,7 @@ class Table {
 
   // Adds child ck[q] with the count and share of parent cp[q], for q < nc.
   template <bool kVec>
-  void add(const u64* ck, const u32* cp, std::size_t nc, const C* pcount, const double* pshare) {
+  void add(const u64* ck, std::size_t nc, const C* pcount, const double* pshare) {
     while ((n_ + nc) * 5 > cap_ * 4) grow();
     u64* __restrict K = keys_;
     Value* __restrict V = values_;
@@ -415,8 +415,8 @@ class Table {
         i = (i + 8) & mask;
       }
       if constexpr (kCounts) {
-        V[slot].count += static_cast<C>(pcount[cp[q]]);
-        V[slot].chance += pshare[cp[q]];
+        V[slot].count += pcount[q];
+        V[slot].chance += pshare[q];
       }
     }
     n_ += added;
@@ -863,6 +863,8 @@ class Engine {
           scratch_share(m) {}
     alignas(64) u64 child[kBatch + 64];
     alignas(64) u32 parent[kBatch + 64];
+    alignas(64) C count[kBatch + 64];
+    alignas(64) double share[kBatch + 64];
     std::size_t n = 0;
     Table<C, kCounts> table;
     Booked<u64> scratch_key;  // a work item's positions, residues, counts and shares
@@ -871,7 +873,7 @@ class Engine {
     Booked<C> scratch_count;
     Booked<double> scratch_share;
     Bump key_bump, value_bump;  // into the level being built
-    std::vector<u32> at;  // the counting sort's cursors
+    std::vector<u32> at;        // the counting sort's cursors
   };
 
   // The workers of one count type, kept from level to level with their tables and scratch (new
@@ -890,14 +892,20 @@ class Engine {
   template <class C, bool kCounts>
   Level<C> expand(CensusResult& r, Level<C>& par, int k) {
     // Expected children per residue: a parent residue's size times its classes' jumps.
-    std::vector<u32> psize;
-    par.sizes(psize);
+    // (Over the parent residues that hold positions, a few thousand of the 65,536: the dense
+    // loop took about 2 ms a level on one thread, a tenth of the English census's wall time.)
     std::vector<double> est(kResidues, 0.0);
     double total_est = 0;
-    for (const Spec& sp : specs_)
-      for (u32 c = 0; c < kResidues; ++c)
-        est[c] += static_cast<double>(psize[(c - sp.delta) & kResidueMask]) * sp.n;
-    for (double e : est) total_est += e;
+    for (const Segment<C>& sg : par.seg)
+      for (u32 r = sg.lo; r < sg.hi; ++r) {
+        const u32 size = sg.off[r - sg.lo + 1] - sg.off[r - sg.lo];
+        if (size == 0) continue;
+        for (const Spec& sp : specs_) {
+          const double e = static_cast<double>(size) * sp.n;
+          est[(r + sp.delta) & kResidueMask] += e;
+          total_est += e;
+        }
+      }
     // Work items: runs of residues expected to hold about kItemPositions positions each.
     const double per_est = ratio_;  // positions per unit of estimate, from the last level
     const double target = kItemPositions / per_est;
@@ -954,14 +962,30 @@ class Engine {
             const u32 lo = (item.lo - sp.delta) & kResidueMask, len = item.hi - item.lo;
             auto scan_part = [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
               switch (sp.n) {
-                case 1: scan<C, kCounts, 1>(*w, sp, s, i0, i1); break;
-                case 2: scan<C, kCounts, 2>(*w, sp, s, i0, i1); break;
-                case 3: scan<C, kCounts, 3>(*w, sp, s, i0, i1); break;
-                case 4: scan<C, kCounts, 4>(*w, sp, s, i0, i1); break;
-                case 5: scan<C, kCounts, 5>(*w, sp, s, i0, i1); break;
-                case 6: scan<C, kCounts, 6>(*w, sp, s, i0, i1); break;
-                case 7: scan<C, kCounts, 7>(*w, sp, s, i0, i1); break;
-                default: scan<C, kCounts, 8>(*w, sp, s, i0, i1); break;
+                case 1:
+                  scan<C, kCounts, 1>(*w, sp, s, i0, i1);
+                  break;
+                case 2:
+                  scan<C, kCounts, 2>(*w, sp, s, i0, i1);
+                  break;
+                case 3:
+                  scan<C, kCounts, 3>(*w, sp, s, i0, i1);
+                  break;
+                case 4:
+                  scan<C, kCounts, 4>(*w, sp, s, i0, i1);
+                  break;
+                case 5:
+                  scan<C, kCounts, 5>(*w, sp, s, i0, i1);
+                  break;
+                case 6:
+                  scan<C, kCounts, 6>(*w, sp, s, i0, i1);
+                  break;
+                case 7:
+                  scan<C, kCounts, 7>(*w, sp, s, i0, i1);
+                  break;
+                default:
+                  scan<C, kCounts, 8>(*w, sp, s, i0, i1);
+                  break;
               }
             };
             par.for_range(lo, std::min(lo + len, kResidues), scan_part);
@@ -1006,17 +1030,22 @@ class Engine {
     u64* ck = w.child;
     u32* cp = w.parent;
     std::size_t nc = 0;
+    // Counts and shares go into the batch beside the children (the vector path with 64-bit
+    // counts) or are gathered by parent index at the flush.
+    constexpr bool direct = kVec && kCounts && std::is_same_v<C, u64>;
     auto flush = [&] {
       if (nc == 0) return;
       for (std::size_t q = nc; q % 8; ++q) ck[q] = ck[0];
       for (std::size_t q = 0; q < nc; q += 8) kern_.canon8(ck + q, ck + q);
-      const C* pc = nullptr;
-      const double* ps = nullptr;
       if constexpr (kCounts) {
-        pc = s.count;
-        ps = s.share;
+        if (!direct) {
+          for (std::size_t q = 0; q < nc; ++q) {
+            w.count[q] = s.count[cp[q]];
+            w.share[q] = s.share[cp[q]];
+          }
+        }
       }
-      w.table.template add<kVec>(ck, cp, nc, pc, ps);
+      w.table.template add<kVec>(ck, nc, w.count, w.share);
       nc = 0;
     };
 #if PEGSOL_AVX512
@@ -1047,6 +1076,13 @@ class Engine {
           bits = _mm512_mask_or_epi64(bits, m, bits, bit[j]);
         }
         __mmask8 act = _mm512_test_epi64_mask(bits, bits);
+        __m512i pcv = _mm512_setzero_si512(), psv = _mm512_setzero_si512();
+        if constexpr (direct) {
+          if (act) {
+            pcv = _mm512_maskz_loadu_epi64(valid, s.count + i);
+            psv = _mm512_maskz_loadu_epi64(valid, s.share + i);
+          }
+        }
         const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), lane);
         while (act) {
           const __m512i low =
@@ -1055,8 +1091,13 @@ class Engine {
           const __m512i child =
               _mm512_xor_si512(x, _mm512_mask_permutexvar_epi64(flipv, 0xFF, first, flipv));
           _mm512_storeu_si512(ck + nc, _mm512_maskz_compress_epi64(act, child));
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc),
-                              _mm256_maskz_compress_epi32(act, idx));
+          if constexpr (direct) {
+            _mm512_storeu_si512(w.count + nc, _mm512_maskz_compress_epi64(act, pcv));
+            _mm512_storeu_si512(w.share + nc, _mm512_maskz_compress_epi64(act, psv));
+          } else {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc),
+                                _mm256_maskz_compress_epi32(act, idx));
+          }
           nc += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(act)));
           bits = _mm512_xor_si512(bits, low);
           act = _mm512_test_epi64_mask(bits, bits);
@@ -1281,8 +1322,7 @@ class Engine {
       auto it = stored_.find(goal_pegs_);
       if (it != stored_.end()) {
         if (p_.goal.kind == Goal::Kind::Any) {
-          for (const auto& s : it->second.seg)
-            below.insert(below.end(), s.key, s.key + s.n);
+          for (const auto& s : it->second.seg) below.insert(below.end(), s.key, s.key + s.n);
         } else {
           const u64 c = kern_.canon(goal_);
           find(it->second, c, [&](const Segment<u64>&, std::size_t) { below.push_back(c); });
@@ -1400,7 +1440,7 @@ class Engine {
   double ratio_ = 0.1;  // positions per unit of the work-item estimate, from the last level
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
   u64 positions_ = 0;
-  u64 path_raw_ = 0;                  // raw solution-path positions found so far
+  u64 path_raw_ = 0;  // raw solution-path positions found so far
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
