@@ -514,7 +514,8 @@ class Engine {
     t0_ = Clock::now();
   }
 
-  CensusResult run() {
+  // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
+  CensusResult run(bool wide_counts) {
     CensusResult r;
     r.group_size = kern_.group_size();
     r.width = 64;
@@ -527,6 +528,8 @@ class Engine {
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
+    } else if (o_.counts && wide_counts) {
+      forward<u128, true>(r);
     } else if (o_.counts) {
       forward<u64, true>(r);
     } else {
@@ -1451,13 +1454,14 @@ class Engine {
 };
 
 template <class Kernel, bool kVec>
-CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms) {
-  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms)).run();
+CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,
+                 bool wide_counts) {
+  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms)).run(wide_counts);
 }
 
 }  // namespace
 
-CensusResult compact_census(const Problem& p, const CensusOptions& o) {
+CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
   const Board& b = *p.board;
   std::vector<int> syms;
   for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
@@ -1465,11 +1469,11 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o) {
 #if PEGSOL_AVX512
   if (o.engine != CensusEngine::CompactPortable) {
     if (auto grid = GridKernel::make(b, syms))
-      return run<GridKernel, true>(p, o, std::move(*grid), syms);
-    return run<TableKernel, true>(p, o, TableKernel(b, syms), syms);
+      return run<GridKernel, true>(p, o, std::move(*grid), syms, wide_counts);
+    return run<TableKernel, true>(p, o, TableKernel(b, syms), syms, wide_counts);
   }
 #endif
-  return run<TableKernel, false>(p, o, TableKernel(b, syms), syms);
+  return run<TableKernel, false>(p, o, TableKernel(b, syms), syms, wide_counts);
 }
 
 }  // namespace pegsol::census_detail

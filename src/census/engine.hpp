@@ -1,14 +1,9 @@
-// The census's layer engine (internal to src/census).
-//
-// A level is an array of shards; a position belongs to shard digest(canonical) >> (64 -
-// kShardBits). Building level k-1 from level k runs in chunks of parents:
-//
-//   phase A  every worker expands its slice of the chunk, appending each child (canonical key,
-//            orbit path count, probability share) to its own buffer for the child's shard;
-//   phase B  worker t merges every worker's buffers for the shards it owns (s % workers == t)
-//            into its open-addressing tables.
-//
-// No locks: a shard has one owner. A machine could own a shard range the same way.
+// Shared pieces of the census engines (internal to src/census): the memory ledger, booked
+// vectors, the worker helper, and the entry points of the compact engine (compact.cpp). The wide
+// engine (census.cpp, layouts over 64 bits) splits a level into shards by a hash of the position
+// (kShards), each with one owner; the compact engine splits it by a residue of the position
+// (compact.cpp). Either way a part of a level has one owner, so the same layout spreads over
+// threads today and machines later.
 #pragma once
 
 #include <sys/mman.h>
@@ -206,90 +201,13 @@ class Booked {
   std::size_t booked_ = 0;
 };
 
-// Storage for n objects of a trivial type T in one block, booked in a Memory ledger and mapped
-// as TableAllocator maps it. One block for all of a level's tables lets the kernel back them
-// with huge pages (the English census's tables, 1.3 MiB per shard, got none apart); discard()
-// hands a finished stretch's pages back early (callers discard disjoint stretches, once each).
-template <class T>
-class Arena {
-  static_assert(std::is_trivially_copyable_v<T>);
-
- public:
-  Arena(Memory& m, std::size_t n)
-      : mem_(&m), n_(n), booked_(TableAllocator<T>::footprint(n * sizeof(T))) {
-    m.take(booked_.load());
-    try {
-      p_ = TableAllocator<T>().allocate(n);
-    } catch (...) {
-      m.give(booked_.load());
-      throw;
-    }
-  }
-  Arena(const Arena&) = delete;
-  Arena& operator=(const Arena&) = delete;
-  ~Arena() {
-    TableAllocator<T>().deallocate(p_, n_);
-    mem_->give(booked_.load());
-  }
-  T* data() const { return p_; }
-  // Returns the whole pages within objects [from, from + n) to the system and the ledger; they
-  // read as zero afterwards. Blocks below TableAllocator's threshold keep their memory.
-  void discard(std::size_t from, std::size_t n) {
-    if (n_ * sizeof(T) < TableAllocator<T>::kLarge) return;
-    constexpr std::uintptr_t kPage = TableAllocator<T>::kPage;
-    auto lo = reinterpret_cast<std::uintptr_t>(p_ + from);
-    auto hi = reinterpret_cast<std::uintptr_t>(p_ + from + n);
-    lo = (lo + kPage - 1) / kPage * kPage;
-    hi = hi / kPage * kPage;
-    if (hi <= lo) return;
-    madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
-    booked_.fetch_sub(hi - lo);  // disjoint stretches: never more than was booked
-    mem_->give(hi - lo);
-  }
-
- private:
-  Memory* mem_;
-  std::size_t n_;
-  std::atomic<std::size_t> booked_;  // discard() runs on several threads
-  T* p_ = nullptr;
-};
-
-// Sorts v's keys, all below 2^bits, in place: least significant digit first, digits of at most
-// 10 bits (1,024 counters and as many write streams stay in L1), through tmp; small arrays by
-// std::sort. On a shard's uniform keys three passes beat std::sort about threefold.
-template <class V, class W>
-void radix_sort(V& v, W& tmp, int bits) {
-  using K = typename V::value_type;
-  static_assert(std::is_same_v<typename W::value_type, K>);
-  const std::size_t n = v.size();
-  if (n < 1024 || bits <= 0) {
-    std::sort(v.begin(), v.end());
-    return;
-  }
-  const int passes = (bits + 9) / 10;
-  const int width = (bits + passes - 1) / passes;
-  const K mask = static_cast<K>((K{1} << width) - 1);
-  std::vector<std::size_t> at(std::size_t{1} << width);
-  tmp.resize(n);
-  K* from = v.data();
-  K* to = tmp.data();
-  for (int p = 0; p < passes; ++p) {
-    const int shift = p * width;
-    std::fill(at.begin(), at.end(), 0);
-    for (std::size_t i = 0; i < n; ++i) ++at[(from[i] >> shift) & mask];
-    std::size_t sum = 0;
-    for (std::size_t& a : at) sum += std::exchange(a, sum);
-    for (std::size_t i = 0; i < n; ++i) to[at[(from[i] >> shift) & mask]++] = from[i];
-    std::swap(from, to);
-  }
-  if (from != v.data()) std::copy(from, from + n, v.data());
-}
-
 // True when board symmetry s maps p's start to itself and its goal to itself.
 bool fixes_problem(const Board& b, const Problem& p, int s);
 
 // The compact engine (compact.cpp): layouts of up to 64 bits; throws CensusError.
-CensusResult compact_census(const Problem& p, const CensusOptions& o);
+// wide_counts: 128-bit path counts from the start (the tests' check of that path); otherwise
+// they widen at the first level whose counts could pass 2^64.
+CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts = false);
 
 // Runs f(t) on `workers` threads (t = 0 on the caller); rethrows the first exception.
 template <class F>
