@@ -444,10 +444,17 @@ TEST(Census, EnginesAgreePositionGoal) {
 
 // Problems whose goal is the start's complement take the compact engine's complement trick for
 // the solution paths (each level joined with its complement level), the rest its backward pass.
-TEST(Census, ReturnToTheVacancyAgainstBruteForce) {
-  check_against_brute(vacancy("triangle:5", "1", "1"), true);
-  check_against_brute(vacancy("rect:3x5", "c2", "c2"), true);
-  check_against_brute(vacancy("triangle:6", "13", "13"), false);
+// So do problems whose goal's complement is a symmetric image of the start (the trick then joins
+// each level with its complement level turned by that symmetry).
+TEST(Census, ComplementTrickAgainstBruteForce) {
+  for (const Problem& p : {vacancy("triangle:5", "1", "1"), vacancy("rect:3x5", "c2", "c2"),
+                           vacancy("triangle:5", "1", "11"), vacancy("triangle:5", "4", "13"),
+                           vacancy("rect:4x5", "b2", "d3"), vacancy("triangle:6", "13", "13")}) {
+    EXPECT_GE(census_detail::complement_twist(*p.board, p), 0) << describe(p);
+    check_against_brute(p, p.board->size() < 21);
+  }
+  EXPECT_LT(
+      census_detail::complement_twist(*make_board("rect:4x5"), vacancy("rect:4x5", "b2", "c2")), 0);
 }
 
 // 128-bit counts from the first level give every figure the default run gives (which widens
@@ -472,14 +479,11 @@ TEST(CensusKernels, CanonicalFormsOrbitsAndJumps) {
     std::optional<Lattice> lattice;
     const char* vacancy;
   };
-  const std::vector<Case> cases = {{"english", std::nullopt, "d4"},
-                                   {"english", std::nullopt, "d1"},
-                                   {"english", Lattice::Square8, "d4"},
-                                   {"french", std::nullopt, "d2"},
-                                   {"rect:4x6", std::nullopt, "b2"},
-                                   {"rect:5x5", std::nullopt, "c3"},
-                                   {"triangle:7", std::nullopt, "1"},
-                                   {"hexagon:3", std::nullopt, "10"}};
+  const std::vector<Case> cases = {
+      {"english", std::nullopt, "d4"},     {"english", std::nullopt, "d1"},
+      {"english", Lattice::Square8, "d4"}, {"french", std::nullopt, "d2"},
+      {"rect:4x6", std::nullopt, "b2"},    {"rect:5x5", std::nullopt, "c3"},
+      {"triangle:7", std::nullopt, "1"},   {"hexagon:3", std::nullopt, "10"}};
   std::uint64_t seed = 2026;
   auto next = [&] {
     seed ^= seed << 13;
@@ -548,7 +552,8 @@ TEST(CensusKernels, CanonicalFormsOrbitsAndJumps) {
         kern.describe8(in, orbit, moves);
         for (int u = 0; u < 8; ++u) {
           const auto im = images(xs[static_cast<std::size_t>(u)]);
-          EXPECT_TRUE(im.count(holes(out[u]).to_bits())) << xs[static_cast<std::size_t>(u)].to_bits();
+          EXPECT_TRUE(im.count(holes(out[u]).to_bits()))
+              << xs[static_cast<std::size_t>(u)].to_bits();
           EXPECT_EQ(out2[u], out[u]);
           EXPECT_EQ(orbit[u], im.size());
           EXPECT_EQ(orbit2[u], im.size());
@@ -561,7 +566,8 @@ TEST(CensusKernels, CanonicalFormsOrbitsAndJumps) {
     };
     check(census_detail::TableKernel(*b, syms), "table kernel");
 #if PEGSOL_AVX512
-    if (auto grid = census_detail::GridKernel::make(*b, syms)) check(*grid, "grid kernel");
+    if (auto grid = census_detail::GridKernel::make(*b, syms))
+      check(*grid, "grid kernel");
     else
       EXPECT_EQ(b->lattice(), Lattice::Triangular) << "no grid kernel for a square board";
 #endif

@@ -224,6 +224,8 @@ struct Segment {
   u64* key = nullptr;       // canonical keys
   C* count = nullptr;       // orbit path counts (counting only)
   double* share = nullptr;  // the orbit's chance over its number of jumps (the chance if none)
+  // A stored level's keys instead, packed: n dense bits each, in the fewest whole bytes.
+  std::uint8_t* packed = nullptr;
   std::size_t size() const { return n; }
 };
 
@@ -269,22 +271,24 @@ struct Spec {
 // complement trick hit).
 class KeySet {
  public:
+  // Empties the set, sized for about n keys (it grows past them).
   void reset(std::size_t n) {
     std::size_t cap = 64;
     while (cap < 2 * n) cap *= 2;
-    if (store_.size() < cap + 8) store_.assign(cap + 8, 0);
-    keys_ = store_.data() + (8 - (reinterpret_cast<std::uintptr_t>(store_.data()) / 8) % 8) % 8;
-    cap_ = cap;
-    std::fill(keys_, keys_ + cap, 0);
+    place(cap);
   }
-  // Adds k, which must not be in the set yet.
+  // Adds k (if new).
   void insert(u64 k) {
+    if (2 * (n_ + 1) > cap_) grow();
     for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1))
-      for (std::size_t e = 0; e < 8; ++e)
+      for (std::size_t e = 0; e < 8; ++e) {
+        if (keys_[i + e] == k) return;
         if (keys_[i + e] == 0) {
           keys_[i + e] = k;
+          ++n_;
           return;
         }
+      }
   }
   template <bool kVec>
   bool contains(u64 k) const {
@@ -308,12 +312,25 @@ class KeySet {
   }
 
  private:
+  void place(std::size_t cap) {
+    if (store_.size() < cap + 8) store_.assign(cap + 8, 0);
+    keys_ = store_.data() + (8 - (reinterpret_cast<std::uintptr_t>(store_.data()) / 8) % 8) % 8;
+    cap_ = cap;
+    n_ = 0;
+    std::fill(keys_, keys_ + cap, 0);
+  }
+  void grow() {
+    std::vector<u64> old(keys_, keys_ + cap_);
+    place(2 * cap_);
+    for (u64 k : old)
+      if (k) insert(k);
+  }
   std::size_t home(u64 k) const {
     return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (cap_ - 8);
   }
   std::vector<u64> store_;
   u64* keys_ = nullptr;
-  std::size_t cap_ = 0;
+  std::size_t cap_ = 0, n_ = 0;
 };
 
 // The worker's hash table for one work item: keys in buckets of eight (one 64-byte line), and
@@ -493,7 +510,8 @@ class Engine {
  public:
   using Pos = Bits<64>;
 
-  Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms)
+  // twist: the board symmetry of the complement trick (complement_twist), or -1.
+  Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms, int twist)
       : p_(p),
         o_(o),
         b_(*p.board),
@@ -509,8 +527,8 @@ class Engine {
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_ = to_key(g_.to_bits(p.goal.position));
     if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
-    complementary_ = p.goal.kind != Goal::Kind::Any && goal_ == (kern_.holes() & ~start_);
-    build_residues();
+    complementary_ = twist >= 0;
+    build_residues(twist);
     t0_ = Clock::now();
   }
 
@@ -609,7 +627,7 @@ class Engine {
   // The weights: constant on the orbits of the census group, or, when those give more than 24
   // jump classes (small groups), on the orbits of all the board's symmetries: fewer classes
   // (fewer scans of each parent) for a coarser split.
-  void build_residues() {
+  void build_residues(int twist) {
     auto orbits_of = [&](const std::vector<std::vector<int>>& perms) {
       std::vector<int> orbit(static_cast<std::size_t>(n_), -1);
       int count = 0;
@@ -621,8 +639,22 @@ class Engine {
       }
       return orbit;
     };
+    // The census group, and the twist of the complement trick: the complement's residue is
+    // then total - residue whatever the twist.
     std::vector<std::vector<int>> group, all = b_.symmetries();
     for (int s : syms_) group.push_back(b_.symmetries()[static_cast<std::size_t>(s)]);
+    if (twist >= 0) {
+      group.push_back(b_.symmetries()[static_cast<std::size_t>(twist)]);
+      for (std::size_t i = 0; i < group.size(); ++i)  // closed under composition
+        for (std::size_t j = 0; j <= i; ++j)
+          for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+            std::vector<int> c(static_cast<std::size_t>(n_));
+            for (int h = 0; h < n_; ++h)
+              c[static_cast<std::size_t>(h)] =
+                  group[x][static_cast<std::size_t>(group[y][static_cast<std::size_t>(h)])];
+            if (std::find(group.begin(), group.end(), c) == group.end()) group.push_back(c);
+          }
+    }
     std::vector<int> orbit = orbits_of(group);
     auto classes = [&](const std::vector<int>& orb) {
       std::vector<std::array<int, 3>> seen;
@@ -764,19 +796,38 @@ class Engine {
       lv.keys.clear();
       return;
     }
+    // Kept with packed keys (5 bytes instead of 8 on the English board).
     Level<u64> s(pool_, mem_);
+    Bump b;
+    b.begin(s.keys, lv.size() < kSmallLevel);
+    const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
     for (const Segment<C>& seg : lv.seg) {
       Segment<u64> t;
       t.lo = seg.lo;
       t.hi = seg.hi;
       t.n = seg.n;
-      t.off = seg.off;
-      t.key = seg.key;
+      t.off = b.alloc<u32>(seg.hi - seg.lo + 1);
+      std::copy(seg.off, seg.off + (seg.hi - seg.lo + 1), t.off);
+      t.packed = b.alloc<std::uint8_t>(seg.n * w + 8);
+      for (std::size_t i = 0; i < seg.n; ++i) {
+        const u64 d = kern_.pack(seg.key[i]);
+        std::memcpy(t.packed + i * w, &d, 8);  // the next key overwrites the excess
+      }
       s.seg.push_back(t);
     }
-    s.keys = std::move(lv.keys);
     lv.seg.clear();
+    lv.keys.clear();
     stored_[k] = std::move(s);
+  }
+
+  // Key i of segment s, packed or not.
+  template <class C>
+  u64 key_at(const Segment<C>& s, std::size_t i) const {
+    if (!s.packed) return s.key[i];
+    const int w = kern_.packed_bytes();
+    u64 d;
+    std::memcpy(&d, s.packed + i * static_cast<std::size_t>(w), 8);
+    return kern_.unpack(w == 8 ? d : d & ((u64{1} << (8 * w)) - 1));
   }
 
   template <class C, class F>
@@ -784,7 +835,7 @@ class Engine {
     const u32 res = residue(c);
     lv.for_range(res, res + 1, [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
       for (std::size_t i = i0; i < i1; ++i)
-        if (s.key[i] == c) f(s, i);
+        if (key_at(s, i) == c) f(s, i);
     });
   }
 
@@ -1260,7 +1311,7 @@ class Engine {
           std::size_t count = 0;
           auto each = [&](auto&& f) {
             auto body = [&](const auto& seg, std::size_t a, std::size_t b) {
-              for (std::size_t i = a; i < b; ++i) f(seg.key[i]);
+              for (std::size_t i = a; i < b; ++i) f(key_at(seg, i));
             };
             if (other)
               other->for_range(cres, cres + 1, body);
@@ -1273,8 +1324,8 @@ class Engine {
           each([&](u64 x) { set.insert(x); });
           for (std::size_t i = i0; i < i1; i += 8) {
             const std::size_t e = std::min<std::size_t>(8, i1 - i);
-            for (std::size_t u = 0; u < 8; ++u) q[u] = kern_.holes() & ~s.key[i + (u < e ? u : 0)];
-            kern_.canon8(q, q, orbit);  // a complement's orbit is as large as the position's
+            for (std::size_t u = 0; u < 8; ++u) q[u] = s.key[i + (u < e ? u : 0)];
+            kern_.twist8(q, q, orbit);  // the twisted complement's orbit is the position's size
             for (std::size_t u = 0; u < e; ++u) {
               const bool hit = set.template contains<kVec>(q[u]);
               my.sym += hit;
@@ -1301,7 +1352,14 @@ class Engine {
       std::sort(mine.begin(), mine.end());
       if (2 * k != n_) {
         std::vector<u64>& theirs = paths_[static_cast<std::size_t>(n_ - k)];
-        for (u64 x : mine) theirs.push_back(kern_.canon(kern_.holes() & ~x));
+        alignas(64) u64 q[8];
+        u32 orbit[8];
+        for (std::size_t i = 0; i < mine.size(); i += 8) {
+          const std::size_t e = std::min<std::size_t>(8, mine.size() - i);
+          for (std::size_t u = 0; u < 8; ++u) q[u] = mine[i + (u < e ? u : 0)];
+          kern_.twist8(q, q, orbit);
+          theirs.insert(theirs.end(), q, q + e);
+        }
         std::sort(theirs.begin(), theirs.end());
       }
     }
@@ -1315,88 +1373,127 @@ class Engine {
   }
 
   // Any other problem: from the goal positions upward, each level's solution-path positions are
-  // the stored level's positions with a child on a solution path. The parents of a level's
-  // positions (their complements' jumps, undone) are gathered by residue and joined with the
-  // stored level's residues through a small set.
+  // the stored level's positions with a child on a solution path. A run of residues of level k
+  // at a time (the stored level's segments), like the forward pass: the parents of the level
+  // below's solution-path positions (their complements' jumps, undone) can only come from
+  // residues shifted by the jump classes' deltas; they go into a set, and the stored positions
+  // found in it are the run's solution-path positions.
   void backward(CensusResult& r) {
     if (goal_pegs_ > k0_) return;
-    std::vector<u64> below;
+    auto it = stored_.find(goal_pegs_);
+    if (it == stored_.end()) return;
+    Level<u64> below(pool_, mem_);
     {
-      auto it = stored_.find(goal_pegs_);
-      if (it != stored_.end()) {
-        if (p_.goal.kind == Goal::Kind::Any) {
-          for (const auto& s : it->second.seg) below.insert(below.end(), s.key, s.key + s.n);
-        } else {
-          const u64 c = kern_.canon(goal_);
-          find(it->second, c, [&](const Segment<u64>&, std::size_t) { below.push_back(c); });
+      Bump b;
+      b.begin(below.keys, true);
+      for (const Segment<u64>& s : it->second.seg) {
+        Segment<u64> t;
+        t.lo = s.lo;
+        t.hi = s.hi;
+        t.off = b.alloc<u32>(s.hi - s.lo + 1);
+        t.key = b.alloc<u64>(s.n + 1);
+        const u64 goal = kern_.canon(goal_);
+        for (u32 res = s.lo; res < s.hi; ++res) {
+          t.off[res - s.lo] = static_cast<u32>(t.n);
+          for (std::size_t i = s.off[res - s.lo]; i < s.off[res - s.lo + 1]; ++i) {
+            const u64 x = key_at(s, i);
+            if (p_.goal.kind == Goal::Kind::Any || x == goal) t.key[t.n++] = x;
+          }
         }
+        t.off[s.hi - s.lo] = static_cast<u32>(t.n);
+        below.seg.push_back(t);
       }
     }
-    std::vector<JumpMask> un;
-    for (const JumpMask& j : kern_.jumps()) un.push_back({j.need, j.need ^ j.have, j.flip});
-    for (int k = goal_pegs_;; ++k) {
+    stored_.erase(goal_pegs_);
+    record_path_level(r, below, goal_pegs_);
+    for (int k = goal_pegs_ + 1; k <= k0_ && below.size() > 0; ++k) {
       mem_.set_level(k);
       check_cancel();
-      record_path_level(r, below, k);
-      if (k == k0_ || below.empty()) break;
-      auto it = stored_.find(k + 1);
-      if (it == stored_.end()) break;
-      const Level<u64>& up = it->second;
-      // Parents of `below`, canonical, with their residues.
-      std::vector<u64> cand;
-      std::vector<u64> batch;
-      for (u64 x : below)
-        for (const JumpMask& j : un)
-          if ((x & j.need) == j.have) cand.push_back(x ^ j.flip);
-      while (cand.size() % 8) cand.push_back(cand.empty() ? 0 : cand[0]);
-      for (std::size_t i = 0; i < cand.size(); i += 8)
-        kern_.canon8(cand.data() + i, cand.data() + i);
-      std::sort(cand.begin(), cand.end());
-      cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
-      // Group by residue.
-      std::vector<std::pair<u32, u64>> byres;
-      byres.reserve(cand.size());
-      for (u64 x : cand) byres.push_back({residue(x), x});
-      std::sort(byres.begin(), byres.end());
-      std::vector<u64> next;
-      KeySet set;
-      for (std::size_t i = 0; i < byres.size();) {
-        std::size_t e = i;
-        while (e < byres.size() && byres[e].first == byres[i].first) ++e;
-        const u32 res = byres[i].first;
-        std::size_t count = 0;
-        up.for_range(res, res + 1,
-                     [&](const Segment<u64>&, std::size_t a, std::size_t b) { count += b - a; });
-        if (count) {
-          set.reset(count);
-          up.for_range(res, res + 1, [&](const Segment<u64>& s, std::size_t a, std::size_t b) {
-            for (std::size_t q = a; q < b; ++q) set.insert(s.key[q]);
-          });
-          for (std::size_t q = i; q < e; ++q)
-            if (set.template contains<kVec>(byres[q].second)) next.push_back(byres[q].second);
+      auto up_it = stored_.find(k);
+      if (up_it == stored_.end()) break;
+      const Level<u64>& up = up_it->second;
+      Level<u64> next(pool_, mem_);
+      next.seg.resize(up.seg.size());
+      std::atomic<std::size_t> cursor{0};
+      const bool small = up.size() < kSmallLevel;
+      parallel(up.size() < 4096 ? 1 : workers_, [&](int) {
+        KeySet cand;
+        Bump b;
+        b.begin(next.keys, small);
+        alignas(64) u64 batch[kBatch + 64];
+        std::size_t nb = 0;
+        auto flush = [&] {
+          for (std::size_t q = nb; q % 8; ++q) batch[q] = batch[0];
+          for (std::size_t q = 0; q < nb; q += 8) kern_.canon8(batch + q, batch + q);
+          for (std::size_t q = 0; q < nb; ++q) cand.insert(batch[q]);
+          nb = 0;
+        };
+        for (;;) {
+          const std::size_t si = cursor.fetch_add(1);
+          if (si >= up.seg.size()) break;
+          check_cancel();
+          const Segment<u64>& s = up.seg[si];
+          Segment<u64>& out = next.seg[si];
+          out.lo = s.lo;
+          out.hi = s.hi;
+          out.off = b.alloc<u32>(s.hi - s.lo + 1);
+          out.key = b.alloc<u64>(s.n + 1);
+          cand.reset(s.n);
+          for (const Spec& sp : specs_) {
+            const u32 lo = (s.lo + sp.delta) & kResidueMask, len = s.hi - s.lo;
+            auto gather = [&](const Segment<u64>& bs, std::size_t i0, std::size_t i1) {
+              for (std::size_t i = i0; i < i1; ++i) {
+                const u64 x = bs.key[i];
+                for (int j = 0; j < sp.n; ++j) {
+                  const std::size_t u = static_cast<std::size_t>(j);
+                  // Undone: x holds the jump's landing peg and neither of the holes it left.
+                  if ((x & sp.need[u]) == (sp.need[u] ^ sp.have[u])) batch[nb++] = x ^ sp.flip[u];
+                }
+                if (nb >= kBatch) flush();
+              }
+            };
+            below.for_range(lo, std::min(lo + len, kResidues), gather);
+            if (lo + len > kResidues) below.for_range(0, lo + len - kResidues, gather);
+          }
+          flush();
+          for (u32 res = s.lo; res < s.hi; ++res) {
+            out.off[res - s.lo] = static_cast<u32>(out.n);
+            for (std::size_t i = s.off[res - s.lo]; i < s.off[res - s.lo + 1]; ++i) {
+              const u64 x = key_at(s, i);
+              if (cand.template contains<kVec>(x)) out.key[out.n++] = x;
+            }
+          }
+          out.off[s.hi - s.lo] = static_cast<u32>(out.n);
         }
-        i = e;
-      }
+      });
       stored_.erase(k);
+      record_path_level(r, next, k);
       below = std::move(next);
     }
+    stored_.clear();
   }
 
-  void record_path_level(CensusResult& r, std::vector<u64>& keys, int k) {
-    CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
-    std::sort(keys.begin(), keys.end());
-    lv.on_path_sym = keys.size();
-    lv.on_path_raw = 0;
+  // Level k's solution-path figures from its positions (and the positions themselves, sorted,
+  // while the reordering count may still run).
+  void record_path_level(CensusResult& r, const Level<u64>& lv, int k) {
+    CensusLevel& figures = r.levels[static_cast<std::size_t>(k)];
+    figures.on_path_sym = lv.size();
+    figures.on_path_raw = 0;
     alignas(64) u64 in[8];
     u32 orbit[8], moves[8];
-    for (std::size_t i = 0; i < keys.size(); i += 8) {
-      const std::size_t e = std::min<std::size_t>(8, keys.size() - i);
-      for (std::size_t u = 0; u < 8; ++u) in[u] = keys[i + (u < e ? u : 0)];
-      kern_.describe8(in, orbit, moves);
-      for (std::size_t u = 0; u < e; ++u) lv.on_path_raw += orbit[u];
+    for (const Segment<u64>& s : lv.seg)
+      for (std::size_t i = 0; i < s.n; i += 8) {
+        const std::size_t e = std::min<std::size_t>(8, s.n - i);
+        for (std::size_t u = 0; u < 8; ++u) in[u] = s.key[i + (u < e ? u : 0)];
+        kern_.describe8(in, orbit, moves);
+        for (std::size_t u = 0; u < e; ++u) figures.on_path_raw += orbit[u];
+      }
+    path_raw_ += figures.on_path_raw;
+    if (want_paths(r)) {
+      std::vector<u64>& keys = paths_[static_cast<std::size_t>(k)];
+      for (const Segment<u64>& s : lv.seg) keys.insert(keys.end(), s.key, s.key + s.n);
+      std::sort(keys.begin(), keys.end());
     }
-    path_raw_ += lv.on_path_raw;
-    if (want_paths(r)) paths_[static_cast<std::size_t>(k)] = keys;
   }
 
   // Solutions up to reordering of independent jumps (paths.hpp), over the solution paths.
@@ -1455,25 +1552,55 @@ class Engine {
 
 template <class Kernel, bool kVec>
 CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,
-                 bool wide_counts) {
-  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms)).run(wide_counts);
+                 int twist, bool wide_counts) {
+  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms), twist).run(wide_counts);
 }
 
 }  // namespace
+
+// The complement trick's twist: the inverse of a board symmetry t with t(start) = complement of
+// the goal and t(goal) = complement of the start, or -1 (goals "anywhere" have none). Reversed
+// and complemented, a path from x to the goal is a path from t(start) to the complement of x, so
+// x is on a solution path exactly when t^-1(complement of x) is reachable; and conjugation by t
+// keeps the census group, so that test is the same for x's whole orbit.
+int complement_twist(const Board& b, const Problem& p) {
+  if (p.goal.kind == Goal::Kind::Any) return -1;
+  HoleSet goal = p.goal.kind == Goal::Kind::Position ? p.goal.position : HoleSet(b.size());
+  if (p.goal.kind == Goal::Kind::Hole) goal.set(p.goal.hole);
+  const HoleSet not_start = p.start.complement(), not_goal = goal.complement();
+  const auto& syms = b.symmetries();
+  auto image = [&](const std::vector<int>& perm, const HoleSet& x) {
+    HoleSet y(b.size());
+    for (int h : x.members()) y.set(perm[static_cast<std::size_t>(h)]);
+    return y;
+  };
+  for (std::size_t t = 0; t < syms.size(); ++t) {
+    if (image(syms[t], p.start) != not_goal || image(syms[t], goal) != not_start) continue;
+    for (std::size_t u = 0; u < syms.size(); ++u) {  // its inverse
+      bool inverse = true;
+      for (int h = 0; h < b.size() && inverse; ++h)
+        inverse = syms[u][static_cast<std::size_t>(syms[t][static_cast<std::size_t>(h)])] == h;
+      if (inverse) return static_cast<int>(u);
+    }
+  }
+  return -1;
+}
 
 CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
   const Board& b = *p.board;
   std::vector<int> syms;
   for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
     if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
+  const int twist = complement_twist(b, p);
+  const int t = std::max(twist, 0);
 #if PEGSOL_AVX512
   if (o.engine != CensusEngine::CompactPortable) {
-    if (auto grid = GridKernel::make(b, syms))
-      return run<GridKernel, true>(p, o, std::move(*grid), syms, wide_counts);
-    return run<TableKernel, true>(p, o, TableKernel(b, syms), syms, wide_counts);
+    if (auto grid = GridKernel::make(b, syms, t))
+      return run<GridKernel, true>(p, o, std::move(*grid), syms, twist, wide_counts);
+    return run<TableKernel, true>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
   }
 #endif
-  return run<TableKernel, false>(p, o, TableKernel(b, syms), syms, wide_counts);
+  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
 }
 
 }  // namespace pegsol::census_detail

@@ -204,6 +204,10 @@ class Booked {
 // True when board symmetry s maps p's start to itself and its goal to itself.
 bool fixes_problem(const Board& b, const Problem& p, int s);
 
+// The complement trick's twist for p (compact.cpp): a board symmetry u such that x is on a
+// solution path exactly when u(complement of x) is reachable, or -1 when there is none.
+int complement_twist(const Board& b, const Problem& p);
+
 // The compact engine (compact.cpp): layouts of up to 64 bits; throws CensusError.
 // wide_counts: 128-bit path counts from the start (the tests' check of that path); otherwise
 // they widen at the first level whose counts could pass 2^64.

@@ -9,6 +9,9 @@
 //   it canon(x), canon8(in, out)   the least image of x under the census group (8 at a time)
 //   describe8(in, orbit, moves) orbit sizes and legal-jump counts of 8 keys
 //   images(x, out)              the images of x under each group element (the identity first)
+//   twist8(in, out, orbit)      canonical forms and orbits of t(complement of x) for 8 keys, t the
+//                               board symmetry given at construction (the complement trick)
+//   pack(x), unpack(d)          x as n dense bits (d) and back, for keys kept in fewer bytes
 //
 // GridKernel serves square boards within an 8x8 box on CPUs with AVX-512 and GFNI: the key is the
 // box's grid word and a symmetry image is a handful of byte and bit permutations of it. TableKernel
@@ -30,7 +33,7 @@
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) &&         \
     defined(__AVX512DQ__) && defined(__AVX512CD__) && defined(__AVX512VPOPCNTDQ__) && \
-    defined(__GFNI__)
+    defined(__GFNI__) && defined(__BMI2__)
 #define PEGSOL_AVX512 1
 #else
 #define PEGSOL_AVX512 0
@@ -46,12 +49,16 @@ struct JumpMask {
 // tables (one lookup per key byte), legal jumps by testing each jump's masks.
 class TableKernel {
  public:
-  // syms: indices into b.symmetries(), the identity first.
-  TableKernel(const Board& b, const std::vector<int>& syms) : n_(b.size()), ns_(syms.size()) {
+  // syms: indices into b.symmetries(), the identity first; twist: the board symmetry of
+  // twist8() (another index into b.symmetries()).
+  TableKernel(const Board& b, const std::vector<int>& syms, int twist = 0)
+      : n_(b.size()), ns_(syms.size()) {
     bytes_ = (n_ + 7) / 8;
-    table_.assign(ns_ * static_cast<std::size_t>(bytes_) * 256, 0);
-    for (std::size_t q = 0; q < ns_; ++q) {
-      const auto& perm = b.symmetries()[static_cast<std::size_t>(syms[q])];
+    std::vector<int> all = syms;
+    all.push_back(twist);  // the twist's table comes last
+    table_.assign(all.size() * static_cast<std::size_t>(bytes_) * 256, 0);
+    for (std::size_t q = 0; q < all.size(); ++q) {
+      const auto& perm = b.symmetries()[static_cast<std::size_t>(all[q])];
       for (int i = 0; i < bytes_; ++i)
         for (int v = 0; v < 256; ++v) {
           std::uint64_t img = 0;
@@ -112,6 +119,14 @@ class TableKernel {
   void images(std::uint64_t x, std::uint64_t* out) const {
     for (std::size_t q = 0; q < ns_; ++q) out[q] = q ? apply(q, x) : x;
   }
+  void twist8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    std::uint64_t t[8];
+    for (int i = 0; i < 8; ++i) t[i] = apply(ns_, holes_ & ~in[i]);
+    canon8(t, out, orbit);
+  }
+  int packed_bytes() const { return bytes_; }
+  std::uint64_t pack(std::uint64_t x) const { return x; }
+  std::uint64_t unpack(std::uint64_t d) const { return d; }
 
  private:
   std::uint64_t apply(std::size_t q, std::uint64_t x) const {
@@ -125,7 +140,7 @@ class TableKernel {
   std::size_t ns_;
   int bytes_ = 1;
   std::uint64_t holes_ = 0;
-  std::vector<std::uint64_t> table_;  // [group element][key byte][value]: image bits
+  std::vector<std::uint64_t> table_;  // [group element, then twist][key byte][value]: image bits
   std::vector<JumpMask> jumps_;
 };
 
@@ -175,7 +190,8 @@ class GridKernel {
  public:
   // The kernel for this board and group, or nullopt when the board is triangular, outside 8x8,
   // or some group element is not one of the box's transformations.
-  static std::optional<GridKernel> make(const Board& b, const std::vector<int>& syms) {
+  static std::optional<GridKernel> make(const Board& b, const std::vector<int>& syms,
+                                        int twist = 0) {
     if (b.lattice() == Lattice::Triangular) return std::nullopt;
     const Coord lo = b.min_coord(), hi = b.max_coord();
     const int rows = hi.r - lo.r + 1, cols = hi.c - lo.c + 1;
@@ -193,23 +209,29 @@ class GridKernel {
       const int r = q & 4 ? cols : rows, c = q & 4 ? rows : cols;
       k.shift_[q] = static_cast<std::uint64_t>((q & 1 ? 8 * (8 - r) : 0) + (q & 2 ? 8 - c : 0));
     }
-    // Match each group element to the transform that moves every hole the same way.
-    for (int s : syms) {
+    // Match each group element, and the twist, to the transform that moves every hole the same
+    // way.
+    auto transform_of = [&](int s) {
       const auto& want = b.symmetries()[static_cast<std::size_t>(s)];
-      int found = -1;
-      for (int q = 0; q < 8 && found < 0; ++q) {
+      for (int q = 0; q < 8; ++q) {
         bool same = true;
         for (int h = 0; h < k.n_ && same; ++h) {
           const std::uint64_t x = k.image(q, k.bit(h));
           same = std::has_single_bit(x) && k.hole_[static_cast<std::size_t>(std::countr_zero(x))] ==
                                                want[static_cast<std::size_t>(h)];
         }
-        if (same) found = q;
+        if (same) return q;
       }
+      return -1;
+    };
+    for (int s : syms) {
+      const int found = transform_of(s);
       if (found < 0 || k.in_group_[found]) return std::nullopt;
       k.in_group_[found] = true;
       k.order_.push_back(found);
     }
+    k.twist_ = transform_of(twist);
+    if (k.twist_ < 0) return std::nullopt;
     for (const Jump& j : b.jumps()) {
       const std::uint64_t f = k.bit(j.from), o = k.bit(j.over), t = k.bit(j.to);
       k.jumps_.push_back({f | o | t, f | o, f | o | t});
@@ -285,6 +307,16 @@ class GridKernel {
   void images(std::uint64_t x, std::uint64_t* out) const {
     for (std::size_t i = 0; i < order_.size(); ++i) out[i] = image(order_[i], x);
   }
+  void twist8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    __m512i im[8];
+    all8(vandnot(_mm512_loadu_si512(in), _mm512_set1_epi64(static_cast<long long>(holes_))), im);
+    alignas(64) std::uint64_t t[8];
+    _mm512_store_si512(t, im[twist_]);
+    canon8(t, out, orbit);
+  }
+  int packed_bytes() const { return (n_ + 7) / 8; }
+  std::uint64_t pack(std::uint64_t x) const { return _pext_u64(x, holes_); }
+  std::uint64_t unpack(std::uint64_t d) const { return _pdep_u64(d, holes_); }
 
  private:
   static constexpr std::uint64_t kReverseBits = 0x8040201008040201ull;  // GFNI: bit i -> 7-i
@@ -351,6 +383,7 @@ class GridKernel {
   std::uint64_t shift_[8] = {};
   bool in_group_[8] = {};
   std::vector<int> order_;  // the group's transforms, in the order of syms (identity first)
+  int twist_ = 0;           // the transform of twist8()
   std::vector<JumpMask> jumps_;
   std::vector<Dir> dirs_;
 };
