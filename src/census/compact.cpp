@@ -1104,14 +1104,24 @@ class Engine {
     };
 #if PEGSOL_AVX512
     if constexpr (kVec) {
-      __m512i need[N], have[N], bit[N];
+      // The class's jumps as bit positions: byte j of `pegs1`, `pegs2` and `hole` holds where
+      // jump j needs its two pegs and its empty hole (unused bytes ask for one bit both set and
+      // clear: never legal). One bit shuffle per set tests every jump in all eight lanes.
       alignas(64) u64 flips[8] = {};
+      u64 pegs1 = 0, pegs2 = 0, hole = 0;
       for (int j = 0; j < N; ++j) {
-        need[j] = _mm512_set1_epi64(static_cast<long long>(sp.need[static_cast<std::size_t>(j)]));
-        have[j] = _mm512_set1_epi64(static_cast<long long>(sp.have[static_cast<std::size_t>(j)]));
-        bit[j] = _mm512_set1_epi64(1ll << j);
-        flips[j] = sp.flip[static_cast<std::size_t>(j)];
+        const std::size_t u = static_cast<std::size_t>(j);
+        const u64 h = sp.have[u];
+        pegs1 |= static_cast<u64>(std::countr_zero(h)) << (8 * j);
+        pegs2 |= static_cast<u64>(std::countr_zero(h & (h - 1))) << (8 * j);
+        hole |= static_cast<u64>(std::countr_zero(sp.need[u] ^ h)) << (8 * j);
+        flips[j] = sp.flip[u];
       }
+      const __m512i sel1 = _mm512_set1_epi64(static_cast<long long>(pegs1));
+      const __m512i sel2 = _mm512_set1_epi64(static_cast<long long>(pegs2));
+      const __m512i sel3 = _mm512_set1_epi64(static_cast<long long>(hole));
+      const __m512i lane_shift = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
+      const __m512i low_byte = _mm512_set1_epi64(0xFF);
       const __m512i flipv = _mm512_load_si512(flips);
       const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
       for (std::size_t i = i0; i < i1; i += 8) {
@@ -1122,13 +1132,16 @@ class Engine {
         }
         const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
         const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
-        __m512i bits = _mm512_setzero_si512();
-#pragma GCC unroll 8
-        for (int j = 0; j < N; ++j) {
-          const __mmask8 m =
-              _mm512_mask_cmpeq_epu64_mask(valid, _mm512_and_si512(x, need[j]), have[j]);
-          bits = _mm512_mask_or_epi64(bits, m, bits, bit[j]);
-        }
+        // Bit 8 * lane + j: jump j is legal in lane (lanes past the end hold no pegs).
+        const __mmask64 legal = _kandn_mask64(_mm512_bitshuffle_epi64_mask(x, sel3),
+                                              _kand_mask64(_mm512_bitshuffle_epi64_mask(x, sel1),
+                                                           _mm512_bitshuffle_epi64_mask(x, sel2)));
+        // Each lane's own eight bits.
+        __m512i bits = _mm512_and_si512(
+            _mm512_mask_srlv_epi64(lane_shift, 0xFF,
+                                   _mm512_set1_epi64(static_cast<long long>(_cvtmask64_u64(legal))),
+                                   lane_shift),
+            low_byte);
         __mmask8 act = _mm512_test_epi64_mask(bits, bits);
         __m512i pcv = _mm512_setzero_si512(), psv = _mm512_setzero_si512();
         if constexpr (direct) {
