@@ -1120,10 +1120,11 @@ class Engine {
       const __m512i sel1 = _mm512_set1_epi64(static_cast<long long>(pegs1));
       const __m512i sel2 = _mm512_set1_epi64(static_cast<long long>(pegs2));
       const __m512i sel3 = _mm512_set1_epi64(static_cast<long long>(hole));
-      const __m512i lane_shift = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
-      const __m512i low_byte = _mm512_set1_epi64(0xFF);
       const __m512i flipv = _mm512_load_si512(flips);
-      const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+      const __m512i seven = _mm512_set1_epi64(7);
+      alignas(64) std::uint8_t iota_bytes[64];
+      for (int b = 0; b < 64; ++b) iota_bytes[b] = static_cast<std::uint8_t>(b);
+      const __m512i iota = _mm512_load_si512(iota_bytes);
       for (std::size_t i = i0; i < i1; i += 8) {
         __builtin_prefetch(keys + i + 64);
         if constexpr (kCounts) {
@@ -1136,38 +1137,39 @@ class Engine {
         const __mmask64 legal = _kandn_mask64(_mm512_bitshuffle_epi64_mask(x, sel3),
                                               _kand_mask64(_mm512_bitshuffle_epi64_mask(x, sel1),
                                                            _mm512_bitshuffle_epi64_mask(x, sel2)));
-        // Each lane's own eight bits.
-        __m512i bits = _mm512_and_si512(
-            _mm512_mask_srlv_epi64(lane_shift, 0xFF,
-                                   _mm512_set1_epi64(static_cast<long long>(_cvtmask64_u64(legal))),
-                                   lane_shift),
-            low_byte);
-        __mmask8 act = _mm512_test_epi64_mask(bits, bits);
+        // The legal (lane, jump) pairs in order, as bytes 8 * lane + jump, eight at a time: the
+        // children are the lanes' positions (one permute) with the jumps' holes flipped (another).
+        // (A loop over each lane's lowest jump, as many rounds as the busiest lane has jumps,
+        // mispredicted its exit about once a vector.)
+        const u64 pairs = _cvtmask64_u64(legal);
+        const int count = std::popcount(pairs);
+        if (count == 0) continue;
+        alignas(64) std::uint8_t code[64];
+        _mm512_store_si512(code, _mm512_maskz_compress_epi8(legal, iota));
         __m512i pcv = _mm512_setzero_si512(), psv = _mm512_setzero_si512();
         if constexpr (direct) {
-          if (act) {
-            pcv = _mm512_maskz_loadu_epi64(valid, s.count + i);
-            psv = _mm512_maskz_loadu_epi64(valid, s.share + i);
-          }
+          pcv = _mm512_maskz_loadu_epi64(valid, s.count + i);
+          psv = _mm512_maskz_loadu_epi64(valid, s.share + i);
         }
-        const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), lane);
-        while (act) {
-          const __m512i low =
-              _mm512_and_si512(bits, _mm512_sub_epi64(_mm512_setzero_si512(), bits));
-          const __m512i first = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(low));
-          const __m512i child =
-              _mm512_xor_si512(x, _mm512_mask_permutexvar_epi64(flipv, 0xFF, first, flipv));
-          _mm512_storeu_si512(ck + nc, _mm512_maskz_compress_epi64(act, child));
+        for (int at = 0; at < count; at += 8) {
+          const __m512i c = _mm512_maskz_cvtepu8_epi64(
+              0xFF, _mm_loadl_epi64(reinterpret_cast<const __m128i*>(code + at)));
+          const __m512i lanes = vsrli(c, 3);
+          const __m512i jumps = _mm512_and_si512(c, seven);
+          _mm512_storeu_si512(
+              ck + nc, _mm512_xor_si512(_mm512_mask_permutexvar_epi64(x, 0xFF, lanes, x),
+                                        _mm512_mask_permutexvar_epi64(flipv, 0xFF, jumps, flipv)));
           if constexpr (direct) {
-            _mm512_storeu_si512(w.count + nc, _mm512_maskz_compress_epi64(act, pcv));
-            _mm512_storeu_si512(w.share + nc, _mm512_maskz_compress_epi64(act, psv));
+            _mm512_storeu_si512(w.count + nc, _mm512_mask_permutexvar_epi64(pcv, 0xFF, lanes, pcv));
+            _mm512_storeu_si512(w.share + nc, _mm512_mask_permutexvar_epi64(psv, 0xFF, lanes, psv));
           } else {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc),
-                                _mm256_maskz_compress_epi32(act, idx));
+            _mm256_storeu_si256(
+                reinterpret_cast<__m256i*>(cp + nc),
+                _mm512_mask_cvtepi64_epi32(
+                    _mm256_setzero_si256(), 0xFF,
+                    _mm512_add_epi64(lanes, _mm512_set1_epi64(static_cast<long long>(i)))));
           }
-          nc += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(act)));
-          bits = _mm512_xor_si512(bits, low);
-          act = _mm512_test_epi64_mask(bits, bits);
+          nc += static_cast<std::size_t>(std::min(8, count - at));
         }
         if (nc >= kBatch) flush();
       }

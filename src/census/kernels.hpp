@@ -33,7 +33,8 @@
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) &&         \
     defined(__AVX512DQ__) && defined(__AVX512CD__) && defined(__AVX512VPOPCNTDQ__) && \
-    defined(__GFNI__) && defined(__BMI2__) && defined(__AVX512BITALG__)
+    defined(__GFNI__) && defined(__BMI2__) && defined(__AVX512BITALG__) &&            \
+    defined(__AVX512VBMI2__)
 #define PEGSOL_AVX512 1
 #else
 #define PEGSOL_AVX512 0
