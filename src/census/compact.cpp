@@ -277,6 +277,16 @@ class KeySet {
     while (cap < 2 * n) cap *= 2;
     place(cap);
   }
+  // Adds k, which is not in the set, without growing past the size given to reset().
+  void insert_new(u64 k) {
+    for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1))
+      for (std::size_t e = 0; e < 8; ++e)
+        if (keys_[i + e] == 0) {
+          keys_[i + e] = k;
+          ++n_;
+          return;
+        }
+  }
   // Adds k (if new).
   void insert(u64 k) {
     if (2 * (n_ + 1) > cap_) grow();
@@ -1336,7 +1346,7 @@ class Engine {
           each([&](u64) { ++count; });
           if (count == 0) continue;
           set.reset(count);
-          each([&](u64 x) { set.insert(x); });
+          each([&](u64 x) { set.insert_new(x); });
           for (std::size_t i = i0; i < i1; i += 8) {
             const std::size_t e = std::min<std::size_t>(8, i1 - i);
             for (std::size_t u = 0; u < 8; ++u) q[u] = s.key[i + (u < e ? u : 0)];

@@ -309,10 +309,16 @@ class GridKernel {
     for (std::size_t i = 0; i < order_.size(); ++i) out[i] = image(order_[i], x);
   }
   void twist8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
-    __m512i im[8];
-    all8(vandnot(_mm512_loadu_si512(in), _mm512_set1_epi64(static_cast<long long>(holes_))), im);
+    const __m512i c =
+        vandnot(_mm512_loadu_si512(in), _mm512_set1_epi64(static_cast<long long>(holes_)));
     alignas(64) std::uint64_t t[8];
-    _mm512_store_si512(t, im[twist_]);
+    if (twist_ == 0) {
+      _mm512_store_si512(t, c);
+    } else {
+      __m512i im[8];
+      all8(c, im);
+      _mm512_store_si512(t, im[twist_]);
+    }
     canon8(t, out, orbit);
   }
   int packed_bytes() const { return (n_ + 7) / 8; }
