@@ -264,6 +264,9 @@ struct Spec {
   u32 delta = 0;
   int n = 0;
   std::array<u64, 8> need{}, have{}, flip{};
+  // Byte j: the key bits of jump j's two pegs and of its empty hole (unused bytes ask for bit 0
+  // both set and clear: never legal), for the vector scan's bit shuffles.
+  u64 pegs1 = 0, pegs2 = 0, hole = 0;
 };
 
 // An open set of keys (0 = empty) in buckets of eight: the solution-path passes' membership
@@ -706,6 +709,10 @@ class Engine {
       it->need[static_cast<std::size_t>(it->n)] = m.need;
       it->have[static_cast<std::size_t>(it->n)] = m.have;
       it->flip[static_cast<std::size_t>(it->n)] = m.flip;
+      const int shift = 8 * it->n;
+      it->pegs1 |= static_cast<u64>(std::countr_zero(m.have)) << shift;
+      it->pegs2 |= static_cast<u64>(std::countr_zero(m.have & (m.have - 1))) << shift;
+      it->hole |= static_cast<u64>(std::countr_zero(m.need ^ m.have)) << shift;
       ++it->n;
     }
   }
@@ -1025,32 +1032,7 @@ class Engine {
           for (const Spec& sp : specs_) {
             const u32 lo = (item.lo - sp.delta) & kResidueMask, len = item.hi - item.lo;
             auto scan_part = [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
-              switch (sp.n) {
-                case 1:
-                  scan<C, kCounts, 1>(*w, sp, s, i0, i1);
-                  break;
-                case 2:
-                  scan<C, kCounts, 2>(*w, sp, s, i0, i1);
-                  break;
-                case 3:
-                  scan<C, kCounts, 3>(*w, sp, s, i0, i1);
-                  break;
-                case 4:
-                  scan<C, kCounts, 4>(*w, sp, s, i0, i1);
-                  break;
-                case 5:
-                  scan<C, kCounts, 5>(*w, sp, s, i0, i1);
-                  break;
-                case 6:
-                  scan<C, kCounts, 6>(*w, sp, s, i0, i1);
-                  break;
-                case 7:
-                  scan<C, kCounts, 7>(*w, sp, s, i0, i1);
-                  break;
-                default:
-                  scan<C, kCounts, 8>(*w, sp, s, i0, i1);
-                  break;
-              }
+              scan<C, kCounts>(*w, sp, s, i0, i1);
             };
             par.for_range(lo, std::min(lo + len, kResidues), scan_part);
             if (lo + len > kResidues) par.for_range(0, lo + len - kResidues, scan_part);
@@ -1086,8 +1068,8 @@ class Engine {
     return next;
   }
 
-  // Children of parents [i0, i1) of segment s through the N jumps of class sp, into the table.
-  template <class C, bool kCounts, int N>
+  // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
+  template <class C, bool kCounts>
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
             std::size_t i1) const {
     const u64* keys = s.key;
@@ -1114,32 +1096,22 @@ class Engine {
     };
 #if PEGSOL_AVX512
     if constexpr (kVec) {
-      // The class's jumps as bit positions: byte j of `pegs1`, `pegs2` and `hole` holds where
-      // jump j needs its two pegs and its empty hole (unused bytes ask for one bit both set and
-      // clear: never legal). One bit shuffle per set tests every jump in all eight lanes.
+      // One bit shuffle per selector tests every jump of the class in all eight lanes.
       alignas(64) u64 flips[8] = {};
-      u64 pegs1 = 0, pegs2 = 0, hole = 0;
-      for (int j = 0; j < N; ++j) {
-        const std::size_t u = static_cast<std::size_t>(j);
-        const u64 h = sp.have[u];
-        pegs1 |= static_cast<u64>(std::countr_zero(h)) << (8 * j);
-        pegs2 |= static_cast<u64>(std::countr_zero(h & (h - 1))) << (8 * j);
-        hole |= static_cast<u64>(std::countr_zero(sp.need[u] ^ h)) << (8 * j);
-        flips[j] = sp.flip[u];
-      }
-      const __m512i sel1 = _mm512_set1_epi64(static_cast<long long>(pegs1));
-      const __m512i sel2 = _mm512_set1_epi64(static_cast<long long>(pegs2));
-      const __m512i sel3 = _mm512_set1_epi64(static_cast<long long>(hole));
+      for (int j = 0; j < sp.n; ++j) flips[j] = sp.flip[static_cast<std::size_t>(j)];
+      const __m512i sel1 = _mm512_set1_epi64(static_cast<long long>(sp.pegs1));
+      const __m512i sel2 = _mm512_set1_epi64(static_cast<long long>(sp.pegs2));
+      const __m512i sel3 = _mm512_set1_epi64(static_cast<long long>(sp.hole));
       const __m512i flipv = _mm512_load_si512(flips);
       const __m512i seven = _mm512_set1_epi64(7);
       alignas(64) std::uint8_t iota_bytes[64];
       for (int b = 0; b < 64; ++b) iota_bytes[b] = static_cast<std::uint8_t>(b);
       const __m512i iota = _mm512_load_si512(iota_bytes);
       for (std::size_t i = i0; i < i1; i += 8) {
-        __builtin_prefetch(keys + i + 64);
+        __builtin_prefetch(keys + i + 256);
         if constexpr (kCounts) {
-          __builtin_prefetch(s.count + i + 64);
-          __builtin_prefetch(s.share + i + 64);
+          __builtin_prefetch(s.count + i + 256);
+          __builtin_prefetch(s.share + i + 256);
         }
         const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
         const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
@@ -1189,7 +1161,7 @@ class Engine {
 #endif
     for (std::size_t i = i0; i < i1; ++i) {
       const u64 x = keys[i];
-      for (int j = 0; j < N; ++j)
+      for (int j = 0; j < sp.n; ++j)
         if ((x & sp.need[static_cast<std::size_t>(j)]) == sp.have[static_cast<std::size_t>(j)]) {
           ck[nc] = x ^ sp.flip[static_cast<std::size_t>(j)];
           cp[nc] = static_cast<u32>(i);
