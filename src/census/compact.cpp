@@ -226,15 +226,19 @@ struct Segment {
   double* share = nullptr;  // the orbit's chance over its number of jumps (the chance if none)
   // A stored level's keys instead, packed: n dense bits each, in the fewest whole bytes.
   std::uint8_t* packed = nullptr;
+  // A live level that will be stored: its keys packed already (written by the compaction).
+  std::uint8_t* packed_copy = nullptr;
   std::size_t size() const { return n; }
 };
 
 template <class C>
 struct Level {
   Level() = default;
-  Level(Pool& p, Memory& m) : keys(p, m), values(p, m) {}
+  Level(Pool& p, Memory& m) : keys(p, m), values(p, m), kept(p, m) {}
   std::vector<Segment<C>> seg;
   Store keys, values;  // the chunks of the offsets and keys, and of the counts and shares
+  Store kept;          // when packed_ready: the offsets and packed keys, which outlive the rest
+  bool packed_ready = false;
   std::size_t size() const {
     std::size_t n = 0;
     for (const auto& s : seg) n += s.size();
@@ -377,6 +381,28 @@ class Table {
   const u64* keys() const { return keys_; }
   const Value* values() const { return values_; }
 
+  // Whether key k is in the table.
+  template <bool kVec>
+  bool contains(u64 k) const {
+    for (std::size_t i = home(k, 64 - bits_);; i = (i + 8) & (cap_ - 1)) {
+      unsigned found = 0, free = 0;
+#if PEGSOL_AVX512
+      if constexpr (kVec) {
+        const __m512i v = _mm512_load_si512(keys_ + i);
+        found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
+        free = _mm512_testn_epi64_mask(v, v);
+      } else
+#endif
+      {
+        for (unsigned e = 0; e < 8; ++e) {
+          found |= static_cast<unsigned>(keys_[i + e] == k) << e;
+          free |= static_cast<unsigned>(keys_[i + e] == 0) << e;
+        }
+      }
+      if (found | free) return found != 0;
+    }
+  }
+
   // Adds child ck[q] with the count and share of parent cp[q], for q < nc.
   template <bool kVec>
   void add(const u64* ck, std::size_t nc, const C* pcount, const double* pshare) {
@@ -516,6 +542,7 @@ struct alignas(64) Tally {
   u128 games = 0;  // complete games ending in this level
   u128 paths = 0;  // sum of count x jumps: every path leaving the level
   bool paths_overflow = false;
+  u64 join_raw = 0, join_sym = 0;  // solution-path positions found by the complement join
 };
 
 template <class Kernel, bool kVec>
@@ -793,8 +820,16 @@ class Engine {
       }
     }
     if (k == 1) singles<C, kCounts>(r, cur);
-    if (kCounts && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_)
+    if (kCounts && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_ && joined_ != k)
       complement_join(r, cur, k);
+  }
+
+  // Whether level k will be stored for a solution-path pass, so that its compaction packs its
+  // keys (the complement join of level n-k with level k as it is expanded needs no store).
+  bool will_keep(int k) const {
+    if (!o_.counts || !o_.on_path) return false;
+    if (complementary_) return 2 * k > n_ && n_ - k >= goal_pegs_ && 2 * k != n_ + 1;
+    return k >= goal_pegs_;
   }
 
   // Keeps level k's keys when a solution-path pass will need them; releases the rest.
@@ -803,7 +838,7 @@ class Engine {
     bool keep = false;
     if (o_.counts && o_.on_path) {
       if (complementary_)
-        keep = 2 * k > n_ && n_ - k >= goal_pegs_;
+        keep = 2 * k > n_ && n_ - k >= goal_pegs_ && joined_ != n_ - k;
       else
         keep = k >= goal_pegs_;
     }
@@ -811,10 +846,28 @@ class Engine {
     if (!keep) {
       lv.seg.clear();
       lv.keys.clear();
+      lv.kept.clear();
       return;
     }
-    // Kept with packed keys (5 bytes instead of 8 on the English board).
+    // Kept with packed keys (5 bytes instead of 8 on the English board), usually packed by the
+    // compaction already.
     Level<u64> s(pool_, mem_);
+    if (lv.packed_ready) {
+      for (const Segment<C>& seg : lv.seg) {
+        Segment<u64> t;
+        t.lo = seg.lo;
+        t.hi = seg.hi;
+        t.n = seg.n;
+        t.off = seg.off;
+        t.packed = seg.packed_copy;
+        s.seg.push_back(t);
+      }
+      s.keys = std::move(lv.kept);
+      lv.seg.clear();
+      lv.keys.clear();
+      stored_[k] = std::move(s);
+      return;
+    }
     Bump b;
     b.begin(s.keys, lv.size() < kSmallLevel);
     const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
@@ -867,6 +920,7 @@ class Engine {
       t.n = s.n;
       t.off = s.off;
       t.key = s.key;
+      t.packed_copy = s.packed_copy;
       t.count = vb.alloc<u128>(s.n);
       t.share = vb.alloc<double>(s.n);
       for (std::size_t i = 0; i < s.n; ++i) {
@@ -876,6 +930,8 @@ class Engine {
       w.seg.push_back(t);
     }
     w.keys = std::move(cur.keys);
+    w.kept = std::move(cur.kept);
+    w.packed_ready = cur.packed_ready;
     cur.seg.clear();
     cur.values.clear();
     return w;
@@ -943,8 +999,10 @@ class Engine {
     Booked<u32> scratch_slot;
     Booked<C> scratch_count;
     Booked<double> scratch_share;
-    Bump key_bump, value_bump;  // into the level being built
-    std::vector<u32> at;        // the counting sort's cursors
+    Bump key_bump, value_bump, kept_bump;     // into the level being built
+    std::vector<u32> at;                      // the counting sort's cursors
+    std::vector<u64> join_keys;               // the complement join's keys of the other level
+    std::vector<u64> join_mine, join_theirs;  // its solution-path keys, when collected
   };
 
   // The workers of one count type, kept from level to level with their tables and scratch (new
@@ -1008,12 +1066,33 @@ class Engine {
     auto& workers = workers_for<C, kCounts>();
     while (workers.size() < static_cast<std::size_t>(nw))
       workers.push_back(std::make_unique<Worker<C, kCounts>>(mem_));
+    // The complement join of level k-1 (see complement_join), item by item against the item's
+    // table while it is warm: the other level is the one being expanded or a stored one.
+    const int kn = k - 1, ko = n_ - kn;
+    const Level<u64>* join_stored = nullptr;
+    bool join = false;
+    if (kCounts && o_.on_path && complementary_ && 2 * kn < n_ && kn >= goal_pegs_) {
+      if (ko == k) {
+        join = true;
+      } else if (auto it = stored_.find(ko); it != stored_.end()) {
+        join = true;
+        join_stored = &it->second;
+      }
+    }
+    const bool collect = join && want_paths(r);
+    const bool pack = will_keep(kn);
+    next.packed_ready = pack;
+    for (int t = 0; t < nw; ++t) {
+      workers[static_cast<std::size_t>(t)]->join_mine.clear();
+      workers[static_cast<std::size_t>(t)]->join_theirs.clear();
+    }
     parallel(nw, [&](int t) {
       Worker<C, kCounts>* w = workers[static_cast<std::size_t>(t)].get();
       Tally& my = tally[static_cast<std::size_t>(t)];
       const bool small = total_est * per_est < kSmallLevel;
       w->key_bump.begin(next.keys, small);
       w->value_bump.begin(next.values, small);
+      w->kept_bump.begin(next.kept, small);
       try {
         for (;;) {
           const std::size_t it = cursor.fetch_add(1);
@@ -1024,7 +1103,8 @@ class Engine {
           out.lo = item.lo;
           out.hi = item.hi;
           if (item.est == 0) {
-            out.off = w->key_bump.template alloc<u32>(item.hi - item.lo + 1);
+            out.off =
+                (pack ? w->kept_bump : w->key_bump).template alloc<u32>(item.hi - item.lo + 1);
             std::fill(out.off, out.off + (item.hi - item.lo + 1), 0u);
             continue;
           }
@@ -1037,7 +1117,13 @@ class Engine {
             par.for_range(lo, std::min(lo + len, kResidues), scan_part);
             if (lo + len > kResidues) par.for_range(0, lo + len - kResidues, scan_part);
           }
-          compact<C, kCounts>(*w, out, my);
+          compact<C, kCounts>(*w, out, my, pack);
+          if (join) {
+            if (join_stored)
+              join_item(*w, *join_stored, item.lo, item.hi, my, collect);
+            else
+              join_item(*w, par, item.lo, item.hi, my, collect);
+          }
           made.fetch_add(out.size(), std::memory_order_relaxed);
           if (t == 0) report(k - 1, positions_ + made.load(std::memory_order_relaxed));
         }
@@ -1048,9 +1134,14 @@ class Engine {
     });
     CensusLevel& lv = r.levels[static_cast<std::size_t>(k - 1)];
     u128 paths = 0;
+    u64 join_raw = 0, join_sym = 0;
     for (const Tally& x : tally) {
       lv.reachable_raw += x.raw;
       lv.reachable_sym += x.sym;
+      if (join) {
+        join_raw += x.join_raw;
+        join_sym += x.join_sym;
+      }
       if constexpr (kCounts) {
         add_count(lv.games, x.games);
         if (x.paths_overflow || __builtin_add_overflow(paths, x.paths, &paths))
@@ -1061,6 +1152,22 @@ class Engine {
     if constexpr (kCounts) {
       add_count(r.games, lv.games);
       paths_out_ = paths;
+    }
+    if (join) {
+      join_figures(r, kn, join_raw, join_sym);
+      if (collect) {
+        std::vector<u64>& mine = paths_[static_cast<std::size_t>(kn)];
+        std::vector<u64>& theirs = paths_[static_cast<std::size_t>(ko)];
+        for (int t = 0; t < nw; ++t) {
+          const auto& w = *workers[static_cast<std::size_t>(t)];
+          mine.insert(mine.end(), w.join_mine.begin(), w.join_mine.end());
+          theirs.insert(theirs.end(), w.join_theirs.begin(), w.join_theirs.end());
+        }
+        std::sort(mine.begin(), mine.end());
+        std::sort(theirs.begin(), theirs.end());
+      }
+      if (join_stored) stored_.erase(ko);
+      joined_ = kn;
     }
     if (total_est > 0) ratio_ = static_cast<double>(lv.reachable_sym) / total_est;
     if (ratio_ <= 0) ratio_ = 0.1;
@@ -1174,7 +1281,7 @@ class Engine {
 
   // Writes the work item's table into segment `out`, sorted by residue, with the level's figures.
   template <class C, bool kCounts>
-  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my) const {
+  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack) const {
     const auto& tab = w.table;
     const std::size_t m = tab.size(), cap = tab.capacity();
     w.scratch_key.vec().resize(m + 8);
@@ -1230,6 +1337,10 @@ class Engine {
           S[i + u] = mv ? v.chance / mv : v.chance;
           if (!mv) {
             my.games += static_cast<u128>(v.count);
+          } else if constexpr (std::is_same_v<C, u64>) {
+            // A 64-bit count times at most 64 jumps fits in 128 bits: one multiply.
+            if (__builtin_add_overflow(my.paths, static_cast<u128>(v.count) * mv, &my.paths))
+              my.paths_overflow = true;
           } else {
             u128 prod;
             if (__builtin_mul_overflow(static_cast<u128>(v.count), static_cast<u128>(mv), &prod) ||
@@ -1242,7 +1353,7 @@ class Engine {
     // Pass 2: counting sort by residue.
     const u32 len = out.hi - out.lo;
     out.n = m;
-    out.off = w.key_bump.template alloc<u32>(len + 1);
+    out.off = (pack ? w.kept_bump : w.key_bump).template alloc<u32>(len + 1);
     u32* off = out.off;
     std::fill(off, off + len + 1, 0u);
     for (std::size_t i = 0; i < m; ++i) ++off[((R[i] - out.lo) & kResidueMask) + 1];
@@ -1261,6 +1372,14 @@ class Engine {
       if constexpr (kCounts) {
         out.count[p] = Cn[i];
         out.share[p] = S[i];
+      }
+    }
+    if (pack) {
+      const std::size_t wb = static_cast<std::size_t>(kern_.packed_bytes());
+      out.packed_copy = w.kept_bump.template alloc<std::uint8_t>(m * wb + 8);
+      for (std::size_t i = 0; i < m; ++i) {
+        const u64 d = kern_.pack(ok[i]);
+        std::memcpy(out.packed_copy + i * wb, &d, 8);  // the next key overwrites the excess
       }
     }
     my.raw += raw;
@@ -1338,11 +1457,7 @@ class Engine {
       raw += x.raw;
       sym += x.sym;
     }
-    r.levels[static_cast<std::size_t>(k)].on_path_raw = raw;
-    r.levels[static_cast<std::size_t>(k)].on_path_sym = sym;
-    r.levels[static_cast<std::size_t>(n_ - k)].on_path_raw = raw;
-    r.levels[static_cast<std::size_t>(n_ - k)].on_path_sym = sym;
-    path_raw_ += 2 * k == n_ ? raw : 2 * raw;
+    join_figures(r, k, raw, sym);
     if (collect) {
       std::vector<u64>& mine = paths_[static_cast<std::size_t>(k)];
       for (auto& f : found) mine.insert(mine.end(), f.begin(), f.end());
@@ -1361,6 +1476,49 @@ class Engine {
       }
     }
     if (other) stored_.erase(n_ - k);
+  }
+
+  // Level k's solution-path figures from the complement join, and level n-k's (the same).
+  void join_figures(CensusResult& r, int k, u64 raw, u64 sym) {
+    r.levels[static_cast<std::size_t>(k)].on_path_raw = raw;
+    r.levels[static_cast<std::size_t>(k)].on_path_sym = sym;
+    r.levels[static_cast<std::size_t>(n_ - k)].on_path_raw = raw;
+    r.levels[static_cast<std::size_t>(n_ - k)].on_path_sym = sym;
+    path_raw_ += 2 * k == n_ ? raw : 2 * raw;
+  }
+
+  // The complement join for the work item [lo, hi) of the level being built, whose positions
+  // are in the worker's table: the other level's positions of the complementary residues,
+  // twisted and complemented, looked up there.
+  template <class C, bool kCounts, class L>
+  void join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi, Tally& my,
+                 bool collect) const {
+    std::vector<u64>& q = w.join_keys;
+    q.clear();
+    auto body = [&](const auto& seg, std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i) q.push_back(key_at(seg, i));
+    };
+    const u32 a = (total_weight_ - (hi - 1)) & kResidueMask, len = hi - lo;
+    other.for_range(a, std::min(a + len, kResidues), body);
+    if (a + len > kResidues) other.for_range(0, a + len - kResidues, body);
+    const std::size_t m = q.size();
+    if (m == 0) return;
+    for (std::size_t i = m; i % 8; ++i) q.push_back(q[0]);
+    alignas(64) u64 z[8];
+    alignas(64) u32 orbit[8];
+    for (std::size_t i = 0; i < m; i += 8) {
+      kern_.twist8(q.data() + i, z, orbit);  // the twisted complement's orbit is the position's
+      const std::size_t e = std::min<std::size_t>(8, m - i);
+      for (std::size_t u = 0; u < e; ++u) {
+        const bool hit = w.table.template contains<kVec>(z[u]);
+        my.join_sym += hit;
+        my.join_raw += hit ? orbit[u] : 0;
+        if (collect && hit) {
+          w.join_mine.push_back(z[u]);
+          w.join_theirs.push_back(q[i + u]);
+        }
+      }
+    }
   }
 
   // Whether the solution-path sets should be kept for the reordering count: only while they
@@ -1538,6 +1696,7 @@ class Engine {
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
   u64 positions_ = 0;
   u64 path_raw_ = 0;  // raw solution-path positions found so far
+  int joined_ = -1;   // the last level whose complement join ran while it was built
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
