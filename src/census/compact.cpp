@@ -430,51 +430,63 @@ class Table {
 #endif
     for (std::size_t q = q0; q < nc; ++q) home_of[q] = static_cast<u32>(home(ck[q], sh));
     std::size_t added = 0;
-    for (std::size_t q = 0; q < nc; ++q) {
-      if (q + 16 < nc) {
-        const std::size_t h = home_of[q + 16];
-        __builtin_prefetch(K + h, 1);
-        if constexpr (kCounts) {
-          __builtin_prefetch(V + h, 1);
-          __builtin_prefetch(V + h + 4, 1);
-        }
-      }
+    // One insert: found-first (nearly all children of a level's middle are found again), the
+    // free slots looked for only when the bucket lacks the key.
+    auto insert = [&](std::size_t q) __attribute__((always_inline)) {
       const u64 k = ck[q];
       std::size_t i = home_of[q];
-      std::size_t slot;
       for (;;) {
-        unsigned found, free;
+        unsigned found;
 #if PEGSOL_AVX512
+        __m512i v;
         if constexpr (kVec) {
-          const __m512i v = _mm512_load_si512(K + i);
+          v = _mm512_load_si512(K + i);
           found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
-          free = _mm512_testn_epi64_mask(v, v);
         } else
 #endif
         {
-          found = free = 0;
-          for (unsigned e = 0; e < 8; ++e) {
-            found |= static_cast<unsigned>(K[i + e] == k) << e;
-            free |= static_cast<unsigned>(K[i + e] == 0) << e;
-          }
+          found = 0;
+          for (unsigned e = 0; e < 8; ++e) found |= static_cast<unsigned>(K[i + e] == k) << e;
         }
         if (__builtin_expect(found != 0, 1)) {
-          slot = i + static_cast<std::size_t>(std::countr_zero(found));
-          break;
+          const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(found));
+          if constexpr (kCounts) {
+            V[slot].count += pcount[q];
+            V[slot].chance += pshare[q];
+          }
+          return;
         }
+        unsigned free = 0;
+#if PEGSOL_AVX512
+        if constexpr (kVec)
+          free = _mm512_testn_epi64_mask(v, v);
+        else
+#endif
+          for (unsigned e = 0; e < 8; ++e) free |= static_cast<unsigned>(K[i + e] == 0) << e;
         if (free) {
-          slot = i + static_cast<std::size_t>(std::countr_zero(free));
+          const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(free));
           K[slot] = k;
+          if constexpr (kCounts) V[slot] = Value{pcount[q], pshare[q]};
           ++added;
-          break;
+          return;
         }
         i = (i + 8) & mask;
       }
+    };
+    // The lines of the insert 16 ahead are fetched meanwhile (both value lines: the slot is
+    // not known yet).
+    constexpr std::size_t kAhead = 16;
+    std::size_t q = 0;
+    for (; q + kAhead < nc; ++q) {
+      const std::size_t h = home_of[q + kAhead];
+      __builtin_prefetch(K + h, 1);
       if constexpr (kCounts) {
-        V[slot].count += pcount[q];
-        V[slot].chance += pshare[q];
+        __builtin_prefetch(V + h, 1);
+        __builtin_prefetch(V + h + 4, 1);
       }
+      insert(q);
     }
+    for (; q < nc; ++q) insert(q);
     n_ += added;
   }
 
@@ -489,15 +501,18 @@ class Table {
       key_store_.reserve(cap + 8);
       if constexpr (kCounts) {
         value_store_.release();
-        value_store_.reserve(cap);
+        value_store_.reserve(cap + 4);
       }
     }
     key_store_.vec().assign(cap + 8, 0);
     u64* base = key_store_.vec().data();
     keys_ = base + (8 - (reinterpret_cast<std::uintptr_t>(base) / 8) % 8) % 8;
     if constexpr (kCounts) {
-      value_store_.vec().assign(cap, Value{});
-      values_ = value_store_.vec().data();
+      // Aligned, so that a bucket's values fill whole lines; not cleared: a slot's value is
+      // written when its key is (clearing cost a fiftieth of the English census).
+      if (value_store_.vec().size() < cap + 4) value_store_.vec().resize(cap + 4);
+      Value* v = value_store_.vec().data();
+      values_ = v + (64 - reinterpret_cast<std::uintptr_t>(v) % 64) % 64 / sizeof(Value);
     }
     cap_ = cap;
     bits_ = std::countr_zero(cap);
@@ -562,6 +577,7 @@ class Engine {
     workers_ = o.threads > 0 ? o.threads
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     n_ = b_.size();
+
     for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
     start_ = to_key(g_.to_bits(p.start));
     goal_pegs_ = goal_pegs(p);
@@ -1282,8 +1298,7 @@ class Engine {
   // Writes the work item's table into segment `out`, sorted by residue, with the level's figures.
   template <class C, bool kCounts>
   void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack) const {
-    const auto& tab = w.table;
-    const std::size_t m = tab.size(), cap = tab.capacity();
+    const std::size_t m = w.table.size();
     w.scratch_key.vec().resize(m + 8);
     w.scratch_res.vec().resize(m + 8);
     if constexpr (kCounts) {
@@ -1294,6 +1309,93 @@ class Engine {
     u32* R = w.scratch_res.vec().data();
     C* Cn = kCounts ? w.scratch_count.vec().data() : nullptr;
     double* S = kCounts ? w.scratch_share.vec().data() : nullptr;
+#if PEGSOL_AVX512
+    if constexpr (kVec && kCounts && std::is_same_v<C, u64>) {
+      compact_values(w, m, K, R, Cn, S, my);
+    } else
+#endif
+    {
+      compact_scalar(w, m, K, R, Cn, S, my);
+    }
+    sort_out(w, out, my, pack, m, K, R, Cn, S);
+  }
+
+#if PEGSOL_AVX512
+  // compact()'s first passes with 64-bit counts, eight slots at a time: the occupied slots'
+  // keys, counts and chances packed in table order (one pass over the table's lines), then
+  // residues, orbits, jumps, shares and the level's figures.
+  template <class C, bool kCounts>
+  void compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,
+                      Tally& my) const {
+    const auto& tab = w.table;
+    const std::size_t cap = tab.capacity();
+    const auto* V = reinterpret_cast<const u64*>(tab.values());  // count, chance, count, ...
+    const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < cap; b += 8) {
+      const __m512i x = _mm512_load_si512(tab.keys() + b);
+      const __mmask8 occ = _mm512_test_epi64_mask(x, x);
+      if (!occ) continue;
+      const __m512i v0 = _mm512_load_si512(V + 2 * b), v1 = _mm512_load_si512(V + 2 * b + 8);
+      _mm512_storeu_si512(K + n, _mm512_maskz_compress_epi64(occ, x));
+      _mm512_storeu_si512(
+          Cn + n, _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, even, v1)));
+      _mm512_storeu_si512(S + n,
+                          _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, odd, v1)));
+      n += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(occ)));
+    }
+    for (std::size_t q = m; q < m + 8; ++q) {
+      K[q] = m ? K[0] : 0;
+      Cn[q] = 0;
+      S[q] = 0;
+    }
+    // Games (counts of dead ends) and paths (count x jumps) summed in 32-bit halves in 64-bit
+    // lanes, folded into 128 bits every 4096 rounds (a half times a jump count stays below 2^42).
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFll);
+    __m512i raw = _mm512_setzero_si512(), g_lo = raw, g_hi = raw, p_lo = raw, p_hi = raw;
+    auto fold = [&] {
+      const u128 g = static_cast<u128>(hsum(g_lo)) + (static_cast<u128>(hsum(g_hi)) << 32);
+      const u128 p = static_cast<u128>(hsum(p_lo)) + (static_cast<u128>(hsum(p_hi)) << 32);
+      my.games += g;
+      if (__builtin_add_overflow(my.paths, p, &my.paths)) my.paths_overflow = true;
+      g_lo = g_hi = p_lo = p_hi = _mm512_setzero_si512();
+    };
+    alignas(64) u32 o8[8], m8[8];
+    std::size_t rounds = 0;
+    for (std::size_t i = 0; i < m; i += 8) {
+      residue8(K + i, R + i);
+      kern_.describe8(K + i, o8, m8);
+      const __mmask8 in = m - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (m - i)) - 1);
+      const __m512i o =
+          _mm512_maskz_cvtepu32_epi64(0xFF, _mm256_load_si256(reinterpret_cast<__m256i*>(o8)));
+      const __m512i mv =
+          _mm512_maskz_cvtepu32_epi64(0xFF, _mm256_load_si256(reinterpret_cast<__m256i*>(m8)));
+      raw = _mm512_mask_add_epi64(raw, in, raw, o);
+      const __mmask8 dead = _mm512_mask_testn_epi64_mask(in, mv, mv), live = in & ~dead;
+      const __m512i c = _mm512_loadu_si512(Cn + i), hi = vsrli(c, 32);
+      g_lo = _mm512_mask_add_epi64(g_lo, dead, g_lo, _mm512_and_si512(c, low32));
+      g_hi = _mm512_mask_add_epi64(g_hi, dead, g_hi, hi);
+      p_lo = _mm512_mask_add_epi64(p_lo, live, p_lo, _mm512_mask_mul_epu32(c, 0xFF, c, mv));
+      p_hi = _mm512_mask_add_epi64(p_hi, live, p_hi, _mm512_mask_mul_epu32(hi, 0xFF, hi, mv));
+      const __m512d ch = _mm512_loadu_pd(S + i);
+      _mm512_storeu_pd(S + i, _mm512_mask_div_pd(ch, live, ch, _mm512_cvtepu64_pd(mv)));
+      if (++rounds == 4096) {
+        fold();
+        rounds = 0;
+      }
+    }
+    fold();
+    my.raw += hsum(raw);
+  }
+#endif
+
+  // compact()'s first passes, a slot at a time where the vectors do not serve.
+  template <class C, bool kCounts>
+  void compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
+                      Tally& my) const {
+    const auto& tab = w.table;
+    const std::size_t cap = tab.capacity();
     // Pass 1: the occupied slots' keys and slot numbers, packed.
     w.scratch_slot.vec().resize(m + 8);
     u32* I = w.scratch_slot.vec().data();
@@ -1338,7 +1440,7 @@ class Engine {
           if (!mv) {
             my.games += static_cast<u128>(v.count);
           } else if constexpr (std::is_same_v<C, u64>) {
-            // A 64-bit count times at most 64 jumps fits in 128 bits: one multiply.
+            // A 64-bit count times a 32-bit jump count fits in 128 bits: one multiply.
             if (__builtin_add_overflow(my.paths, static_cast<u128>(v.count) * mv, &my.paths))
               my.paths_overflow = true;
           } else {
@@ -1350,7 +1452,14 @@ class Engine {
         }
       }
     }
-    // Pass 2: counting sort by residue.
+    my.raw += raw;
+  }
+
+  // compact()'s last pass: the positions by residue into the segment (a counting sort), and
+  // packed for storing when `pack`.
+  template <class C, bool kCounts>
+  void sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack, std::size_t m,
+                const u64* K, const u32* R, const C* Cn, const double* S) const {
     const u32 len = out.hi - out.lo;
     out.n = m;
     out.off = (pack ? w.kept_bump : w.key_bump).template alloc<u32>(len + 1);
@@ -1382,7 +1491,6 @@ class Engine {
         std::memcpy(out.packed_copy + i * wb, &d, 8);  // the next key overwrites the excess
       }
     }
-    my.raw += raw;
     my.sym += m;
   }
 
@@ -1697,6 +1805,7 @@ class Engine {
   u64 positions_ = 0;
   u64 path_raw_ = 0;  // raw solution-path positions found so far
   int joined_ = -1;   // the last level whose complement join ran while it was built
+
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
