@@ -273,6 +273,24 @@ struct Spec {
   u64 pegs1 = 0, pegs2 = 0, hole = 0;
 };
 
+// The lanes of the eight-key bucket at b (64-byte aligned) holding k, and those empty (0).
+template <bool kVec>
+std::pair<unsigned, unsigned> bucket_masks(const u64* b, u64 k) {
+#if PEGSOL_AVX512
+  if constexpr (kVec) {
+    const __m512i v = _mm512_load_si512(b);
+    return {_mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k))),
+            _mm512_testn_epi64_mask(v, v)};
+  }
+#endif
+  unsigned found = 0, free = 0;
+  for (unsigned e = 0; e < 8; ++e) {
+    found |= static_cast<unsigned>(b[e] == k) << e;
+    free |= static_cast<unsigned>(b[e] == 0) << e;
+  }
+  return {found, free};
+}
+
 // An open set of keys (0 = empty) in buckets of eight: the solution-path passes' membership
 // tests. contains() answers without a branch on the answer (about half the lookups of the
 // complement trick hit).
@@ -310,20 +328,7 @@ class KeySet {
   template <bool kVec>
   bool contains(u64 k) const {
     for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1)) {
-      unsigned found = 0, free = 0;
-#if PEGSOL_AVX512
-      if constexpr (kVec) {
-        const __m512i v = _mm512_load_si512(keys_ + i);
-        found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
-        free = _mm512_testn_epi64_mask(v, v);
-      } else
-#endif
-      {
-        for (unsigned e = 0; e < 8; ++e) {
-          found |= static_cast<unsigned>(keys_[i + e] == k) << e;
-          free |= static_cast<unsigned>(keys_[i + e] == 0) << e;
-        }
-      }
+      const auto [found, free] = bucket_masks<kVec>(keys_ + i, k);
       if (found | free) return found != 0;
     }
   }
@@ -385,20 +390,7 @@ class Table {
   template <bool kVec>
   bool contains(u64 k) const {
     for (std::size_t i = home(k, 64 - bits_);; i = (i + 8) & (cap_ - 1)) {
-      unsigned found = 0, free = 0;
-#if PEGSOL_AVX512
-      if constexpr (kVec) {
-        const __m512i v = _mm512_load_si512(keys_ + i);
-        found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
-        free = _mm512_testn_epi64_mask(v, v);
-      } else
-#endif
-      {
-        for (unsigned e = 0; e < 8; ++e) {
-          found |= static_cast<unsigned>(keys_[i + e] == k) << e;
-          free |= static_cast<unsigned>(keys_[i + e] == 0) << e;
-        }
-      }
+      const auto [found, free] = bucket_masks<kVec>(keys_ + i, k);
       if (found | free) return found != 0;
     }
   }
@@ -895,15 +887,21 @@ class Engine {
       t.off = b.alloc<u32>(seg.hi - seg.lo + 1);
       std::copy(seg.off, seg.off + (seg.hi - seg.lo + 1), t.off);
       t.packed = b.alloc<std::uint8_t>(seg.n * w + 8);
-      for (std::size_t i = 0; i < seg.n; ++i) {
-        const u64 d = kern_.pack(seg.key[i]);
-        std::memcpy(t.packed + i * w, &d, 8);  // the next key overwrites the excess
-      }
+      pack_keys(seg.key, seg.n, t.packed);
       s.seg.push_back(t);
     }
     lv.seg.clear();
     lv.keys.clear();
     stored_[k] = std::move(s);
+  }
+
+  // Keys [0, n) packed into packed_bytes() each at out (which has 8 bytes to spare).
+  void pack_keys(const u64* keys, std::size_t n, std::uint8_t* out) const {
+    const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+    for (std::size_t i = 0; i < n; ++i) {
+      const u64 d = kern_.pack(keys[i]);
+      std::memcpy(out + i * w, &d, 8);  // the next key overwrites the excess
+    }
   }
 
   // Key i of segment s, packed or not.
@@ -1489,10 +1487,7 @@ class Engine {
     if (pack) {
       const std::size_t wb = static_cast<std::size_t>(kern_.packed_bytes());
       out.packed_copy = w.kept_bump.template alloc<std::uint8_t>(m * wb + 8);
-      for (std::size_t i = 0; i < m; ++i) {
-        const u64 d = kern_.pack(ok[i]);
-        std::memcpy(out.packed_copy + i * wb, &d, 8);  // the next key overwrites the excess
-      }
+      pack_keys(ok, m, out.packed_copy);
     }
     my.sym += m;
   }

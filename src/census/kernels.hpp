@@ -265,20 +265,14 @@ class GridKernel {
     const __m512i x = _mm512_loadu_si512(in);
     __m512i im[8];
     all8(x, im);
-    __m512i m = x;
-    for (int q = 1; q < 8; ++q)
-      if (in_group_[q]) m = vmin(m, im[q]);
-    _mm512_storeu_si512(out, m);
+    _mm512_storeu_si512(out, least(x, im));
   }
   // The same, with the orbit sizes.
   void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
     const __m512i x = _mm512_loadu_si512(in);
     __m512i im[8];
     all8(x, im);
-    __m512i m = x;
-    for (int q = 1; q < 8; ++q)
-      if (in_group_[q]) m = vmin(m, im[q]);
-    _mm512_storeu_si512(out, m);
+    _mm512_storeu_si512(out, least(x, im));
     store_orbits(stabiliser(x, im), orbit);
   }
   void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
@@ -339,6 +333,13 @@ class GridKernel {
     return v[0];
   }
 
+  // The least of x and its images under the group, lane by lane (im: x's eight transforms).
+  [[gnu::always_inline]] __m512i least(__m512i x, const __m512i* im) const {
+    __m512i m = x;
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) m = vmin(m, im[q]);
+    return m;
+  }
   // How many group elements fix each lane of x (im: x's eight transforms).
   [[gnu::always_inline]] __m512i stabiliser(__m512i x, const __m512i* im) const {
     __m512i stab = _mm512_set1_epi64(1);
