@@ -937,12 +937,17 @@ class Engine {
       t.packed_copy = s.packed_copy;
       t.count = vb.alloc<u128>(s.n);
       t.share = vb.alloc<double>(s.n);
-      for (std::size_t i = 0; i < s.n; ++i) {
-        t.count[i] = s.count[i];
-        t.share[i] = s.share[i];
-      }
       w.seg.push_back(t);
     }
+    // Copied on every worker (serially, this took 2 ms of the English census).
+    std::atomic<std::size_t> next{0};
+    parallel(cur.size() < 4096 ? 1 : workers_, [&](int) {
+      for (std::size_t i; (i = next.fetch_add(1)) < w.seg.size();) {
+        const Segment<u64>& s = cur.seg[i];
+        std::copy(s.count, s.count + s.n, w.seg[i].count);
+        std::copy(s.share, s.share + s.n, w.seg[i].share);
+      }
+    });
     w.keys = std::move(cur.keys);
     w.kept = std::move(cur.kept);
     w.packed_ready = cur.packed_ready;
@@ -1031,41 +1036,52 @@ class Engine {
       return wide_workers_;
   }
 
+  // e[i] += n * z[i] for i < len (a separate function, so that it vectorises).
+  static void add_scaled(u64* __restrict e, const u32* __restrict z, std::size_t len, u64 n) {
+    for (std::size_t i = 0; i < len; ++i) e[i] += n * z[i];
+  }
+
   // Builds level k-1 from level k (whose figures are already in r).
   template <class C, bool kCounts>
   Level<C> expand(CensusResult& r, Level<C>& par, int k) {
-    // Expected children per residue: a parent residue's size times its classes' jumps.
-    // (Over the parent residues that hold positions, a few thousand of the 65,536: the dense
-    // loop took about 2 ms a level on one thread, a tenth of the English census's wall time.)
-    std::vector<double> est(kResidues, 0.0);
-    double total_est = 0;
-    for (const Segment<C>& sg : par.seg)
-      for (u32 r = sg.lo; r < sg.hi; ++r) {
-        const u32 size = sg.off[r - sg.lo + 1] - sg.off[r - sg.lo];
-        if (size == 0) continue;
-        for (const Spec& sp : specs_) {
-          const double e = static_cast<double>(size) * sp.n;
-          est[(r + sp.delta) & kResidueMask] += e;
-          total_est += e;
-        }
-      }
-    // Work items: runs of residues expected to hold about kItemPositions positions each.
+    // Work items: runs of residues expected to hold about kItemPositions positions each. The
+    // estimate of residue r: for each class, its jumps times the parents of residue r - delta.
     const double per_est = ratio_;  // positions per unit of estimate, from the last level
-    const double target = kItemPositions / per_est;
+    u64 jumps = 0;
+    for (const Spec& sp : specs_) jumps += sp.n;
+    const u64 total_est = static_cast<u64>(par.size()) * jumps;
+    const u64 target = std::max<u64>(4, static_cast<u64>(kItemPositions / per_est));
     struct Item {
       u32 lo, hi;
-      double est;
+      u64 est;
     };
-    // The last tenth in items a quarter the size: the workers, taking items in order, then
-    // finish the level within a small item of each other.
     std::vector<Item> items;
-    {
+    if (total_est < target / 4) {
+      items.push_back({0, kResidues, total_est});  // what the loop below makes of it, sooner
+    } else {
+      // A sum of shifted copies of the parents' sizes, in integers so that it vectorises (with
+      // a loop over the parents' residues in doubles, this took half a millisecond a level,
+      // between the parallel parts).
+      std::vector<u32>& size = est_size_;
+      std::vector<u64>& est = est_;
+      size.assign(kResidues, 0);
+      est.assign(kResidues, 0);
+      for (const Segment<C>& sg : par.seg)
+        for (u32 r = sg.lo; r < sg.hi; ++r) size[r] = sg.off[r - sg.lo + 1] - sg.off[r - sg.lo];
+      for (const Spec& sp : specs_) {
+        const std::size_t d = sp.delta & kResidueMask;
+        add_scaled(est.data() + d, size.data(), kResidues - d, sp.n);
+        add_scaled(est.data(), size.data() + (kResidues - d), d, sp.n);
+      }
+      // The last tenth in items a quarter the size: the workers, taking items in order, then
+      // finish the level within a small item of each other.
+      const u64 tail = total_est - total_est / 10;
       u32 lo = 0;
-      double acc = 0, done = 0;
+      u64 acc = 0, done = 0;
       for (u32 c = 0; c < kResidues; ++c) {
         acc += est[c];
         done += est[c];
-        if (acc >= (done > 0.9 * total_est ? target / 4 : target) || c + 1 == kResidues) {
+        if (acc >= (done > tail ? target / 4 : target) || c + 1 == kResidues) {
           items.push_back({lo, c + 1, acc});
           lo = c + 1;
           acc = 0;
@@ -1106,7 +1122,7 @@ class Engine {
     parallel(nw, [&](int t) {
       Worker<C, kCounts>* w = workers[static_cast<std::size_t>(t)].get();
       Tally& my = tally[static_cast<std::size_t>(t)];
-      const bool small = total_est * per_est < kSmallLevel;
+      const bool small = static_cast<double>(total_est) * per_est < kSmallLevel;
       w->key_bump.begin(next.keys, small);
       w->value_bump.begin(next.values, small);
       w->kept_bump.begin(next.kept, small);
@@ -1125,7 +1141,8 @@ class Engine {
             std::fill(out.off, out.off + (item.hi - item.lo + 1), 0u);
             continue;
           }
-          w->table.reset(static_cast<std::size_t>(item.est * per_est * 1.3) + 16);
+          w->table.reset(static_cast<std::size_t>(static_cast<double>(item.est) * per_est * 1.3) +
+                         16);
           for (const Spec& sp : specs_) {
             const u32 lo = (item.lo - sp.delta) & kResidueMask, len = item.hi - item.lo;
             auto scan_part = [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
@@ -1186,7 +1203,8 @@ class Engine {
       if (join_stored) stored_.erase(ko);
       joined_ = kn;
     }
-    if (total_est > 0) ratio_ = static_cast<double>(lv.reachable_sym) / total_est;
+    if (total_est > 0)
+      ratio_ = static_cast<double>(lv.reachable_sym) / static_cast<double>(total_est);
     if (ratio_ <= 0) ratio_ = 0.1;
     positions_ += lv.reachable_sym;
     return next;
@@ -1798,7 +1816,9 @@ class Engine {
   std::vector<std::pair<u64, u32>> classes_;  // weight classes: key mask, weight
   u32 total_weight_ = 0;                      // the residue of the full board
   std::vector<Spec> specs_;
-  double ratio_ = 0.1;  // positions per unit of the work-item estimate, from the last level
+  double ratio_ = 0.1;         // positions per unit of the work-item estimate, from the last level
+  std::vector<u32> est_size_;  // expand()'s parents per residue
+  std::vector<u64> est_;       // and expected children
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
   u64 positions_ = 0;
   u64 path_raw_ = 0;  // raw solution-path positions found so far
