@@ -229,6 +229,16 @@ struct Segment {
   // A live level that will be stored: its keys packed already (written by the compaction).
   std::uint8_t* packed_copy = nullptr;
   std::size_t size() const { return n; }
+  // A segment of another count type over the same residues and offsets, holding nothing yet.
+  template <class D>
+  Segment<D> runs() const {
+    Segment<D> t;
+    t.lo = lo;
+    t.hi = hi;
+    t.n = n;
+    t.off = off;
+    return t;
+  }
 };
 
 template <class C>
@@ -862,11 +872,7 @@ class Engine {
     Level<u64> s(pool_, mem_);
     if (lv.packed_ready) {
       for (const Segment<C>& seg : lv.seg) {
-        Segment<u64> t;
-        t.lo = seg.lo;
-        t.hi = seg.hi;
-        t.n = seg.n;
-        t.off = seg.off;
+        Segment<u64> t = seg.template runs<u64>();
         t.packed = seg.packed_copy;
         s.seg.push_back(t);
       }
@@ -880,10 +886,7 @@ class Engine {
     b.begin(s.keys, lv.size() < kSmallLevel);
     const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
     for (const Segment<C>& seg : lv.seg) {
-      Segment<u64> t;
-      t.lo = seg.lo;
-      t.hi = seg.hi;
-      t.n = seg.n;
+      Segment<u64> t = seg.template runs<u64>();
       t.off = b.alloc<u32>(seg.hi - seg.lo + 1);
       std::copy(seg.off, seg.off + (seg.hi - seg.lo + 1), t.off);
       t.packed = b.alloc<std::uint8_t>(seg.n * w + 8);
@@ -928,11 +931,7 @@ class Engine {
     Bump vb;
     vb.begin(w.values, cur.size() < kSmallLevel);
     for (const Segment<u64>& s : cur.seg) {
-      Segment<u128> t;
-      t.lo = s.lo;
-      t.hi = s.hi;
-      t.n = s.n;
-      t.off = s.off;
+      Segment<u128> t = s.runs<u128>();
       t.key = s.key;
       t.packed_copy = s.packed_copy;
       t.count = vb.alloc<u128>(s.n);
@@ -1210,6 +1209,12 @@ class Engine {
     return next;
   }
 
+  // Keys b[0, n) in canonical form, eight at a time (b has room to pad n to a multiple of 8).
+  void canon_batch(u64* b, std::size_t n) const {
+    for (std::size_t q = n; q % 8; ++q) b[q] = b[0];
+    for (std::size_t q = 0; q < n; q += 8) kern_.canon8(b + q, b + q);
+  }
+
   // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
   template <class C, bool kCounts>
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
@@ -1223,8 +1228,7 @@ class Engine {
     constexpr bool direct = kVec && kCounts && std::is_same_v<C, u64>;
     auto flush = [&] {
       if (nc == 0) return;
-      for (std::size_t q = nc; q % 8; ++q) ck[q] = ck[0];
-      for (std::size_t q = 0; q < nc; q += 8) kern_.canon8(ck + q, ck + q);
+      canon_batch(ck, nc);
       if constexpr (kCounts) {
         if (!direct) {
           for (std::size_t q = 0; q < nc; ++q) {
@@ -1702,8 +1706,7 @@ class Engine {
         alignas(64) u64 batch[kBatch + 64];
         std::size_t nb = 0;
         auto flush = [&] {
-          for (std::size_t q = nb; q % 8; ++q) batch[q] = batch[0];
-          for (std::size_t q = 0; q < nb; q += 8) kern_.canon8(batch + q, batch + q);
+          canon_batch(batch, nb);
           for (std::size_t q = 0; q < nb; ++q) cand.insert(batch[q]);
           nb = 0;
         };
