@@ -49,6 +49,10 @@ check beam-report 0 'beam \(report\): [1-9][0-9]* complement pairs' -- "$pegsol"
 check beam-method-dfs 2 'applies to --algorithm beam and auto' -- "$pegsol" solve --algorithm dfs --beam-method meet
 check beam-method-bad 2 'bogus not in' -- "$pegsol" solve --beam-method bogus
 check beam-time-limit 1 'unknown: beam search stopped \(time limit\)' -- "$pegsol" solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 0.3 --no-draw
+# The census: the random player's chances by default, and none with --no-random-player.
+check count-chance 0 'random player ends with one peg +[0-9.]+e-[0-9]+' -- "$pegsol" count -b triangle:5
+check count-no-chance 0 '"random_player":null.*"solutions":"29760"' -- "$pegsol" count -b triangle:5 --no-random-player --json
+check count-no-chance-text 0 'random player +not computed' -- "$pegsol" count -b triangle:5 --no-random-player
 # The solvability table: complete by searches, by passes, and incomplete under a tiny memory limit.
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english
 check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --json

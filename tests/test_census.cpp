@@ -402,11 +402,30 @@ void check_engines_agree(const Problem& p) {
   CensusOptions o = small_options();
   o.engine = CensusEngine::Wide;
   CensusResult w = census(p, o);
+  EXPECT_TRUE(w.random_player);
   for (CensusEngine e : {CensusEngine::Compact, CensusEngine::CompactPortable}) {
     SCOPED_TRACE(e == CensusEngine::Compact ? "compact" : "compact, portable kernel");
     o.engine = e;
     check_same_figures(census(p, o), w);
   }
+  // Without the random player (the compact engine then carries counts alone): every other
+  // figure the same, and no chance reported.
+  o.random_player = false;
+  for (CensusEngine e :
+       {CensusEngine::Wide, CensusEngine::Compact, CensusEngine::CompactPortable}) {
+    SCOPED_TRACE("no random player, engine " + std::to_string(static_cast<int>(e)));
+    o.engine = e;
+    CensusResult n = census(p, o);
+    EXPECT_FALSE(n.random_player);
+    EXPECT_EQ(n.p_one_peg, 0.0);
+    EXPECT_EQ(n.p_goal, 0.0);
+    for (double x : n.p_by_hole) EXPECT_EQ(x, 0.0);
+    n.p_one_peg = w.p_one_peg;
+    n.p_goal = w.p_goal;
+    n.p_by_hole = w.p_by_hole;
+    check_same_figures(n, w);
+  }
+  o.random_player = true;
   // Reachable sets alone (what the solvability table runs) give the same sets.
   o.engine = CensusEngine::Auto;
   o.counts = false;
@@ -464,7 +483,17 @@ TEST(Census, WideCountsAgree) {
                            after_jumps(vacancy("english", "d4", "d4"), 10)}) {
     SCOPED_TRACE(describe(p));
     CensusOptions o = small_options();
-    check_same_figures(census_detail::compact_census(p, o, true), census(p, o));
+    const CensusResult r = census(p, o);
+    check_same_figures(census_detail::compact_census(p, o, true), r);
+    // And without the random player (counts alone, 128-bit from the first level).
+    o.random_player = false;
+    CensusResult n = census_detail::compact_census(p, o, true);
+    EXPECT_FALSE(n.random_player);
+    EXPECT_EQ(n.p_one_peg, 0.0);
+    n.p_one_peg = r.p_one_peg;
+    n.p_goal = r.p_goal;
+    n.p_by_hole = r.p_by_hole;
+    check_same_figures(n, r);
   }
 }
 

@@ -17,13 +17,15 @@ int run_census_bench(int repeats, int threads, bool json) {
     const char* vacancy;
     const char* end;
     bool on_path;
+    bool chance;  // the random player's chances too
   };
   // The English central game is the yardstick: reachable set, solution-path set,
-  // solution and game counts (no reordering classes).
+  // solution and game counts (no reordering classes), with and without the random player.
   const Case cases[] = {
-      {"triangle:6 1 -> any, every figure", "triangle:6", "1", "", true},
-      {"english d4 -> d4 reachable + counts", "english", "d4", "d4", false},
-      {"english d4 -> d4 full census", "english", "d4", "d4", true},
+      {"triangle:6 1 -> any, every figure", "triangle:6", "1", "", true, true},
+      {"english d4 -> d4 reachable + counts", "english", "d4", "d4", false, true},
+      {"english d4 -> d4 full census", "english", "d4", "d4", true, true},
+      {"english d4 -> d4 full, no chances", "english", "d4", "d4", true, false},
   };
   nlohmann::json rows = nlohmann::json::array();
   std::uint64_t signature = 0;
@@ -37,6 +39,7 @@ int run_census_bench(int repeats, int threads, bool json) {
     CensusOptions o;
     o.threads = threads;
     o.on_path = c.on_path;
+    o.random_player = c.chance;
     o.distinct = false;
     std::vector<double> times;
     CensusResult r;

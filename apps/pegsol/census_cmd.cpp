@@ -109,11 +109,11 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"solutions_up_to_reordering_note", r.distinct_note},
       {"games", count_text(r.games)},
       {"solutions_by_final_hole", by_hole},
-      {"random_player",
-       {{"p_one_peg", r.p_one_peg},
-        {"p_goal", r.p_goal},
-        {"p_by_final_hole", p_by_hole},
-        {"arithmetic", "binary64"}}},
+      {"random_player", r.random_player ? nlohmann::json{{"p_one_peg", r.p_one_peg},
+                                                         {"p_goal", r.p_goal},
+                                                         {"p_by_final_hole", p_by_hole},
+                                                         {"arithmetic", "binary64"}}
+                                        : nlohmann::json(nullptr)},
       {"stats",
        {{"seconds", r.seconds},
         {"peak_bytes", r.peak_bytes},
@@ -167,9 +167,13 @@ std::string census_text(const Problem& p, const CensusResult& r, int columns) {
        r.distinct_solutions ? grouped(*r.distinct_solutions) : "not computed");
   if (!r.distinct_note.empty()) out += fmt::format("  ({})\n", r.distinct_note);
   line("complete games", grouped(r.games));
-  line("random player ends with one peg", fmt::format("{:.6e}", r.p_one_peg));
-  if (p.goal.kind != Goal::Kind::Any)
-    line("random player reaches the goal", fmt::format("{:.6e}", r.p_goal));
+  if (r.random_player) {
+    line("random player ends with one peg", fmt::format("{:.6e}", r.p_one_peg));
+    if (p.goal.kind != Goal::Kind::Any)
+      line("random player reaches the goal", fmt::format("{:.6e}", r.p_goal));
+  } else {
+    line("random player", "not computed");
+  }
   if (p.goal.kind == Goal::Kind::Any) {
     out += "\nsolutions by final hole:\n";
     for (int h = 0; h < b.size(); ++h)
@@ -234,6 +238,8 @@ CensusCommands::CensusCommands(CLI::App& app) {
   count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
   count_->add_flag("--no-distinct", no_distinct_,
                    "Skip counting solutions up to reordering of independent jumps");
+  count_->add_flag("--no-random-player", no_random_player_,
+                   "Skip the random player's chances (8 bytes less per position and edge)");
   count_->add_option("--distinct-limit", distinct_limit_,
                      "Count up to reordering only when at most this many positions lie on "
                      "solution paths (default 2000000)");
@@ -278,6 +284,7 @@ int CensusCommands::count(const std::atomic<bool>* cancel) {
   CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
+  o.random_player = !no_random_player_;
   o.distinct_max_positions = distinct_limit_;
   CensusResult r = census(p, o);
   end_progress(o, r.seconds);

@@ -35,7 +35,7 @@ class CensusCommands {
   bool json_ = false;
   double memory_mb_ = 0;
   int threads_ = 0;
-  bool no_symmetry_ = false, no_distinct_ = false;
+  bool no_symmetry_ = false, no_distinct_ = false, no_random_player_ = false;
   std::uint64_t limit_ = 0;
   std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false;

@@ -63,6 +63,9 @@ struct CensusOptions {
   // false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
   // hole a single peg can be left on); what the solvability table needs.
   bool counts = true;
+  // false: no random player's chance (p_one_peg, p_goal, p_by_hole stay 0 and random_player
+  // false); with counts, the compact engine then carries 8 bytes less per position and edge.
+  bool random_player = true;
   CensusEngine engine = CensusEngine::Auto;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const CensusProgress&)> progress;  // called about twice a second
@@ -89,6 +92,7 @@ struct CensusResult {
   std::string distinct_note;                // why distinct_solutions is missing, if it is
   // A player who picks uniformly among the legal jumps until none is left. Binary64 floating
   // point (sums of products of 1/moves), relative error about 1e-15 per level.
+  bool random_player = false;     // whether the three figures below were computed
   double p_one_peg = 0;           // ends with one peg
   double p_goal = 0;              // passes through the goal (for one-peg goals: ends on it)
   std::vector<double> p_by_hole;  // ends with one peg on hole h

@@ -542,15 +542,18 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the compact engine takes layouts of up to 64 bits");
   if (compact) return census_detail::compact_census(p, o);
-  switch (b.width()) {
-    case 64:
-      return census_detail::run_census<64>(p, o);
-    case 128:
-      return census_detail::run_census<128>(p, o);
-    default:
-      throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
-                       "-bit layout; the census is built for layouts of up to 128 bits");
+  if (b.width() != 64 && b.width() != 128)
+    throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
+                     "-bit layout; the census is built for layouts of up to 128 bits");
+  CensusResult r =
+      b.width() == 64 ? census_detail::run_census<64>(p, o) : census_detail::run_census<128>(p, o);
+  // The wide engine always carries the chance; it reports it only when asked.
+  r.random_player = o.counts && o.random_player && p.start.count() > 0;
+  if (!r.random_player) {
+    r.p_one_peg = r.p_goal = 0;
+    std::fill(r.p_by_hole.begin(), r.p_by_hole.end(), 0.0);
   }
+  return r;
 }
 
 }  // namespace pegsol

@@ -35,6 +35,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "engine.hpp"
@@ -54,6 +55,10 @@ constexpr u32 kResidues = u32{1} << kResidueBits;
 constexpr u32 kResidueMask = kResidues - 1;
 // Children gathered before they are canonicalised and inserted (and a margin for one vector).
 constexpr std::size_t kBatch = 1024;
+// What each stored position carries: its key alone (a table pass), its path count, or its path
+// count and the random player's chance of passing through its orbit. Zero means keys alone, so
+// `if constexpr (kCounts != kKeys)` reads as "when counting".
+enum Carry : int { kKeys = 0, kPaths = 1, kChance = 2 };
 // Positions a work item aims at: its table (24 bytes a slot, at most 80% full) then fits the
 // 1 MiB second-level cache of the machines this was measured on.
 constexpr double kItemPositions = 16000;
@@ -365,23 +370,31 @@ class KeySet {
   std::size_t cap_ = 0, n_ = 0;
 };
 
+// What a table slot holds beside its key: the path count, and with kChance the chance.
+template <class C, Carry kCounts>
+struct SlotValue {
+  C count;
+  double chance;
+};
+template <class C>
+struct SlotValue<C, kPaths> {
+  C count;
+};
+
 // The worker's hash table for one work item: keys in buckets of eight (one 64-byte line), and
-// when counting a value {count, chance} per slot in a parallel array:
+// when counting a value {count, chance} or {count} per slot in a parallel array:
 //
 //   keys:   | k0 k1 k2 k3 k4 k5 k6 k7 |  ...              (0 = empty slot)
-//   values: | c0 p0 | c1 p1 | ... | c7 p7 |  ...           (16 or 32 bytes a slot)
+//   values: | c0 p0 | c1 p1 | ... | c7 p7 |  ...           (8, 16 or 32 bytes a slot)
 //
 // Open addressing by bucket: a key lives in its home bucket or, when that is full, the next
 // buckets. The table is never more than 80% full, so nearly every insert touches one key line
 // and one value line. Tried and lost: one line holding 2 or 3 keys with their values (more
 // probing), a branch-free insert (see the file comment).
-template <class C, bool kCounts>
+template <class C, Carry kCounts>
 class Table {
  public:
-  struct Value {
-    C count;
-    double chance;
-  };
+  using Value = SlotValue<C, kCounts>;
 
   explicit Table(Memory& m) : key_store_(m), value_store_(m) {}
 
@@ -452,10 +465,8 @@ class Table {
         }
         if (__builtin_expect(found != 0, 1)) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(found));
-          if constexpr (kCounts) {
-            V[slot].count += pcount[q];
-            V[slot].chance += pshare[q];
-          }
+          if constexpr (kCounts != kKeys) V[slot].count += pcount[q];
+          if constexpr (kCounts == kChance) V[slot].chance += pshare[q];
           return;
         }
         unsigned free = 0;
@@ -468,24 +479,25 @@ class Table {
         if (free) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(free));
           K[slot] = k;
-          if constexpr (kCounts) V[slot] = Value{pcount[q], pshare[q]};
+          if constexpr (kCounts == kChance)
+            V[slot] = Value{pcount[q], pshare[q]};
+          else if constexpr (kCounts != kKeys)
+            V[slot] = Value{pcount[q]};
           ++added;
           return;
         }
         i = (i + 8) & mask;
       }
     };
-    // The lines of the insert 16 ahead are fetched meanwhile (both value lines: the slot is
-    // not known yet).
+    // The lines of the insert 16 ahead are fetched meanwhile (every value line of the bucket:
+    // the slot is not known yet).
     constexpr std::size_t kAhead = 16;
     std::size_t q = 0;
     for (; q + kAhead < nc; ++q) {
       const std::size_t h = home_of[q + kAhead];
       __builtin_prefetch(K + h, 1);
-      if constexpr (kCounts) {
-        __builtin_prefetch(V + h, 1);
-        __builtin_prefetch(V + h + 4, 1);
-      }
+      if constexpr (kCounts != kKeys) __builtin_prefetch(V + h, 1);
+      if constexpr (sizeof(Value) > 8) __builtin_prefetch(V + h + 4, 1);
       insert(q);
     }
     for (; q < nc; ++q) insert(q);
@@ -501,18 +513,19 @@ class Table {
     if (key_store_.vec().capacity() < cap + 8) {
       key_store_.release();
       key_store_.reserve(cap + 8);
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         value_store_.release();
-        value_store_.reserve(cap + 4);
+        value_store_.reserve(cap + kValueSlack);
       }
     }
     key_store_.vec().assign(cap + 8, 0);
     u64* base = key_store_.vec().data();
     keys_ = base + (8 - (reinterpret_cast<std::uintptr_t>(base) / 8) % 8) % 8;
-    if constexpr (kCounts) {
+    if constexpr (kCounts != kKeys) {
       // Aligned, so that a bucket's values fill whole lines; not cleared: a slot's value is
       // written when its key is (clearing cost a fiftieth of the English census).
-      if (value_store_.vec().size() < cap + 4) value_store_.vec().resize(cap + 4);
+      if (value_store_.vec().size() < cap + kValueSlack)
+        value_store_.vec().resize(cap + kValueSlack);
       Value* v = value_store_.vec().data();
       values_ = v + (64 - reinterpret_cast<std::uintptr_t>(v) % 64) % 64 / sizeof(Value);
     }
@@ -523,7 +536,7 @@ class Table {
   void grow() {
     std::vector<u64> old_keys(keys_, keys_ + cap_);
     std::vector<Value> old_values;
-    if constexpr (kCounts) old_values.assign(values_, values_ + cap_);
+    if constexpr (kCounts != kKeys) old_values.assign(values_, values_ + cap_);
     place(cap_ * 2);
     const int sh = 64 - bits_;
     for (std::size_t s = 0; s < old_keys.size(); ++s) {
@@ -534,7 +547,7 @@ class Table {
         while (e < 8 && keys_[i + e]) ++e;
         if (e < 8) {
           keys_[i + e] = old_keys[s];
-          if constexpr (kCounts) values_[i + e] = old_values[s];
+          if constexpr (kCounts != kKeys) values_[i + e] = old_values[s];
           ++n_;
           break;
         }
@@ -543,6 +556,7 @@ class Table {
     }
   }
 
+  static constexpr std::size_t kValueSlack = 64 / sizeof(Value);  // room to align to a line
   Booked<u64> key_store_;
   Booked<Value> value_store_;
   std::array<u32, kBatch + 64> slot_{};  // add()'s home buckets
@@ -605,12 +619,18 @@ class Engine {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
     } else if (o_.counts && wide_counts) {
-      forward<u128, true>(r);
+      if (o_.random_player)
+        forward<u128, kChance>(r);
+      else
+        forward<u128, kPaths>(r);
+    } else if (o_.counts && o_.random_player) {
+      forward<u64, kChance>(r);
     } else if (o_.counts) {
-      forward<u64, true>(r);
+      forward<u64, kPaths>(r);
     } else {
-      forward<u64, false>(r);
+      forward<u64, kKeys>(r);
     }
+    r.random_player = o_.counts && o_.random_player && k0_ > 0;
     if (o_.counts && o_.on_path && k0_ > 0) {
       if (!complementary_) backward(r);
       r.on_path_done = true;
@@ -763,7 +783,7 @@ class Engine {
   }
 
   // ---- forward pass ----
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void forward(CensusResult& r) {
     Level<C> cur(pool_, mem_);
     {
@@ -786,11 +806,13 @@ class Engine {
       CensusLevel& lv = r.levels[static_cast<std::size_t>(k0_)];
       lv.reachable_raw = orbit[0];
       lv.reachable_sym = 1;
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         s.count = vb.alloc<C>(1);
-        s.share = vb.alloc<double>(1);
         s.count[0] = 1;
-        s.share[0] = moves[0] ? 1.0 / moves[0] : 1.0;
+        if constexpr (kCounts == kChance) {
+          s.share = vb.alloc<double>(1);
+          s.share[0] = moves[0] ? 1.0 / moves[0] : 1.0;
+        }
         paths_out_ = moves[0];
         if (!moves[0]) lv.games = 1;
         add_count(r.games, lv.games);
@@ -801,13 +823,13 @@ class Engine {
   }
 
   // Expands level k (its figures done when `fresh` is false) and every level below it.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void run_levels(CensusResult& r, Level<C>& cur, int k, bool fresh) {
     for (;; --k, fresh = true) {
       mem_.set_level(k);
       if (fresh) at_level<C, kCounts>(r, cur, k);
       if (k == 1 || cur.size() == 0) break;
-      if constexpr (kCounts && std::is_same_v<C, u64>) {
+      if constexpr (kCounts != kKeys && std::is_same_v<C, u64>) {
         if (paths_out_ >> 64) {  // level k-1's counts may pass 2^64: 128-bit counts from here
           Level<u128> wide = widen(cur);
           run_levels<u128, kCounts>(r, wide, k, false);
@@ -823,9 +845,9 @@ class Engine {
 
   // What a finished level k gives before it is expanded: the goal's count, the one-peg figures,
   // the solution-path counts of the complement trick.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void at_level(CensusResult& r, const Level<C>& cur, int k) {
-    if constexpr (kCounts) {
+    if constexpr (kCounts != kKeys) {
       if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
         const u64 c = kern_.canon(goal_);
         find(cur, c, [&](const Segment<C>& s, std::size_t i) {
@@ -833,12 +855,14 @@ class Engine {
           u32 orbit[8], moves[8];
           kern_.describe8(in, orbit, moves);
           r.solutions = static_cast<Count>(s.count[i]) / orbit[0];
-          r.p_goal = s.share[i] * std::max<u32>(moves[0], 1) / orbit[0];
+          if constexpr (kCounts == kChance)
+            r.p_goal = s.share[i] * std::max<u32>(moves[0], 1) / orbit[0];
         });
       }
     }
     if (k == 1) singles<C, kCounts>(r, cur);
-    if (kCounts && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_ && joined_ != k)
+    if (kCounts != kKeys && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_ &&
+        joined_ != k)
       complement_join(r, cur, k);
   }
 
@@ -935,7 +959,7 @@ class Engine {
       t.key = s.key;
       t.packed_copy = s.packed_copy;
       t.count = vb.alloc<u128>(s.n);
-      t.share = vb.alloc<double>(s.n);
+      if (s.share) t.share = vb.alloc<double>(s.n);
       w.seg.push_back(t);
     }
     // Copied on every worker (serially, this took 2 ms of the English census).
@@ -944,7 +968,7 @@ class Engine {
       for (std::size_t i; (i = next.fetch_add(1)) < w.seg.size();) {
         const Segment<u64>& s = cur.seg[i];
         std::copy(s.count, s.count + s.n, w.seg[i].count);
-        std::copy(s.share, s.share + s.n, w.seg[i].share);
+        if (s.share) std::copy(s.share, s.share + s.n, w.seg[i].share);
       }
     });
     w.keys = std::move(cur.keys);
@@ -956,7 +980,7 @@ class Engine {
   }
 
   // One peg left: counts and chances by hole, and the one-peg goals' solutions.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void singles(CensusResult& r, const Level<C>& cur) {
     for (const Segment<C>& s : cur.seg)
       for (std::size_t i = 0; i < s.size(); ++i) {
@@ -966,16 +990,16 @@ class Engine {
         const auto orbit = static_cast<u32>(std::unique(im.begin(), im.end()) - im.begin());
         for (u32 q = 0; q < orbit; ++q) {
           const auto h = static_cast<std::size_t>(kern_.hole_at(std::countr_zero(im[q])));
-          if constexpr (kCounts) {
+          if constexpr (kCounts != kKeys) {
             r.solutions_by_hole[h] = static_cast<Count>(s.count[i]) / orbit;
-            r.p_by_hole[h] = s.share[i] / orbit;
+            if constexpr (kCounts == kChance) r.p_by_hole[h] = s.share[i] / orbit;
           } else {
             r.solutions_by_hole[h] = 1;
           }
         }
-        if constexpr (kCounts) r.p_one_peg += s.share[i];
+        if constexpr (kCounts == kChance) r.p_one_peg += s.share[i];
       }
-    if constexpr (!kCounts) return;
+    if constexpr (kCounts == kKeys) return;
     switch (p_.goal.kind) {
       case Goal::Kind::Any:
         r.solutions = 0;
@@ -997,7 +1021,7 @@ class Engine {
   }
 
   // A worker's scratch: one batch of children, and the table of its work item.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   struct Worker {
     explicit Worker(Memory& m)
         : table(m),
@@ -1025,14 +1049,14 @@ class Engine {
 
   // The workers of one count type, kept from level to level with their tables and scratch (new
   // ones each level cost a fifth of the English census in the kernel zeroing fresh pages).
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   std::vector<std::unique_ptr<Worker<C, kCounts>>>& workers_for() {
-    if constexpr (!kCounts)
+    if constexpr (kCounts == kKeys)
       return sets_workers_;
     else if constexpr (std::is_same_v<C, u64>)
-      return narrow_workers_;
+      return std::get<kCounts - 1>(narrow_workers_);
     else
-      return wide_workers_;
+      return std::get<kCounts - 1>(wide_workers_);
   }
 
   // e[i] += n * z[i] for i < len (a separate function, so that it vectorises).
@@ -1041,7 +1065,7 @@ class Engine {
   }
 
   // Builds level k-1 from level k (whose figures are already in r).
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   Level<C> expand(CensusResult& r, Level<C>& par, int k) {
     // Work items: runs of residues expected to hold about kItemPositions positions each. The
     // estimate of residue r: for each class, its jumps times the parents of residue r - delta.
@@ -1103,7 +1127,7 @@ class Engine {
     const int kn = k - 1, ko = n_ - kn;
     const Level<u64>* join_stored = nullptr;
     bool join = false;
-    if (kCounts && o_.on_path && complementary_ && 2 * kn < n_ && kn >= goal_pegs_) {
+    if (kCounts != kKeys && o_.on_path && complementary_ && 2 * kn < n_ && kn >= goal_pegs_) {
       if (ko == k) {
         join = true;
       } else if (auto it = stored_.find(ko); it != stored_.end()) {
@@ -1175,14 +1199,14 @@ class Engine {
         join_raw += x.join_raw;
         join_sym += x.join_sym;
       }
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         add_count(lv.games, x.games);
         if (x.paths_overflow || __builtin_add_overflow(paths, x.paths, &paths))
           throw CensusError(
               "a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
       }
     }
-    if constexpr (kCounts) {
+    if constexpr (kCounts != kKeys) {
       add_count(r.games, lv.games);
       paths_out_ = paths;
     }
@@ -1216,7 +1240,7 @@ class Engine {
   }
 
   // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
             std::size_t i1) const {
     const u64* keys = s.key;
@@ -1225,15 +1249,15 @@ class Engine {
     std::size_t nc = 0;
     // Counts and shares go into the batch beside the children (the vector path with 64-bit
     // counts) or are gathered by parent index at the flush.
-    constexpr bool direct = kVec && kCounts && std::is_same_v<C, u64>;
+    constexpr bool direct = kVec && kCounts != kKeys && std::is_same_v<C, u64>;
     auto flush = [&] {
       if (nc == 0) return;
       canon_batch(ck, nc);
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         if (!direct) {
           for (std::size_t q = 0; q < nc; ++q) {
             w.count[q] = s.count[cp[q]];
-            w.share[q] = s.share[cp[q]];
+            if constexpr (kCounts == kChance) w.share[q] = s.share[cp[q]];
           }
         }
       }
@@ -1255,9 +1279,9 @@ class Engine {
       const __m512i iota = _mm512_load_si512(iota_bytes);
       for (std::size_t i = i0; i < i1; i += 8) {
         __builtin_prefetch(keys + i + 256);
-        if constexpr (kCounts) {
+        if constexpr (kCounts != kKeys) {
           __builtin_prefetch(s.count + i + 256);
-          __builtin_prefetch(s.share + i + 256);
+          if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
         }
         const __mmask8 valid = i1 - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (i1 - i)) - 1);
         const __m512i x = _mm512_maskz_loadu_epi64(valid, keys + i);
@@ -1277,7 +1301,7 @@ class Engine {
         __m512i pcv = _mm512_setzero_si512(), psv = _mm512_setzero_si512();
         if constexpr (direct) {
           pcv = _mm512_maskz_loadu_epi64(valid, s.count + i);
-          psv = _mm512_maskz_loadu_epi64(valid, s.share + i);
+          if constexpr (kCounts == kChance) psv = _mm512_maskz_loadu_epi64(valid, s.share + i);
         }
         for (int at = 0; at < count; at += 8) {
           const __m512i c = _mm512_maskz_cvtepu8_epi64(
@@ -1289,7 +1313,9 @@ class Engine {
                                         _mm512_mask_permutexvar_epi64(flipv, 0xFF, jumps, flipv)));
           if constexpr (direct) {
             _mm512_storeu_si512(w.count + nc, _mm512_mask_permutexvar_epi64(pcv, 0xFF, lanes, pcv));
-            _mm512_storeu_si512(w.share + nc, _mm512_mask_permutexvar_epi64(psv, 0xFF, lanes, psv));
+            if constexpr (kCounts == kChance)
+              _mm512_storeu_si512(w.share + nc,
+                                  _mm512_mask_permutexvar_epi64(psv, 0xFF, lanes, psv));
           } else {
             _mm256_storeu_si256(
                 reinterpret_cast<__m256i*>(cp + nc),
@@ -1319,21 +1345,19 @@ class Engine {
   }
 
   // Writes the work item's table into segment `out`, sorted by residue, with the level's figures.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack) const {
     const std::size_t m = w.table.size();
     w.scratch_key.vec().resize(m + 8);
     w.scratch_res.vec().resize(m + 8);
-    if constexpr (kCounts) {
-      w.scratch_count.vec().resize(m + 8);
-      w.scratch_share.vec().resize(m + 8);
-    }
+    if constexpr (kCounts != kKeys) w.scratch_count.vec().resize(m + 8);
+    if constexpr (kCounts == kChance) w.scratch_share.vec().resize(m + 8);
     u64* K = w.scratch_key.vec().data();
     u32* R = w.scratch_res.vec().data();
-    C* Cn = kCounts ? w.scratch_count.vec().data() : nullptr;
-    double* S = kCounts ? w.scratch_share.vec().data() : nullptr;
+    C* Cn = kCounts != kKeys ? w.scratch_count.vec().data() : nullptr;
+    double* S = kCounts == kChance ? w.scratch_share.vec().data() : nullptr;
 #if PEGSOL_AVX512
-    if constexpr (kVec && kCounts && std::is_same_v<C, u64>) {
+    if constexpr (kVec && kCounts != kKeys && std::is_same_v<C, u64>) {
       compact_values(w, m, K, R, Cn, S, my);
     } else
 #endif
@@ -1347,12 +1371,13 @@ class Engine {
   // compact()'s first passes with 64-bit counts, eight slots at a time: the occupied slots'
   // keys, counts and chances packed in table order (one pass over the table's lines), then
   // residues, orbits, jumps, shares and the level's figures.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,
                       Tally& my) const {
     const auto& tab = w.table;
     const std::size_t cap = tab.capacity();
-    const auto* V = reinterpret_cast<const u64*>(tab.values());  // count, chance, count, ...
+    // count, chance, count, ... (or counts alone)
+    const auto* V = reinterpret_cast<const u64*>(tab.values());
     const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     std::size_t n = 0;
@@ -1360,18 +1385,22 @@ class Engine {
       const __m512i x = _mm512_load_si512(tab.keys() + b);
       const __mmask8 occ = _mm512_test_epi64_mask(x, x);
       if (!occ) continue;
-      const __m512i v0 = _mm512_load_si512(V + 2 * b), v1 = _mm512_load_si512(V + 2 * b + 8);
       _mm512_storeu_si512(K + n, _mm512_maskz_compress_epi64(occ, x));
-      _mm512_storeu_si512(
-          Cn + n, _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, even, v1)));
-      _mm512_storeu_si512(S + n,
-                          _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, odd, v1)));
+      if constexpr (kCounts == kChance) {
+        const __m512i v0 = _mm512_load_si512(V + 2 * b), v1 = _mm512_load_si512(V + 2 * b + 8);
+        _mm512_storeu_si512(
+            Cn + n, _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, even, v1)));
+        _mm512_storeu_si512(
+            S + n, _mm512_maskz_compress_epi64(occ, _mm512_permutex2var_epi64(v0, odd, v1)));
+      } else {
+        _mm512_storeu_si512(Cn + n, _mm512_maskz_compress_epi64(occ, _mm512_load_si512(V + b)));
+      }
       n += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(occ)));
     }
     for (std::size_t q = m; q < m + 8; ++q) {
       K[q] = m ? K[0] : 0;
       Cn[q] = 0;
-      S[q] = 0;
+      if constexpr (kCounts == kChance) S[q] = 0;
     }
     // Games (counts of dead ends) and paths (count x jumps) summed in 32-bit halves in 64-bit
     // lanes, folded into 128 bits every 4096 rounds (a half times a jump count stays below 2^42).
@@ -1401,8 +1430,10 @@ class Engine {
       g_hi = _mm512_mask_add_epi64(g_hi, dead, g_hi, hi);
       p_lo = _mm512_mask_add_epi64(p_lo, live, p_lo, _mm512_mask_mul_epu32(c, 0xFF, c, mv));
       p_hi = _mm512_mask_add_epi64(p_hi, live, p_hi, _mm512_mask_mul_epu32(hi, 0xFF, hi, mv));
-      const __m512d ch = _mm512_loadu_pd(S + i);
-      _mm512_storeu_pd(S + i, _mm512_mask_div_pd(ch, live, ch, _mm512_cvtepu64_pd(mv)));
+      if constexpr (kCounts == kChance) {
+        const __m512d ch = _mm512_loadu_pd(S + i);
+        _mm512_storeu_pd(S + i, _mm512_mask_div_pd(ch, live, ch, _mm512_cvtepu64_pd(mv)));
+      }
       if (++rounds == 4096) {
         fold();
         rounds = 0;
@@ -1414,7 +1445,7 @@ class Engine {
 #endif
 
   // compact()'s first passes, a slot at a time where the vectors do not serve.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
                       Tally& my) const {
     const auto& tab = w.table;
@@ -1454,12 +1485,12 @@ class Engine {
       kern_.describe8(K + i, o8, m8);
       const std::size_t e = std::min<std::size_t>(8, m - i);
       for (std::size_t u = 0; u < e; ++u) raw += o8[u];
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         for (std::size_t u = 0; u < e; ++u) {
           const auto& v = tab.values()[I[i + u]];
           const u32 mv = m8[u];
           Cn[i + u] = v.count;
-          S[i + u] = mv ? v.chance / mv : v.chance;
+          if constexpr (kCounts == kChance) S[i + u] = mv ? v.chance / mv : v.chance;
           if (!mv) {
             my.games += static_cast<u128>(v.count);
           } else if constexpr (std::is_same_v<C, u64>) {
@@ -1480,7 +1511,7 @@ class Engine {
 
   // compact()'s last pass: the positions by residue into the segment (a counting sort), and
   // packed for storing when `pack`.
-  template <class C, bool kCounts>
+  template <class C, Carry kCounts>
   void sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack, std::size_t m,
                 const u64* K, const u32* R, const C* Cn, const double* S) const {
     const u32 len = out.hi - out.lo;
@@ -1491,9 +1522,9 @@ class Engine {
     for (std::size_t i = 0; i < m; ++i) ++off[((R[i] - out.lo) & kResidueMask) + 1];
     for (u32 c = 0; c < len; ++c) off[c + 1] += off[c];
     out.key = w.key_bump.template alloc<u64>(m);
-    if constexpr (kCounts) {
+    if constexpr (kCounts != kKeys) {
       out.count = w.value_bump.template alloc<C>(m);
-      out.share = w.value_bump.template alloc<double>(m);
+      if constexpr (kCounts == kChance) out.share = w.value_bump.template alloc<double>(m);
     }
     w.at.assign(off, off + len);
     u32* at = w.at.data();
@@ -1501,9 +1532,9 @@ class Engine {
     for (std::size_t i = 0; i < m; ++i) {
       const u32 p = at[(R[i] - out.lo) & kResidueMask]++;
       ok[p] = K[i];
-      if constexpr (kCounts) {
+      if constexpr (kCounts != kKeys) {
         out.count[p] = Cn[i];
-        out.share[p] = S[i];
+        if constexpr (kCounts == kChance) out.share[p] = S[i];
       }
     }
     if (pack) {
@@ -1618,7 +1649,7 @@ class Engine {
   // The complement join for the work item [lo, hi) of the level being built, whose positions
   // are in the worker's table: the other level's positions of the complementary residues,
   // twisted and complemented, looked up there.
-  template <class C, bool kCounts, class L>
+  template <class C, Carry kCounts, class L>
   void join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi, Tally& my,
                  bool collect) const {
     std::vector<u64>& q = w.join_keys;
@@ -1829,9 +1860,12 @@ class Engine {
 
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
-  std::vector<std::unique_ptr<Worker<u64, false>>> sets_workers_;
-  std::vector<std::unique_ptr<Worker<u64, true>>> narrow_workers_;
-  std::vector<std::unique_ptr<Worker<u128, true>>> wide_workers_;
+  template <class C>
+  using WorkersOf = std::tuple<std::vector<std::unique_ptr<Worker<C, kPaths>>>,
+                               std::vector<std::unique_ptr<Worker<C, kChance>>>>;
+  std::vector<std::unique_ptr<Worker<u64, kKeys>>> sets_workers_;
+  WorkersOf<u64> narrow_workers_;
+  WorkersOf<u128> wide_workers_;
   std::vector<std::vector<u64>> paths_;  // solution-path keys by level, for the reordering count
   Clock::time_point t0_, last_report_;
 };
