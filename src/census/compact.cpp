@@ -373,7 +373,8 @@ class KeySet {
   std::size_t cap_ = 0, n_ = 0;
 };
 
-// What a table slot holds beside its key: the path count, and with kChance the chance.
+// What a table slot holds beside its key: the path count, and with kChance the chance (a table
+// of keys alone holds no values).
 template <class C, Carry kCounts>
 struct SlotValue {
   C count;
@@ -500,7 +501,7 @@ class Table {
       const std::size_t h = home_of[q + kAhead];
       __builtin_prefetch(K + h, 1);
       if constexpr (kCounts != kKeys) __builtin_prefetch(V + h, 1);
-      if constexpr (sizeof(Value) > 8) __builtin_prefetch(V + h + 4, 1);
+      if constexpr (kCounts != kKeys && sizeof(Value) > 8) __builtin_prefetch(V + h + 4, 1);
       insert(q);
     }
     for (; q < nc; ++q) insert(q);
