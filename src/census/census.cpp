@@ -548,7 +548,7 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
   CensusResult r =
       b.width() == 64 ? census_detail::run_census<64>(p, o) : census_detail::run_census<128>(p, o);
   // The wide engine always carries the chance; it reports it only when asked.
-  r.random_player = o.counts && o.random_player && p.start.count() > 0;
+  r.random_player = census_detail::reports_chances(p, o);
   if (!r.random_player) {
     r.p_one_peg = r.p_goal = 0;
     std::fill(r.p_by_hole.begin(), r.p_by_hole.end(), 0.0);

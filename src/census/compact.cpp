@@ -634,7 +634,7 @@ class Engine {
     } else {
       forward<u64, kKeys>(r);
     }
-    r.random_player = o_.counts && o_.random_player && k0_ > 0;
+    r.random_player = reports_chances(p_, o_);
     if (o_.counts && o_.on_path && k0_ > 0) {
       if (!complementary_) backward(r);
       r.on_path_done = true;

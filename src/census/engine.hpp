@@ -204,6 +204,12 @@ class Booked {
 // True when board symmetry s maps p's start to itself and its goal to itself.
 bool fixes_problem(const Board& b, const Problem& p, int s);
 
+// Whether a census of p under o reports the random player's chances (CensusResult::random_player):
+// asked for, with counts, and from a start with a peg to move.
+inline bool reports_chances(const Problem& p, const CensusOptions& o) {
+  return o.counts && o.random_player && p.start.count() > 0;
+}
+
 // The complement trick's twist for p (compact.cpp): a board symmetry u such that x is on a
 // solution path exactly when u(complement of x) is reachable, or -1 when there is none.
 int complement_twist(const Board& b, const Problem& p);
