@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include "census/engine.hpp"
-#include "census/kernels.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/problem.hpp"
@@ -494,112 +493,6 @@ TEST(Census, WideCountsAgree) {
     n.p_goal = r.p_goal;
     n.p_by_hole = r.p_by_hole;
     check_same_figures(n, r);
-  }
-}
-
-// The compact engine's kernels against plain images of hole sets: on random positions (eight
-// at a time, as the engine asks), each canonical form is an image of its position and the same
-// for all the position's images, and orbit sizes and legal-jump counts are right; the grid
-// kernel (built with AVX-512 and GFNI) on square boards, the table kernel on every board, with
-// the groups of central and off-centre vacancies.
-TEST(CensusKernels, CanonicalFormsOrbitsAndJumps) {
-  struct Case {
-    const char* board;
-    std::optional<Lattice> lattice;
-    const char* vacancy;
-  };
-  const std::vector<Case> cases = {
-      {"english", std::nullopt, "d4"},     {"english", std::nullopt, "d1"},
-      {"english", Lattice::Square8, "d4"}, {"french", std::nullopt, "d2"},
-      {"rect:4x6", std::nullopt, "b2"},    {"rect:5x5", std::nullopt, "c3"},
-      {"triangle:7", std::nullopt, "1"},   {"hexagon:3", std::nullopt, "10"}};
-  std::uint64_t seed = 2026;
-  auto next = [&] {
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return seed;
-  };
-  for (const Case& c : cases) {
-    BoardPtr b = make_board(c.board, c.lattice);
-    SCOPED_TRACE(std::string(c.board) + " vacancy " + c.vacancy);
-    const Problem p{b, single_vacancy(*b, *b->find(c.vacancy)), Goal{}};
-    const int n = b->size();
-    std::vector<int> syms;
-    for (int q = 0; q < static_cast<int>(b->symmetries().size()); ++q)
-      if (q == 0 || census_detail::fixes_problem(*b, p, q)) syms.push_back(q);
-    // The expected figures from hole sets: images, orbit, legal jumps.
-    auto images = [&](const HoleSet& x) {
-      std::set<std::string> out;
-      for (int q : syms) {
-        HoleSet y(n);
-        for (int h : x.members()) y.set(b->symmetries()[static_cast<std::size_t>(q)][h]);
-        out.insert(y.to_bits());
-      }
-      return out;
-    };
-    auto legal = [&](const HoleSet& x) {
-      std::uint32_t m = 0;
-      for (const Jump& j : b->jumps()) m += x.test(j.from) && x.test(j.over) && !x.test(j.to);
-      return m;
-    };
-    auto check = [&](const auto& kern, const char* name) {
-      SCOPED_TRACE(name);
-      EXPECT_EQ(kern.group_size(), static_cast<int>(syms.size()));
-      auto key = [&](const HoleSet& x) {
-        std::uint64_t k = 0;
-        for (int h : x.members()) k |= kern.bit(h);
-        return k;
-      };
-      auto holes = [&](std::uint64_t k) {
-        HoleSet x(n);
-        for (; k; k &= k - 1) x.set(kern.hole_at(std::countr_zero(k)));
-        return x;
-      };
-      for (int round = 0; round < 40; ++round) {
-        std::vector<HoleSet> xs;
-        alignas(64) std::uint64_t in[8], out[8], out2[8];
-        std::uint32_t orbit[8], orbit2[8], moves[8];
-        for (int u = 0; u < 8; ++u) {
-          HoleSet x(n);
-          for (int h = 0; h < n; ++h)
-            if (next() % 3 != 0) x.set(h);
-          xs.push_back(x);
-          in[u] = key(x);
-        }
-        // Symmetric positions too: a position joined with one of its images.
-        if (round % 5 == 0 && syms.size() > 1) {
-          HoleSet x = xs[0];
-          HoleSet y(n);
-          for (int h : x.members()) y.set(b->symmetries()[static_cast<std::size_t>(syms[1])][h]);
-          for (int h : y.members()) x.set(h);
-          xs[0] = x;
-          in[0] = key(x);
-        }
-        kern.canon8(in, out);
-        kern.canon8(in, out2, orbit2);
-        kern.describe8(in, orbit, moves);
-        for (int u = 0; u < 8; ++u) {
-          const auto im = images(xs[static_cast<std::size_t>(u)]);
-          EXPECT_TRUE(im.count(holes(out[u]).to_bits()))
-              << xs[static_cast<std::size_t>(u)].to_bits();
-          EXPECT_EQ(out2[u], out[u]);
-          EXPECT_EQ(orbit[u], im.size());
-          EXPECT_EQ(orbit2[u], im.size());
-          EXPECT_EQ(moves[u], legal(xs[static_cast<std::size_t>(u)]));
-          EXPECT_EQ(kern.canon(in[u]), out[u]);
-          for (const std::string& y : im)
-            EXPECT_EQ(kern.canon(key(HoleSet::from_bits(y))), out[u]) << y;
-        }
-      }
-    };
-    check(census_detail::TableKernel(*b, syms), "table kernel");
-#if PEGSOL_AVX512
-    if (auto grid = census_detail::GridKernel::make(*b, syms))
-      check(*grid, "grid kernel");
-    else
-      EXPECT_EQ(b->lattice(), Lattice::Triangular) << "no grid kernel for a square board";
-#endif
   }
 }
 

@@ -218,6 +218,21 @@ int complement_twist(const Board& b, const Problem& p);
 // wide_counts: 128-bit path counts from the start (the tests' check of that path); otherwise
 // they widen at the first level whose counts could pass 2^64.
 CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts = false);
+// The compact engine compiled for one instruction-set tier (compact_engine.ipp): the census
+// group's symmetries (indices into the board's, the identity first) and the complement twist
+// given. Only the tiers this CPU supports may be called (pegsol::kernel_info()).
+namespace portable {
+CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
+                                const std::vector<int>& syms, int twist, bool wide_counts);
+}
+namespace avx2 {
+CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
+                                const std::vector<int>& syms, int twist, bool wide_counts);
+}
+namespace avx512 {
+CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
+                                const std::vector<int>& syms, int twist, bool wide_counts);
+}
 
 // Runs f(t) on `workers` threads (t = 0 on the caller); rethrows the first exception.
 template <class F>

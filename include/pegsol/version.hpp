@@ -1,0 +1,31 @@
+// The library's version, and which CPU-specific kernels it runs on this machine.
+//
+// The library is built for any CPU of its architecture; the census's fast kernels are chosen at
+// run time from what the CPU has: `avx512` (AVX-512 with VBMI2, BITALG and VPOPCNTDQ, and GFNI),
+// `avx2` (x86-64-v3: AVX2, BMI2, LZCNT) or `portable` (plain C++, any CPU). The environment
+// variable PEGSOL_KERNELS (`auto`, `portable`, `avx2`, `avx512`) caps the choice, so that the
+// portable kernels can be run and tested on a CPU that has more.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pegsol {
+
+// "0.1.0": the version the library was built as.
+std::string_view version();
+
+// Instruction-set tiers, from the baseline up.
+enum class Isa { Portable, Avx2, Avx512 };
+std::string_view isa_name(Isa isa);
+
+struct KernelInfo {
+  Isa cpu = Isa::Portable;     // the best tier this CPU and this build support
+  Isa census = Isa::Portable;  // the tier the census runs: cpu, capped by PEGSOL_KERNELS
+  std::string cap;             // PEGSOL_KERNELS as set ("" when unset)
+};
+
+// What this machine gets. Throws InputError when PEGSOL_KERNELS holds no tier's name.
+KernelInfo kernel_info();
+
+}  // namespace pegsol

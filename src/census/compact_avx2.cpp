@@ -1,0 +1,9 @@
+// The compact census engine for x86-64 CPUs with AVX2 and BMI2 (x86-64-v3).
+#if defined(__x86_64__)
+#include "target.hpp"
+#define PEGSOL_CENSUS_ISA avx2
+#define PEGSOL_CENSUS_TARGET PEGSOL_ISA_AVX2
+#define PEGSOL_AVX512 0
+#define PEGSOL_BMI2 1
+#include "compact_engine.ipp"
+#endif

@@ -1,0 +1,9 @@
+// The compact census engine for x86-64 CPUs with AVX-512 (VBMI2, BITALG, VPOPCNTDQ) and GFNI.
+#if defined(__x86_64__)
+#include "target.hpp"
+#define PEGSOL_CENSUS_ISA avx512
+#define PEGSOL_CENSUS_TARGET PEGSOL_ISA_AVX512
+#define PEGSOL_AVX512 1
+#define PEGSOL_BMI2 1
+#include "compact_engine.ipp"
+#endif

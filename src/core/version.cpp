@@ -1,0 +1,77 @@
+#include "pegsol/version.hpp"
+
+#include <cstdlib>
+
+#include "pegsol/error.hpp"
+
+#ifndef PEGSOL_VERSION
+#error "PEGSOL_VERSION is set by the build (CMakeLists.txt)"
+#endif
+
+namespace pegsol {
+
+std::string_view version() {
+  return PEGSOL_VERSION;
+}
+
+std::string_view isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::Avx512:
+      return "avx512";
+    case Isa::Avx2:
+      return "avx2";
+    case Isa::Portable:
+      break;
+  }
+  return "portable";
+}
+
+namespace {
+
+// The best tier the CPU has (the features of src/census/target.hpp; the OS's support for the
+// wider registers is part of __builtin_cpu_supports' answer).
+Isa detect() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                  __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
+                  __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("fma") &&
+                  __builtin_cpu_supports("movbe") && __builtin_cpu_supports("f16c");
+  if (!v3) return Isa::Portable;
+  const bool v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                  __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                  __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vpopcntdq") &&
+                  __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vbmi") &&
+                  __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("gfni");
+  return v4 ? Isa::Avx512 : Isa::Avx2;
+#else
+  return Isa::Portable;
+#endif
+}
+
+}  // namespace
+
+KernelInfo kernel_info() {
+  KernelInfo k;
+  k.cpu = detect();
+  k.census = k.cpu;
+  if (const char* env = std::getenv("PEGSOL_KERNELS"); env && *env) {
+    k.cap = env;
+    Isa cap;
+    if (k.cap == "auto")
+      cap = Isa::Avx512;
+    else if (k.cap == "portable")
+      cap = Isa::Portable;
+    else if (k.cap == "avx2")
+      cap = Isa::Avx2;
+    else if (k.cap == "avx512")
+      cap = Isa::Avx512;
+    else
+      throw InputError("PEGSOL_KERNELS=" + k.cap +
+                       ": expected auto, portable, avx2 or avx512 (the kernels to use at most)");
+    if (cap < k.census) k.census = cap;
+  }
+  return k;
+}
+
+}  // namespace pegsol
