@@ -4,6 +4,7 @@
 #define PEGSOL_CENSUS_ISA avx2
 #define PEGSOL_CENSUS_TARGET PEGSOL_ISA_AVX2
 #define PEGSOL_AVX512 0
+#define PEGSOL_AVX2 1
 #define PEGSOL_BMI2 1
 #include "compact_engine.ipp"
 #endif

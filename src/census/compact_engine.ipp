@@ -306,6 +306,52 @@ struct Spec {
   u64 pegs1 = 0, pegs2 = 0, hole = 0;
 };
 
+#if PEGSOL_AVX2
+// pack4(m): the 32-bit lane permutation that moves the 64-bit lanes set in m (4 bits) to the
+// front, in order.
+constexpr auto make_pack4() {
+  std::array<std::array<int, 8>, 16> t{};
+  for (int m = 0; m < 16; ++m) {
+    int out = 0;
+    for (int l = 0; l < 4; ++l)
+      if (m >> l & 1) {
+        t[static_cast<std::size_t>(m)][static_cast<std::size_t>(2 * out)] = 2 * l;
+        t[static_cast<std::size_t>(m)][static_cast<std::size_t>(2 * out + 1)] = 2 * l + 1;
+        ++out;
+      }
+  }
+  return t;
+}
+alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4Table = make_pack4();
+inline __m256i load4(const u64* p) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+}
+// Bit l: lane l of x holds the pegs and hole of the lane's jump ((x & need) == have).
+inline unsigned legal4(__m256i x, __m256i need, __m256i have) {
+  return static_cast<unsigned>(
+      _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(x, need), have))));
+}
+inline __m256i pack4(unsigned m) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4Table[m].data()));
+}
+#endif
+
+// The lanes of the eight keys at b (32-byte aligned) equal to k, as bits.
+inline unsigned equal8(const u64* b, u64 k) {
+#if PEGSOL_AVX2
+  const __m256i kk = _mm256_set1_epi64x(static_cast<long long>(k));
+  const __m256i lo = _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b)), kk);
+  const __m256i hi =
+      _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 4)), kk);
+  return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(lo)) |
+                               _mm256_movemask_pd(_mm256_castsi256_pd(hi)) << 4);
+#else
+  unsigned m = 0;
+  for (unsigned e = 0; e < 8; ++e) m |= static_cast<unsigned>(b[e] == k) << e;
+  return m;
+#endif
+}
+
 // The lanes of the eight-key bucket at b (64-byte aligned) holding k, and those empty (0).
 template <bool kVec>
 std::pair<unsigned, unsigned> bucket_masks(const u64* b, u64 k) {
@@ -316,12 +362,7 @@ std::pair<unsigned, unsigned> bucket_masks(const u64* b, u64 k) {
             _mm512_testn_epi64_mask(v, v)};
   }
 #endif
-  unsigned found = 0, free = 0;
-  for (unsigned e = 0; e < 8; ++e) {
-    found |= static_cast<unsigned>(b[e] == k) << e;
-    free |= static_cast<unsigned>(b[e] == 0) << e;
-  }
-  return {found, free};
+  return {equal8(b, k), equal8(b, 0)};
 }
 
 // An open set of keys (0 = empty) in buckets of eight: the solution-path passes' membership
@@ -479,8 +520,7 @@ class Table {
         } else
 #endif
         {
-          found = 0;
-          for (unsigned e = 0; e < 8; ++e) found |= static_cast<unsigned>(K[i + e] == k) << e;
+          found = equal8(K + i, k);
         }
         if (__builtin_expect(found != 0, 1)) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(found));
@@ -494,7 +534,7 @@ class Table {
           free = _mm512_testn_epi64_mask(v, v);
         else
 #endif
-          for (unsigned e = 0; e < 8; ++e) free |= static_cast<unsigned>(K[i + e] == 0) << e;
+          free = equal8(K + i, 0);
         if (free) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(free));
           K[slot] = k;
@@ -1344,6 +1384,44 @@ class Engine {
           }
           nc += static_cast<std::size_t>(std::min(8, count - at));
         }
+        if (nc >= kBatch) flush();
+      }
+      flush();
+      return;
+    }
+#endif
+#if PEGSOL_AVX2
+    if constexpr (!kVec) {
+      // Each parent's eight jumps tested in two vectors; the legal children are packed to the
+      // front of each by a permutation looked up from the vector's legality bits, written, and
+      // kept by advancing the batch by their number.
+      alignas(32) u64 need[8], have[8];
+      for (int j = 0; j < 8; ++j) {
+        need[j] = j < sp.n ? sp.need[static_cast<std::size_t>(j)] : 0;
+        have[j] = j < sp.n ? sp.have[static_cast<std::size_t>(j)] : 1;  // never legal
+      }
+      const __m256i n0 = load4(need), n1 = load4(need + 4), h0 = load4(have), h1 = load4(have + 4);
+      const __m256i f0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data()));
+      const __m256i f1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data() + 4));
+      for (std::size_t i = i0; i < i1; ++i) {
+        if ((i & 7) == 0) {
+          __builtin_prefetch(keys + i + 256);
+          if constexpr (kCounts != kKeys) {
+            __builtin_prefetch(s.count + i + 256);
+            if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
+          }
+        }
+        const __m256i x = _mm256_set1_epi64x(static_cast<long long>(keys[i]));
+        const unsigned m0 = legal4(x, n0, h0), m1 = legal4(x, n1, h1);
+        const __m256i parent = _mm256_set1_epi32(static_cast<int>(i));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                            _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f0), pack4(m0)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
+        nc += static_cast<std::size_t>(std::popcount(m0));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                            _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f1), pack4(m1)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
+        nc += static_cast<std::size_t>(std::popcount(m1));
         if (nc >= kBatch) flush();
       }
       flush();
