@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release suite, then the same suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer, then the formatting check. Installs missing packages first.
+# UndefinedBehaviorSanitizer, then the Release suite with the portable kernels, then the formatting
+# check. Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -10,6 +11,10 @@ for preset in release sanitize; do
   cmake --build build/"$preset"
   ctest --preset "$preset" -j2
 done
+# The same Release binaries again with the portable kernels forced (docs/kernels.md): what a CPU
+# without AVX2 or AVX-512 runs.
+echo "== release, PEGSOL_KERNELS=portable"
+PEGSOL_KERNELS=portable ctest --preset release -j2
 echo "== clang-format"
 git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
 echo "all tests passed"

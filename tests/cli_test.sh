@@ -31,6 +31,17 @@ check bad-hole 2 "no hole named 'z9'" -- "$pegsol" solve -s z9
 check bad-option 2 'direction' -- "$pegsol" solve --direction sideways
 check missing-file 2 "cannot read file" -- "$pegsol" solve -b @/nonexistent/board.txt
 check boards 0 'english +33 +76 +8' -- "$pegsol" boards
+check version 0 '^pegsol [0-9]+\.[0-9]+\.[0-9]+' -- "$pegsol" --version
+check version-kernels 0 'census kernels: (portable|avx2|avx512)' -- "$pegsol" --version
+check version-capped 0 'census kernels: portable \(capped by PEGSOL_KERNELS=portable\)' -- env PEGSOL_KERNELS=portable "$pegsol" --version
+check boards-json 0 '"kernels":\{"cap":"[a-z0-9]*","census":"(portable|avx2|avx512)","cpu":' -- "$pegsol" boards --json
+check kernels-bad 2 'PEGSOL_KERNELS=bogus: expected auto, portable, avx2 or avx512' -- env PEGSOL_KERNELS=bogus "$pegsol" count -b triangle:5
+# The bench's signature: a change in search behaviour changes it (and its commit says so).
+check bench-signature 0 '^signature: 1161436 nodes$' -- "$pegsol" bench --repeat 1
+# The published English figures (d4 -> d4), with the kernels this CPU gets and the portable ones.
+check english-census 0 '^solutions +40,861,647,040,079,968$' -- "$pegsol" count -b english --no-distinct --no-random-player
+check english-reachable 0 '^ all +187,636,299 +23,475,688 +13,428,122 ' -- "$pegsol" count -b english --no-distinct --no-random-player
+check kernels-portable 0 '^solutions +40,861,647,040,079,968$' -- env PEGSOL_KERNELS=portable "$pegsol" count -b english --no-distinct --no-random-player
 check show 0 'd4' -- "$pegsol" show -b english
 check time-limit 1 'unknown' -- "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --time-limit 0.05 --json
 printf 'lattice: triangular\n    .\n   o o\n  o o o\n o o o o\no o o o o\n' >"$tmp/tri.txt"

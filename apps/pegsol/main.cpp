@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/version.hpp"
 
 namespace {
 
@@ -36,6 +37,18 @@ int main(int argc, char** argv) {
   using namespace pegsol;
   CLI::App app{"pegsol: peg solitaire engine"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version,-V", []() -> std::string {
+    KernelInfo k;
+    try {
+      k = kernel_info();
+    } catch (const InputError& e) {
+      return "pegsol " + std::string(version()) + "\n" + e.what();
+    }
+    std::string cap = k.cap.empty() ? "" : " (capped by PEGSOL_KERNELS=" + k.cap + ")";
+    return "pegsol " + std::string(version()) +
+           "\ncensus kernels: " + std::string(isa_name(k.census)) + cap + "; this CPU supports " +
+           std::string(isa_name(k.cpu));
+  });
 
   cli::ProblemArgs solve_args;
   std::string direction = "forward";

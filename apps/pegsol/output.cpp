@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/version.hpp"
 
 namespace pegsol::cli {
 
@@ -288,7 +289,16 @@ int print_boards(bool json) {
                  b->symmetries().size(), lattice_name(b->lattice()), e.description);
     }
   }
-  if (json) fmt::print("{}\n", all.dump());
+  if (json) {
+    const KernelInfo k = kernel_info();
+    nlohmann::json out = {{"version", std::string(version())},
+                          {"kernels",
+                           {{"cpu", std::string(isa_name(k.cpu))},
+                            {"census", std::string(isa_name(k.census))},
+                            {"cap", k.cap}}},
+                          {"boards", all}};
+    fmt::print("{}\n", out.dump());
+  }
   return 0;
 }
 

@@ -239,7 +239,8 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
 Drawing parse_drawing(std::string_view text, std::string_view source,
                       std::optional<Lattice> lattice) {
   RawDrawing raw = parse_raw(text, source, lattice);
-  std::string name = "@" + std::string(source);
+  std::string name = "@";  // not "@" + std::string(source): GCC 12 warns there (-Wrestrict)
+  name += source;
   auto board = std::make_shared<const Board>(name, raw.lattice, raw.cells);
   HoleSet pegs(board->size());
   for (std::size_t i = 0; i < raw.cells.size(); ++i)
