@@ -8,6 +8,8 @@ PEGSOL_TARGET_BEGIN(PEGSOL_ISA_AVX2)
 #define PEGSOL_CENSUS_ISA avx2
 #define PEGSOL_BMI2 1
 #define PEGSOL_AVX512 0
+#define PEGSOL_AVX2 1
+#include "census/kernels_avx2.hpp"
 #include "census/kernels_grid.hpp"
 
 PEGSOL_TARGET_END
@@ -20,8 +22,11 @@ TEST(CensusKernels, AVX2GridKernel) {
 #if defined(__x86_64__)
   if (kernel_info().cpu < Isa::Avx2) GTEST_SKIP() << "this CPU has no avx2";
   kernel_check::check_all([](const Board& b, const std::vector<int>& syms, int twist, auto run) {
-    auto k = census_detail::avx2::ScalarGridKernel::make(b, syms, twist);
+    auto k = census_detail::avx2::Avx2GridKernel::make(b, syms, twist);
     if (k) run(*k);
+    auto scalar = census_detail::avx2::ScalarGridKernel::make(b, syms, twist);
+    if (scalar) run(*scalar);
+    EXPECT_EQ(k.has_value(), scalar.has_value());
     return k.has_value();
   });
 #else

@@ -56,6 +56,8 @@ PEGSOL_TARGET_BEGIN(PEGSOL_CENSUS_TARGET)
 #include "kernels_grid.hpp"
 #if PEGSOL_AVX512
 #include "kernels_avx512.hpp"
+#elif PEGSOL_AVX2
+#include "kernels_avx2.hpp"
 #endif
 
 namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
@@ -1984,6 +1986,10 @@ CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
   if (auto grid = GridKernel::make(b, syms, t))
     return run<GridKernel, true>(p, o, std::move(*grid), syms, twist, wide_counts);
   return run<TableKernel, true>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
+#elif PEGSOL_AVX2
+  if (auto grid = Avx2GridKernel::make(b, syms, t))
+    return run<Avx2GridKernel, false>(p, o, std::move(*grid), syms, twist, wide_counts);
+  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
 #else
   if (auto grid = ScalarGridKernel::make(b, syms, t))
     return run<ScalarGridKernel, false>(p, o, std::move(*grid), syms, twist, wide_counts);

@@ -1,0 +1,144 @@
+// The AVX2 grid kernel of the compact census engine (internal to src/census), for square boards
+// within an 8x8 box: the grid layout (kernels_grid.hpp) with the eight box transforms of four
+// keys at once, one per 64-bit lane. Included only inside a region compiled for the avx2 tier
+// (compact_avx2.cpp); the CPU is checked at run time before any of it runs (src/core/version.cpp).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kernels_grid.hpp"
+
+namespace pegsol::census_detail::avx2 {
+
+class Avx2GridKernel : public GridLayout {
+ public:
+  // The kernel for this board and group, or nullopt (see GridLayout::build).
+  static std::optional<Avx2GridKernel> make(const Board& b, const std::vector<int>& syms,
+                                            int twist = 0) {
+    Avx2GridKernel k;
+    if (!build(k, b, syms, twist)) return std::nullopt;
+    return k;
+  }
+
+  std::uint64_t canon(std::uint64_t x) const {
+    std::uint64_t best = x;
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) best = std::min(best, image(q, x));
+    return best;
+  }
+  void canon8(const std::uint64_t* in, std::uint64_t* out) const {
+    for (int h = 0; h < 8; h += 4) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h));
+      __m256i im[8];
+      all4(x, im);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im));
+    }
+  }
+  // The same, with the orbit sizes.
+  void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    for (int h = 0; h < 8; h += 4) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h));
+      __m256i im[8];
+      all4(x, im);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im));
+      orbits(x, im, orbit + h);
+    }
+  }
+  void describe8(const std::uint64_t* in, std::uint32_t* orbit, std::uint32_t* moves) const {
+    for (int h = 0; h < 8; h += 4) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h));
+      __m256i im[8];
+      all4(x, im);
+      orbits(x, im, orbit + h);
+    }
+    for (int i = 0; i < 8; ++i) moves[i] = legal_jumps(in[i]);
+  }
+  // Canonical forms and orbits of t(complement of x), t the twist.
+  void twist8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    alignas(32) std::uint64_t t[8];
+    for (int h = 0; h < 8; h += 4) {
+      const __m256i c =
+          _mm256_andnot_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h)),
+                              _mm256_set1_epi64x(static_cast<long long>(holes_)));
+      __m256i im[8];
+      all4(c, im);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(t + h), im[twist_]);
+    }
+    canon8(t, out, orbit);
+  }
+
+ private:
+  Avx2GridKernel() = default;
+
+  static __m256i srl(__m256i a, unsigned n) {
+    return _mm256_srl_epi64(a, _mm_cvtsi32_si128(static_cast<int>(n)));
+  }
+  // x with the bits selected by m exchanged with those `delta` places above them, per lane.
+  template <int kDelta>
+  static __m256i delta_swap4(__m256i x, std::uint64_t m) {
+    const __m256i t = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi64(x, kDelta), x),
+                                       _mm256_set1_epi64x(static_cast<long long>(m)));
+    return _mm256_xor_si256(_mm256_xor_si256(x, t), _mm256_slli_epi64(t, kDelta));
+  }
+  // Rows upside down: the bytes of each lane reversed.
+  static __m256i flip4(__m256i x) {
+    const __m256i rev = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                                         5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+    return _mm256_shuffle_epi8(x, rev);
+  }
+  // Rows mirrored: the bits of each byte reversed, a nibble at a time by lookup.
+  static __m256i mirror4(__m256i x) {
+    const __m256i rev4 = _mm256_setr_epi8(0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15, 0,
+                                          8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    const __m256i lo = _mm256_shuffle_epi8(rev4, _mm256_and_si256(x, low));
+    const __m256i hi = _mm256_shuffle_epi8(rev4, _mm256_and_si256(_mm256_srli_epi16(x, 4), low));
+    return _mm256_or_si256(_mm256_slli_epi16(lo, 4), hi);
+  }
+  static __m256i transpose4(__m256i x) {
+    x = delta_swap4<28>(x, 0x00000000F0F0F0F0ull);
+    x = delta_swap4<14>(x, 0x0000CCCC0000CCCCull);
+    return delta_swap4<7>(x, 0x00AA00AA00AA00AAull);
+  }
+
+  // The eight box transforms of the four keys in x (im[q] as in kernels_grid.hpp's table).
+  [[gnu::always_inline]] void all4(__m256i x, __m256i* im) const {
+    const __m256i t = transpose4(x), m = mirror4(x), mt = mirror4(t);
+    im[0] = x;
+    im[1] = srl(flip4(x), shift_[1]);
+    im[2] = srl(m, shift_[2]);
+    im[3] = srl(flip4(m), shift_[3]);
+    im[4] = t;
+    im[5] = srl(flip4(t), shift_[5]);
+    im[6] = srl(mt, shift_[6]);
+    im[7] = srl(flip4(mt), shift_[7]);
+  }
+  // The least of x and its images under the group, lane by lane (unsigned: compared with the
+  // top bit flipped).
+  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im) const {
+    const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+    __m256i m = _mm256_xor_si256(x, top);
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) {
+        const __m256i y = _mm256_xor_si256(im[q], top);
+        m = _mm256_blendv_epi8(m, y, _mm256_cmpgt_epi64(m, y));
+      }
+    return _mm256_xor_si256(m, top);
+  }
+  // orbit[i] = the group's order over the number of its elements fixing lane i.
+  [[gnu::always_inline]] void orbits(__m256i x, const __m256i* im, std::uint32_t* orbit) const {
+    __m256i fixed = _mm256_setzero_si256();  // minus the count of non-identity elements fixing
+    for (int q = 1; q < 8; ++q)
+      if (in_group_[q]) fixed = _mm256_add_epi64(fixed, _mm256_cmpeq_epi64(im[q], x));
+    alignas(32) std::int64_t f[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(f), fixed);
+    for (int i = 0; i < 4; ++i)
+      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(1 - f[i]);
+  }
+};
+
+}  // namespace pegsol::census_detail::avx2
