@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Consumers of pegsol, as a user would write them:
+#   1. `cmake --install` the build tree into a temporary prefix, then build examples/ as a separate
+#      project with find_package(pegsol CONFIG REQUIRED) and run both programs;
+#   2. compile a one-file program with `pkg-config --cflags --libs pegsol` against that prefix;
+#   3. configure a project that does add_subdirectory(<source dir>) and links pegsol::pegsol, with
+#      the front ends' packages (CLI11, fmt, nlohmann-json) and GTest made unfindable, and compile
+#      its source (the library itself is not rebuilt: that is the slow part).
+# Usage: consumer_test.sh BUILD_DIR SOURCE_DIR GENERATOR. The compiler is $CXX (default c++).
+set -euo pipefail
+build=$1 source=$2 generator=$3
+cxx=${CXX:-c++}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+step() { echo "== $*"; }
+expect() {  # expect PATTERN FILE: FILE must hold PATTERN
+  grep -q -- "$1" "$2" || { echo "FAIL: no '$1' in the output:"; cat "$2"; exit 1; }
+}
+
+step "install into $prefix"
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
+for f in lib/cmake/pegsol/pegsolConfig.cmake lib/pkgconfig/pegsol.pc include/pegsol/solve.hpp; do
+  [ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+if [ -e "$prefix/include/pegsol/engine.hpp" ] || [ -e "$prefix/include/census" ]; then
+  echo "FAIL: an internal header was installed"
+  exit 1
+fi
+
+step "find_package: examples/ against the installed package"
+cmake -S "$source/examples" -B "$tmp/examples" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/examples.log"
+cmake --build "$tmp/examples" >>"$tmp/examples.log"
+"$tmp/examples/pegsol_example_solve" >"$tmp/solve.out"
+expect "solved in 31 moves" "$tmp/solve.out"
+expect "replay ok" "$tmp/solve.out"
+"$tmp/examples/pegsol_example_count" >"$tmp/count.out"
+expect "solutions: 29760" "$tmp/count.out"
+expect "games: 568630" "$tmp/count.out"
+
+step "pkg-config: one file"
+cat >"$tmp/pc.cpp" <<'CPP'
+#include <iostream>
+
+#include "pegsol/catalogue.hpp"
+#include "pegsol/solve.hpp"
+
+int main() {
+  const pegsol::Problem p = pegsol::default_problem(pegsol::make_board("triangle:5"));
+  const pegsol::SolveResult r = pegsol::solve(p);
+  std::cout << pegsol::status_name(r.status) << ' ' << r.moves.size() << '\n';
+  return r.status == pegsol::Status::Solved ? 0 : 1;
+}
+CPP
+flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs pegsol)
+echo "pkg-config --cflags --libs pegsol: $flags"
+# shellcheck disable=SC2086 # the flags are words
+"$cxx" "$tmp/pc.cpp" -o "$tmp/pc" $flags
+"$tmp/pc" >"$tmp/pc.out"
+expect "solved 13" "$tmp/pc.out"
+
+step "add_subdirectory: the library alone"
+mkdir -p "$tmp/sub"
+cat >"$tmp/sub/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.22)
+project(consumer LANGUAGES CXX)
+add_subdirectory("$source" pegsol)
+add_executable(app app.cpp)
+target_link_libraries(app PRIVATE pegsol::pegsol)
+foreach(target IN ITEMS pegsol pegsol_tests pegsol_gbench pegsol_example_solve)
+  if(TARGET \${target})
+    message(FATAL_ERROR "add_subdirectory(pegsol) built \${target}: only the library was wanted")
+  endif()
+endforeach()
+CMAKE
+cp "$tmp/pc.cpp" "$tmp/sub/app.cpp"
+# Unused variables are the point here: the library never looks for those packages.
+cmake -S "$tmp/sub" -B "$tmp/sub/build" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$cxx" --no-warn-unused-cli \
+  -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >"$tmp/sub.log"
+# Compiling app.cpp shows that pegsol::pegsol carries the include directory and C++20.
+if [[ $generator == Ninja* ]]; then
+  cmake --build "$tmp/sub/build" --target CMakeFiles/app.dir/app.cpp.o >>"$tmp/sub.log"
+else
+  cmake --build "$tmp/sub/build" --target app >>"$tmp/sub.log"
+fi
+
+echo "consumers: all passed"
