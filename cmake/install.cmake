@@ -56,10 +56,12 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION games)
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${PROJECT_DESCRIPTION}
- The pegsol command solves, counts and tabulates peg solitaire problems on
- every common board; libpegsol (C++20), its headers, CMake package
- and pkg-config file build programs on the same engine.")
-# dpkg-shlibdeps (package dpkg-dev) derives Depends from the binaries: libc6, libstdc++6, libgcc.
+# The synopsis is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the extended description.
+string(JOIN "\n" CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "The pegsol command solves, counts and tabulates peg solitaire problems on"
+  "every common board. libpegsol (C++20), its headers, CMake package and"
+  "pkg-config file build programs on the same engine.")
+# dpkg-shlibdeps (package dpkg-dev) derives Depends from the command's shared libraries: libc6,
+# libstdc++6, libgcc-s1 and libfmt.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 include(CPack)

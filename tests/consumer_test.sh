@@ -5,7 +5,9 @@
 #   2. compile a one-file program with `pkg-config --cflags --libs pegsol` against that prefix;
 #   3. configure a project that does add_subdirectory(<source dir>) and links pegsol::pegsol, with
 #      the front ends' packages (CLI11, fmt, nlohmann-json) and GTest made unfindable, and compile
-#      its source (the library itself is not rebuilt: that is the slow part).
+#      its source (the library itself is not rebuilt: that is the slow part);
+#   4. with the command built and dpkg-deb at hand: cpack's .deb holds the command, library, headers,
+#      CMake package and pkg-config file, and its pegsol runs after `dpkg -x` into a scratch root.
 # Usage: consumer_test.sh BUILD_DIR SOURCE_DIR GENERATOR. The compiler is $CXX (default c++).
 set -euo pipefail
 build=$1 source=$2 generator=$3
@@ -14,12 +16,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 step() { echo "== $*"; }
+quiet() {  # quiet LOG COMMAND...: runs COMMAND into LOG, shown when the command fails
+  local log=$1
+  shift
+  "$@" >>"$log" 2>&1 || { echo "FAIL: $*"; cat "$log"; exit 1; }
+}
 expect() {  # expect PATTERN FILE: FILE must hold PATTERN
   grep -q -- "$1" "$2" || { echo "FAIL: no '$1' in the output:"; cat "$2"; exit 1; }
 }
 
 step "install into $prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
+quiet "$tmp/install.log" cmake --install "$build" --prefix "$prefix"
 for f in lib/cmake/pegsol/pegsolConfig.cmake lib/pkgconfig/pegsol.pc include/pegsol/solve.hpp; do
   [ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
@@ -29,9 +36,9 @@ if [ -e "$prefix/include/pegsol/engine.hpp" ] || [ -e "$prefix/include/census" ]
 fi
 
 step "find_package: examples/ against the installed package"
-cmake -S "$source/examples" -B "$tmp/examples" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/examples.log"
-cmake --build "$tmp/examples" >>"$tmp/examples.log"
+quiet "$tmp/examples.log" cmake -S "$source/examples" -B "$tmp/examples" -G "$generator" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix"
+quiet "$tmp/examples.log" cmake --build "$tmp/examples"
 "$tmp/examples/pegsol_example_solve" >"$tmp/solve.out"
 expect "solved in 31 moves" "$tmp/solve.out"
 expect "replay ok" "$tmp/solve.out"
@@ -76,16 +83,31 @@ endforeach()
 CMAKE
 cp "$tmp/pc.cpp" "$tmp/sub/app.cpp"
 # Unused variables are the point here: the library never looks for those packages.
-cmake -S "$tmp/sub" -B "$tmp/sub/build" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER="$cxx" --no-warn-unused-cli \
+quiet "$tmp/sub.log" cmake -S "$tmp/sub" -B "$tmp/sub/build" -G "$generator" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" --no-warn-unused-cli \
   -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
-  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >"$tmp/sub.log"
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 # Compiling app.cpp shows that pegsol::pegsol carries the include directory and C++20.
 if [[ $generator == Ninja* ]]; then
-  cmake --build "$tmp/sub/build" --target CMakeFiles/app.dir/app.cpp.o >>"$tmp/sub.log"
+  quiet "$tmp/sub.log" cmake --build "$tmp/sub/build" --target CMakeFiles/app.dir/app.cpp.o
 else
-  cmake --build "$tmp/sub/build" --target app >>"$tmp/sub.log"
+  quiet "$tmp/sub.log" cmake --build "$tmp/sub/build" --target app
+fi
+
+if [ -x "$prefix/bin/pegsol" ] && command -v dpkg-deb >/dev/null; then
+  step "cpack: the .deb"
+  quiet "$tmp/cpack.log" cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/deb"
+  deb=$(echo "$tmp"/deb/pegsol_*.deb)
+  dpkg-deb -c "$deb" >"$tmp/deb.list"
+  for f in usr/bin/pegsol usr/lib/libpegsol usr/include/pegsol/solve.hpp \
+    usr/lib/cmake/pegsol/pegsolConfig.cmake usr/lib/cmake/pegsol/pegsolTargets.cmake \
+    usr/lib/pkgconfig/pegsol.pc usr/share/doc/pegsol/README.md; do
+    expect "$f" "$tmp/deb.list"
+  done
+  dpkg -x "$deb" "$tmp/root"
+  "$tmp/root/usr/bin/pegsol" solve --no-draw >"$tmp/deb.out"
+  expect "solved in 31 moves" "$tmp/deb.out"
 fi
 
 echo "consumers: all passed"
