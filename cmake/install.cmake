@@ -1,0 +1,67 @@
+# Install rules, the CMake package (pegsol::pegsol), pkg-config file and the Debian package.
+# Included from the top-level CMakeLists.txt when PEGSOL_INSTALL is on.
+include(CMakePackageConfigHelpers)
+
+set(PEGSOL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pegsol)
+
+install(TARGETS pegsol_lib
+  EXPORT pegsolTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime NAMELINK_COMPONENT Development
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+# The public headers only: the internal ones in src/ stay out.
+install(DIRECTORY include/pegsol
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  COMPONENT Development
+  FILES_MATCHING PATTERN "*.hpp")
+if(TARGET pegsol)
+  install(TARGETS pegsol RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+endif()
+file(GLOB PEGSOL_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES README.md ${PEGSOL_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT Runtime)
+
+install(EXPORT pegsolTargets
+  NAMESPACE pegsol::
+  DESTINATION ${PEGSOL_CMAKE_DIR}
+  COMPONENT Development)
+configure_package_config_file(cmake/pegsolConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/pegsolConfig.cmake
+  INSTALL_DESTINATION ${PEGSOL_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/pegsolConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/pegsolConfig.cmake
+  ${PROJECT_BINARY_DIR}/pegsolConfigVersion.cmake
+  DESTINATION ${PEGSOL_CMAKE_DIR}
+  COMPONENT Development)
+
+# pkg-config: the prefix is found from the .pc file's own place, so the file stays right whatever
+# prefix `cmake --install --prefix` or the package puts it under.
+file(RELATIVE_PATH PEGSOL_PC_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" PEGSOL_PC_PREFIX "${PEGSOL_PC_PREFIX}")
+configure_file(cmake/pegsol.pc.in ${PROJECT_BINARY_DIR}/pegsol.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/pegsol.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+  COMPONENT Development)
+
+# cpack --config <build>/CPackConfig.cmake -G DEB: one package with the command, library, headers,
+# CMake package, pkg-config file and docs, installed under /usr.
+set(CPACK_PACKAGE_NAME pegsol)
+set(CPACK_PACKAGE_VENDOR "pegsol")
+set(CPACK_PACKAGE_CONTACT "pegsol maintainers <maintainers@users.noreply.a-seed-a355542f.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION games)
+# The synopsis is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the extended description.
+string(JOIN "\n" CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "The pegsol command solves, counts and tabulates peg solitaire problems on"
+  "every common board. libpegsol (C++20), its headers, CMake package and"
+  "pkg-config file build programs on the same engine.")
+# dpkg-shlibdeps (package dpkg-dev) derives Depends from the command's shared libraries: libc6,
+# libstdc++6, libgcc-s1 and libfmt.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+include(CPack)
