@@ -226,6 +226,11 @@ TEST(Play, ChainErrorsNameTheTextAndTheStep) {
   EXPECT_EQ(p, before);
   Move broken{{parse_move(*b, "d2-d4"), parse_move(*b, "d6-d4")}};
   EXPECT_FALSE(p.is_legal(broken));
+  e = error_of([&] { p.apply(broken); });
+  EXPECT_NE(e.find("step 2 (jump d6-d4) is illegal: it does not start where"), std::string::npos)
+      << e;
+  e = error_of([&] { p.undo(broken); });
+  EXPECT_NE(e.find("step 2 does not start where step 1 landed"), std::string::npos) << e;
   EXPECT_FALSE(p.is_legal(Move{}));
 }
 
@@ -377,6 +382,8 @@ TEST(Play, GameErrorsNameLineAndColumn) {
   EXPECT_NE(e.find("g.txt:2:1: 'board:' must come before 'start:'"), std::string::npos) << e;
   e = err("pegsol game\nboard:\n  ooo\n  oxo\nstart: 111111\n");
   EXPECT_NE(e.find("g.txt:4:4: unexpected 'x'"), std::string::npos) << e;
+  e = err("pegsol game\nboard:\nstart: d4\n");
+  EXPECT_NE(e.find("g.txt:2:7: 'board:' needs a catalogue board"), std::string::npos) << e;
   e = err(head + "d2-d4\n");
   EXPECT_NE(e.find("g.txt:5:1: expected 'board:'"), std::string::npos) << e;
   e = err(head + "moves: 3.\n");

@@ -25,6 +25,7 @@ struct Move {
   int from() const { return jumps.front().from; }
   // The hole the moving peg ends on (the move must not be empty).
   int to() const { return jumps.back().to; }
+  // Same jumps in the same order.
   bool operator==(const Move&) const = default;
 };
 
@@ -41,9 +42,13 @@ class Position {
   static Position parse(BoardPtr board, std::string_view text,
                         std::string_view source = "position");
 
+  // The board the position lies on.
   const Board& board() const { return *board_; }
+  // The shared board, for building problems and other positions on it.
   const BoardPtr& board_ptr() const { return board_; }
+  // The pegs, by hole in reading order.
   const HoleSet& pegs() const { return pegs_; }
+  // The number of pegs on the board.
   int peg_count() const { return pegs_.count(); }
   // True when `hole` holds a peg (hole must be on the board).
   bool is_peg(int hole) const { return pegs_.test(hole); }
@@ -63,8 +68,8 @@ class Position {
   // Takes back `j`, the exact inverse of apply(j); throws InputError unless `j` is a jump of the
   // board whose to-hole holds a peg and whose from- and over-holes are empty.
   void undo(const Jump& j);
-  // Takes back the move's jumps, last first; throws InputError as undo(Jump) (the position is
-  // unchanged then).
+  // Takes back the move's jumps, last first; throws InputError as undo(Jump), or when the jumps
+  // do not form one chain (the position is unchanged then).
   void undo(const Move& m);
   // True when no jump is legal.
   bool stuck() const;
@@ -73,6 +78,7 @@ class Position {
 
   // The 0/1 string of the pegs in reading order, as solve's JSON prints `start`.
   std::string to_string() const { return pegs_.to_bits(); }
+  // The same board object and the same pegs.
   bool operator==(const Position& o) const { return board_ == o.board_ && pegs_ == o.pegs_; }
 
  private:
@@ -111,9 +117,11 @@ class Game {
   // The game in the text format; parse(to_text()) gives the same game and the same text.
   std::string to_text() const;
 
+  // The board, the start and the goal.
   const Problem& problem() const { return problem_; }
   // Every move, played and undone; the first cursor() of them are played.
   const std::vector<Move>& moves() const { return moves_; }
+  // The number of moves played (the rest of moves() were undone).
   std::size_t cursor() const { return cursor_; }
   // The played moves only.
   std::vector<Move> played() const;
@@ -127,7 +135,9 @@ class Game {
   bool undo();
   // Plays the next undone move again; false when none is left.
   bool redo();
+  // A move has been played, so undo() would take one back.
   bool can_undo() const { return cursor_ > 0; }
+  // A move has been undone, so redo() would play one again.
   bool can_redo() const { return cursor_ < moves_.size(); }
   // No legal jump is left.
   bool finished() const { return position_.stuck(); }
@@ -146,6 +156,7 @@ class Game {
 bool is_game_text(std::string_view text);
 
 enum class Solvability { Solvable, NotSolvable, Unknown };
+// "solvable", "not solvable" or "unknown".
 std::string_view solvability_name(Solvability s);
 
 // The answer to "can this position still reach the goal?".

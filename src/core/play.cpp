@@ -156,6 +156,11 @@ void Position::undo(const Jump& j) {
 }
 
 void Position::undo(const Move& m) {
+  for (std::size_t i = 1; i < m.jumps.size(); ++i)
+    if (m.jumps[i].from != m.jumps[i - 1].to)
+      throw InputError("cannot take back move " + move_chain_text(*board_, m) + ": step " +
+                       std::to_string(i + 1) + " does not start where step " + std::to_string(i) +
+                       " landed");
   Position q = *this;
   for (auto it = m.jumps.rbegin(); it != m.jumps.rend(); ++it) q.undo(*it);
   pegs_ = std::move(q.pegs_);
@@ -409,13 +414,19 @@ BoardPtr GameReader::read_board(std::size_t& i, const Line& line, std::string_vi
   // An inline drawing: the lines after "board:" that are blank, comments, a lattice line or rows
   // of 'o' and '.'. Earlier lines are passed on blank, so the drawing's errors name file lines.
   std::string drawing(static_cast<std::size_t>(line.number), '\n');
+  bool rows = false;
   while (i + 1 < lines_.size()) {
     std::string_view t = trim(lines_[i + 1].text);
     bool row = t.empty() || t[0] == '#' || t[0] == 'o' || t[0] == '.' || t.starts_with("lattice");
     if (!row) break;
+    rows = rows || (!t.empty() && t[0] != '#' && !t.starts_with("lattice"));
     ++i;
     drawing += std::string(lines_[i].text) + "\n";
   }
+  if (!rows)
+    fail(line.number, line.text.size(),
+         "'board:' needs a catalogue board (english, triangle:5, ...) or a drawing on the lines "
+         "below");
   return parse_drawing(drawing, source_).board;
 }
 
