@@ -50,6 +50,21 @@ printf '  ooo\n  oxo\n' >"$tmp/bad.txt"
 check bad-drawing 2 "bad.txt:2:4: unexpected 'x'" -- "$pegsol" solve -b "@$tmp/bad.txt"
 printf '  ooo  \n  ooo  \nooooooo\nooooooo\nooooooo\n  ooo  \n  o.o  \n' >"$tmp/start.txt"
 check start-file 0 'solved' -- "$pegsol" solve --start "@$tmp/start.txt" --end d4 --no-draw
+# A saved game (docs/game-format.md) continues from its current position with its goal.
+printf 'pegsol game\n# two moves played, one undone\nboard: english\nstart: d4\ngoal: d4\nmoves:\nd2-d4 f3-d3\nundone:\nf5-f3\n' >"$tmp/game.txt"
+check game-file 0 'english: start with 30 pegs -> one peg at d4' -- "$pegsol" solve --start "@$tmp/game.txt" --no-draw
+check game-file-json 0 '"start":"111101111100111111111111111111111"' -- "$pegsol" solve --start "@$tmp/game.txt" --json
+check game-file-end 0 'start with 30 pegs -> one peg anywhere' -- "$pegsol" solve --start "@$tmp/game.txt" --end any --no-draw
+check game-file-board 2 'the game is on board english, not french' -- "$pegsol" solve -b french --start "@$tmp/game.txt"
+printf 'pegsol game\nboard: triangle:5\nmoves:\n4-1 6-4\n  1-4\n' >"$tmp/badgame.txt"
+check game-file-error 2 "badgame.txt:5:3: move 3: move 1-4: step 1 \\(jump 1-4\\) is illegal: there is no peg on 2 to jump over" -- "$pegsol" solve --start "@$tmp/badgame.txt"
+printf 'pegsol game\nboard:\nlattice: triangular\n    o\n   o o\n  o o o\n o o o o\no o o o o\nstart: 1\nmoves: 4-1 6-4 1-6\n' >"$tmp/drawngame.txt"
+check game-file-drawn 0 'start with 11 pegs -> one peg anywhere' -- "$pegsol" solve --start "@$tmp/drawngame.txt" --no-draw
+# The JSON's start string is accepted back as --start.
+start=$("$pegsol" solve -b triangle:5 -s 4 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["start"])')
+check json-start-back 0 '"start":"'"$start"'"' -- "$pegsol" solve -b triangle:5 --start "$start" --json
+check json-start-vacancy 0 'triangle:5: vacancy 4 -> one peg anywhere' -- "$pegsol" solve -b triangle:5 --start "$start" --no-draw
+check json-start-length 2 'needs one .0. or .1. for each of the 15 holes of board triangle:5, not 4' -- "$pegsol" solve -b triangle:5 --start 1110
 # Beam searches: the method, complement pairs, positions and time on the human output.
 t12=(-b triangle:12 -s 12 -e 24 --no-draw)
 check beam-meet 0 'beam \(meet\): [1-9][0-9]* complement pairs, [1-9][0-9]* positions, [0-9.]+ s, capacity 1000, 1 attempt$' -- "$pegsol" solve "${t12[@]}" --algorithm beam --beam-method meet --capacity 1000

@@ -26,7 +26,9 @@ extern "C" void on_sigint(int) {
 void add_problem_options(CLI::App* cmd, pegsol::cli::ProblemArgs& a) {
   cmd->add_option("--board,-b", a.board, "Catalogue board (english, triangle:5, ...) or @FILE");
   cmd->add_option("--lattice", a.lattice, "square, square8 (diagonal jumps) or triangular");
-  cmd->add_option("--start,-s", a.start, "Vacant hole (d4, 1) or @FILE with a start position");
+  cmd->add_option("--start,-s", a.start,
+                  "Vacant hole (d4, 1), a 0/1 string (the JSON's start), or @FILE with a start "
+                  "position or a saved game (docs/game-format.md)");
   cmd->add_option("--end,-e", a.end, "Hole of the last peg, or 'any'");
   cmd->add_option("--goal,-g", a.goal, "@FILE with a whole target position");
 }

@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/play.hpp"
 #include "pegsol/version.hpp"
 
 namespace pegsol::cli {
@@ -28,6 +29,30 @@ int hole_named(const Board& board, const std::string& name, const char* option) 
                    "; see `pegsol show --board " + board.name() + "`)");
 }
 
+// --start HOLE (a single vacancy) or the 0/1 string that `solve --json` prints as "start".
+HoleSet start_arg(const Board& board, const std::string& arg) {
+  if (board.find(arg) || arg.find_first_not_of("01") != std::string::npos)
+    return single_vacancy(board, hole_named(board, arg, "--start"));
+  if (static_cast<int>(arg.size()) != board.size())
+    throw InputError("--start " + arg +
+                     ": a position string needs one '0' or '1' for each of the " +
+                     std::to_string(board.size()) + " holes of board " + board.name() + ", not " +
+                     std::to_string(arg.size()));
+  return HoleSet::from_bits(arg);
+}
+
+// True when two boards have the same lattice and the same holes up to translation.
+bool same_board(const Board& a, const Board& b) {
+  if (a.lattice() != b.lattice() || a.size() != b.size()) return false;
+  for (int h = 0; h < a.size(); ++h) {
+    Coord p = a.coord(h), q = b.coord(h);
+    if (p.r - a.min_coord().r != q.r - b.min_coord().r ||
+        p.c - a.min_coord().c != q.c - b.min_coord().c)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Problem build_problem(const ProblemArgs& a) {
@@ -37,9 +62,20 @@ Problem build_problem(const ProblemArgs& a) {
     if (!lattice)
       throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
   }
+  // --start @FILE: a game file (continued from its current position) or a drawn position.
+  std::string start_path, start_text;
+  std::optional<Game> game;
+  if (!a.start.empty() && a.start[0] == '@') {
+    start_path = a.start.substr(1);
+    if (start_path.empty()) throw InputError("--start @FILE: the file name is missing");
+    start_text = read_file(start_path);
+    if (is_game_text(start_text)) game = Game::parse(start_text, start_path);
+  }
   Problem p;
   std::optional<HoleSet> drawn;
-  if (!a.board.empty() && a.board[0] == '@') {
+  if (game && a.board.empty()) {
+    p.board = game->problem().board;
+  } else if (!a.board.empty() && a.board[0] == '@') {
     std::string path = a.board.substr(1);
     if (path.empty()) throw InputError("--board @FILE: the file name is missing");
     Drawing d = parse_drawing(read_file(path), path, lattice);
@@ -48,15 +84,26 @@ Problem build_problem(const ProblemArgs& a) {
   } else {
     p.board = make_board(a.board.empty() ? "english" : a.board, lattice);
   }
+  if (game) {
+    if (lattice && *lattice != game->problem().board->lattice())
+      throw InputError("--lattice " + a.lattice + ": the game in " + start_path + " is on the " +
+                       std::string(lattice_name(game->problem().board->lattice())) + " lattice");
+    if (!same_board(*p.board, *game->problem().board))
+      throw InputError("--start @" + start_path + ": the game is on board " +
+                       game->problem().board->name() + ", not " + p.board->name());
+    p.board = game->problem().board;
+    drawn.reset();
+  }
   const Board& b = *p.board;
   std::optional<Problem> def;
   try {
     def = default_problem(p.board);
   } catch (const InputError&) {
   }
-  if (!a.start.empty()) {
-    p.start = a.start[0] == '@' ? load_position(b, a.start, "--start")
-                                : single_vacancy(b, hole_named(b, a.start, "--start"));
+  if (game) {
+    p.start = game->position().pegs();
+  } else if (!a.start.empty()) {
+    p.start = a.start[0] == '@' ? parse_position(b, start_text, start_path) : start_arg(b, a.start);
   } else if (drawn) {
     p.start = *drawn;
   } else if (def) {
@@ -74,6 +121,8 @@ Problem build_problem(const ProblemArgs& a) {
   } else if (!a.end.empty()) {
     p.goal.kind = Goal::Kind::Hole;
     p.goal.hole = hole_named(b, a.end, "--end");
+  } else if (game) {
+    p.goal = game->problem().goal;
   } else if (a.start.empty() && !drawn && def) {
     p.goal = def->goal;
   } else {
