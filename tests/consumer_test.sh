@@ -52,6 +52,9 @@ expect "replay ok" "$tmp/solve.out"
 run "$tmp/count.out" "$tmp/examples/pegsol_example_count"
 expect "solutions: 29760" "$tmp/count.out"
 expect "games: 568630" "$tmp/count.out"
+run "$tmp/play.out" "$tmp/examples/pegsol_example_play"
+expect "one peg left after" "$tmp/play.out"
+expect "pegsol game" "$tmp/play.out"
 
 step "pkg-config: one file"
 cat >"$tmp/pc.cpp" <<'CPP'
