@@ -1420,9 +1420,9 @@ class Engine {
                             _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f0), pack4(m0)));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
         nc += static_cast<std::size_t>(std::popcount(m0));
+        // (The parent's index went to all eight children at the first store.)
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
                             _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f1), pack4(m1)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
         nc += static_cast<std::size_t>(std::popcount(m1));
         if (nc >= kBatch) flush();
       }

@@ -21,6 +21,8 @@ class Avx2GridKernel : public GridLayout {
                                             int twist = 0) {
     Avx2GridKernel k;
     if (!build(k, b, syms, twist)) return std::nullopt;
+    k.full_ = k.group_size() == 8;
+    for (int q = 0; q < 8; ++q) k.keep_[q] = _mm256_set1_epi64x(k.in_group_[q] ? -1 : 0);
     return k;
   }
 
@@ -105,6 +107,9 @@ class Avx2GridKernel : public GridLayout {
     return delta_swap4<7>(x, 0x00AA00AA00AA00AAull);
   }
 
+  bool full_ = false;  // the group is all eight transforms
+  __m256i keep_[8];    // lanes all ones for the group's transforms, zero for the others
+
   // The eight box transforms of the four keys in x (im[q] as in kernels_grid.hpp's table).
   [[gnu::always_inline]] void all4(__m256i x, __m256i* im) const {
     const __m256i t = transpose4(x), m = mirror4(x), mt = mirror4(t);
@@ -118,26 +123,31 @@ class Avx2GridKernel : public GridLayout {
     im[7] = srl(flip4(mt), shift_[7]);
   }
   // The least of x and its images under the group, lane by lane (unsigned: compared with the
-  // top bit flipped).
+  // top bit flipped), as a tree of minima; images outside the group count as x.
   [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im) const {
     const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
-    __m256i m = _mm256_xor_si256(x, top);
+    __m256i v[8];
+    v[0] = _mm256_xor_si256(x, top);
     for (int q = 1; q < 8; ++q)
-      if (in_group_[q]) {
-        const __m256i y = _mm256_xor_si256(im[q], top);
-        m = _mm256_blendv_epi8(m, y, _mm256_cmpgt_epi64(m, y));
-      }
+      v[q] = full_ ? _mm256_xor_si256(im[q], top)
+                   : _mm256_xor_si256(_mm256_blendv_epi8(x, im[q], keep_[q]), top);
+    const __m256i m =
+        min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7])));
     return _mm256_xor_si256(m, top);
+  }
+  // The lane-wise signed minimum.
+  static __m256i min(__m256i a, __m256i b) {
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
   }
   // orbit[i] = the group's order over the number of its elements fixing lane i.
   [[gnu::always_inline]] void orbits(__m256i x, const __m256i* im, std::uint32_t* orbit) const {
-    __m256i fixed = _mm256_setzero_si256();  // minus the count of non-identity elements fixing
+    __m256i fixed = _mm256_set1_epi64x(1);  // the group elements fixing the lane
     for (int q = 1; q < 8; ++q)
-      if (in_group_[q]) fixed = _mm256_add_epi64(fixed, _mm256_cmpeq_epi64(im[q], x));
+      fixed = _mm256_sub_epi64(fixed, _mm256_and_si256(_mm256_cmpeq_epi64(im[q], x), keep_[q]));
     alignas(32) std::int64_t f[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(f), fixed);
     for (int i = 0; i < 4; ++i)
-      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(1 - f[i]);
+      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(f[i]);
   }
 };
 
