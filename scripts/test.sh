@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release suite, then the same suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer, then the Release suite with the portable kernels, then the library
-# and examples cross-compiled for aarch64 and run under qemu, then the formatting check. Installs missing packages first.
+# UndefinedBehaviorSanitizer, then the Release suite with the portable kernels (and its census
+# tests with the AVX2 ones), then the library and examples cross-compiled for aarch64 and run under
+# qemu, then the formatting check. Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -15,6 +16,8 @@ done
 # without AVX2 or AVX-512 runs.
 echo "== release, PEGSOL_KERNELS=portable"
 PEGSOL_KERNELS=portable ctest --preset release -j2
+echo "== release census tests, PEGSOL_KERNELS=avx2"
+PEGSOL_KERNELS=avx2 ctest --preset release -j2 -R 'Census'
 echo "== aarch64 (cross-compiled, run under qemu)"
 bash scripts/cross-aarch64.sh
 echo "== clang-format"
