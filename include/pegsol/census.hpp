@@ -44,11 +44,11 @@ struct CensusProgress {
   int search = 0, searches = 0;  // solvability_table: the pair being searched, of how many
 };
 
-// Which engine runs a census. Compact (src/census/compact.cpp): layouts of up to 64 bits, keys
-// in 4 bytes where they fit, counts' high words apart, and on CPUs with AVX-512 and GFNI a vector
-// kernel for square boards within 8x8 (src/census/kernels.hpp). CompactPortable: the compact
-// engine with its table kernel only. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the
-// compact engine when the layout fits. All give the same figures.
+// Which engine runs a census. Compact (src/census/compact_engine.ipp): layouts of up to 64 bits,
+// keys in 4 bytes where they fit, counts' high words apart, its kernels chosen at run time from
+// the CPU (docs/kernels.md). CompactPortable: the compact engine with its portable kernels on any
+// CPU. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the compact engine when the layout
+// fits. All give the same figures.
 enum class CensusEngine { Auto, Compact, CompactPortable, Wide };
 
 struct CensusOptions {
