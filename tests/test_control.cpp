@@ -8,11 +8,16 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "core/pool.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/problem.hpp"
+#include "pegsol/solve.hpp"
 
 namespace pegsol {
 namespace {
@@ -220,6 +225,192 @@ TEST(Pool, PropagatesExceptions) {
   std::atomic<int> calls{0};
   pool.run(3, [&](int) { calls.fetch_add(1); });
   EXPECT_EQ(calls.load(), 3);
+}
+
+// ---- The engines under a control ----
+
+// A clock that moves 1 ms each time it is read: deadlines expire after a number of polls, the
+// same on every machine.
+struct TickingClock {
+  std::atomic<std::int64_t> ns{1'000'000'000};
+  Control::ClockFn fn() {
+    return [this] { return Control::Clock::time_point(std::chrono::nanoseconds(ns += 1'000'000)); };
+  }
+};
+
+Problem vacancy(const std::string& board, const std::string& hole) {
+  BoardPtr b = make_board(board);
+  return Problem{b, single_vacancy(*b, *b->find(hole)), {}};
+}
+
+// The figures of two censuses agree (a paused run against an uninterrupted one).
+void expect_same_census(const CensusResult& a, const CensusResult& b) {
+  ASSERT_EQ(a.levels.size(), b.levels.size());
+  for (std::size_t k = 0; k < a.levels.size(); ++k) {
+    EXPECT_EQ(a.levels[k].reachable_raw, b.levels[k].reachable_raw) << k;
+    EXPECT_EQ(a.levels[k].reachable_sym, b.levels[k].reachable_sym) << k;
+    EXPECT_EQ(a.levels[k].on_path_raw, b.levels[k].on_path_raw) << k;
+    EXPECT_TRUE(a.levels[k].games == b.levels[k].games) << k;
+  }
+  EXPECT_TRUE(a.solutions == b.solutions);
+  EXPECT_TRUE(a.games == b.games);
+  EXPECT_EQ(a.p_one_peg, b.p_one_peg);
+  EXPECT_EQ(a.stop, StopReason::None);
+  EXPECT_EQ(b.stop, StopReason::None);
+}
+
+TEST(ControlEngines, PresetCancelStopsEveryEngineNeverImpossible) {
+  Control c;
+  c.cancel();
+  Problem hard = vacancy("diamond41", "e4");
+  hard.goal.kind = Goal::Kind::Any;
+  for (Algorithm a : {Algorithm::Auto, Algorithm::Dfs, Algorithm::Beam, Algorithm::BeamReport}) {
+    SolveOptions o;
+    o.algorithm = a;
+    o.control = &c;
+    SolveResult r = solve(hard, o);
+    EXPECT_EQ(r.status, Status::Unknown) << static_cast<int>(a);
+    EXPECT_EQ(r.stop, StopReason::Cancelled) << static_cast<int>(a) << " " << r.reason;
+  }
+  for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+    CensusOptions o;
+    o.threads = 2;
+    o.engine = e;
+    o.control = &c;
+    CensusResult r = census(vacancy("triangle:6", "1"), o);
+    EXPECT_EQ(r.stop, StopReason::Cancelled);
+    EXPECT_TRUE(r.solutions == 0);
+  }
+  CensusOptions o;
+  o.control = &c;
+  SolvabilityTable t = solvability_table(make_board("triangle:5"), o);
+  EXPECT_EQ(t.stop, StopReason::Cancelled);
+  EXPECT_FALSE(t.complete());
+  EnumerateOptions eo;
+  eo.control = &c;
+  EnumerateResult n = enumerate_solutions(vacancy("english", "d4"), eo,
+                                          [](const std::vector<Jump>&) { return true; });
+  EXPECT_EQ(n.stop, StopReason::Cancelled);
+}
+
+TEST(ControlEngines, DeadlineByTheInjectedClock) {
+  TickingClock clock;
+  Control c(clock.fn());
+  c.set_time_limit(0.5);  // 500 reads of the ticking clock
+  Problem hard = vacancy("diamond41", "e4");
+  hard.goal.kind = Goal::Kind::Any;
+  SolveOptions o;
+  o.algorithm = Algorithm::Dfs;
+  o.control = &c;
+  SolveResult r = solve(hard, o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Time);
+  EXPECT_NE(r.reason.find("time limit"), std::string::npos) << r.reason;
+
+  // A census stopped by its deadline keeps the levels it completed.
+  for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+    TickingClock ticks;
+    Control d(ticks.fn());
+    d.set_time_limit(0.005);
+    CensusOptions co;
+    co.threads = 2;
+    co.engine = e;
+    co.control = &d;
+    CensusResult part = census(vacancy("english", "d4"), co);
+    EXPECT_EQ(part.stop, StopReason::Time);
+    EXPECT_EQ(part.levels[32].reachable_raw, 1u);
+    EXPECT_LT(part.reachable_raw, 187'636'299u);
+  }
+}
+
+TEST(ControlEngines, MemoryBudgetStops) {
+  Control c;
+  c.set_memory_budget(64 << 10);
+  CensusOptions o;
+  o.threads = 2;
+  o.control = &c;
+  CensusResult r = census(vacancy("triangle:6", "1"), o);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  EXPECT_NE(r.stop_note.find("memory limit"), std::string::npos) << r.stop_note;
+  EnumerateOptions eo;
+  eo.control = &c;
+  Problem p = vacancy("english", "d4");
+  EnumerateResult n = enumerate_solutions(p, eo, [](const std::vector<Jump>&) { return true; });
+  EXPECT_EQ(n.stop, StopReason::Memory);
+}
+
+// Pauses the computation `run` at its first progress report (from inside the worker), waits
+// until a worker is blocked at its next poll, then resumes; returns what run returned.
+template <class F>
+auto run_paused(Control& c, F&& run) {
+  std::atomic<bool> once{false}, done{false};
+  c.set_progress(
+      [&](const ProgressReport&) {
+        if (!once.exchange(true)) c.pause();
+      },
+      0);
+  decltype(run()) out{};
+  std::thread worker([&] {
+    out = run();
+    done.store(true);
+  });
+  bool blocked = false;
+  while (!done.load() && !(blocked = c.waiting() > 0)) std::this_thread::yield();
+  EXPECT_TRUE(blocked) << "the computation never waited";
+  c.resume();
+  worker.join();
+  return out;
+}
+
+TEST(ControlEngines, PauseAndResumeGiveTheUninterruptedFigures) {
+  for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+    CensusOptions o;
+    o.threads = 2;
+    o.engine = e;
+    o.distinct = false;  // seconds on this board, and not what is tested
+    const Problem p = vacancy("triangle:6", "1");
+    CensusResult plain = census(p, o);
+    Control c;
+    o.control = &c;
+    CensusResult paused = run_paused(c, [&] { return census(p, o); });
+    expect_same_census(plain, paused);
+  }
+  SolveOptions so;
+  so.algorithm = Algorithm::Dfs;
+  const Problem p = vacancy("english", "d4");
+  SolveResult plain = solve(p, so);
+  Control c;
+  so.control = &c;
+  SolveResult paused = run_paused(c, [&] { return solve(p, so); });
+  EXPECT_EQ(paused.status, Status::Solved);
+  EXPECT_EQ(paused.nodes, plain.nodes);
+  EXPECT_EQ(paused.moves.size(), plain.moves.size());
+  for (std::size_t i = 0; i < plain.moves.size() && i < paused.moves.size(); ++i)
+    EXPECT_TRUE(paused.moves[i].from == plain.moves[i].from &&
+                paused.moves[i].to == plain.moves[i].to)
+        << i;
+}
+
+TEST(ControlEngines, CensusProgressIsMonotoneAndReachesOne) {
+  for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+    Control c;
+    std::vector<ProgressReport> seen;
+    c.set_progress([&](const ProgressReport& r) { seen.push_back(r); }, 0);
+    CensusOptions o;
+    o.threads = 2;
+    o.engine = e;
+    o.distinct = false;
+    o.control = &c;
+    CensusResult r = census(vacancy("triangle:6", "1"), o);
+    ASSERT_EQ(r.stop, StopReason::None);
+    ASSERT_GE(seen.size(), 2u);
+    for (std::size_t i = 1; i < seen.size(); ++i) {
+      EXPECT_GE(seen[i].fraction, seen[i - 1].fraction) << i << " " << seen[i].phase;
+      EXPECT_EQ(seen[i].total, seen[0].total);
+    }
+    EXPECT_DOUBLE_EQ(seen.back().fraction, 1.0);
+    EXPECT_EQ(seen.back().eta_seconds, 0);
+  }
 }
 
 }  // namespace
