@@ -413,5 +413,24 @@ TEST(ControlEngines, CensusProgressIsMonotoneAndReachesOne) {
   }
 }
 
+TEST(ControlEngines, TableProgressIsMonotoneAndReachesOne) {
+  for (TableMethod m : {TableMethod::Auto, TableMethod::Passes}) {
+    Control c;
+    std::vector<ProgressReport> seen;
+    c.set_progress([&](const ProgressReport& r) { seen.push_back(r); }, 0);
+    CensusOptions o;
+    o.threads = 2;
+    o.control = &c;
+    TableOptions to;
+    to.method = m;
+    SolvabilityTable t = solvability_table(make_board("triangle:6"), o, to);
+    ASSERT_TRUE(t.complete()) << t.stopped;
+    ASSERT_FALSE(seen.empty());
+    for (std::size_t i = 1; i < seen.size(); ++i)
+      EXPECT_GE(seen[i].fraction, seen[i - 1].fraction) << i << " " << seen[i].phase;
+    EXPECT_DOUBLE_EQ(seen.back().fraction, 1.0);
+  }
+}
+
 }  // namespace
 }  // namespace pegsol

@@ -70,6 +70,7 @@ class Control {
   // Seconds left before the deadline (own or a parent's, whichever comes first); +infinity
   // when there is none.
   double remaining_seconds() const;
+  // Whether this control or a parent has a deadline.
   bool has_deadline() const;
 
   // Bytes a computation may hold (0: no budget of its own; the engine's default applies).
@@ -86,7 +87,9 @@ class Control {
   // Workers block at their next poll until resume(); time paused does not count against the
   // deadline (the deadline moves by the pause's length) nor in progress seconds.
   void pause() const;
+  // Releases the workers pause() held; the computation goes on where it was.
   void resume() const;
+  // Whether this control or a parent is paused.
   bool paused() const;
   // Threads blocked in wait_if_paused() right now (this control's own waits).
   int waiting() const { return waiting_.load(); }
@@ -116,6 +119,7 @@ class Control {
   // Calls `callback` with reports at most once per `interval_seconds` (of the control's clock).
   void set_progress(std::function<void(const ProgressReport&)> callback,
                     double interval_seconds = 0.5);
+  // Whether this control or a parent has a progress callback.
   bool wants_progress() const;
   // Offers a report: fills seconds, fraction and eta, and passes it on when the interval has
   // passed since the last one (always when `force`). Never called concurrently on the callback.
@@ -123,6 +127,7 @@ class Control {
 
   // Seconds since construction, paused time excluded.
   double elapsed_seconds() const;
+  // The control's clock (the injected one, or steady_clock).
   Clock::time_point now() const { return clock_ ? clock_() : Clock::now(); }
 
  private:

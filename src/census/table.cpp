@@ -243,6 +243,12 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       if (m.at(v, h) == Matrix::Yes) t.finals[static_cast<std::size_t>(v)].set(h);
       if (m.at(v, h) == Matrix::Open) t.open[static_cast<std::size_t>(v)].set(h);
     }
+  if (options.control && t.stop == StopReason::None && units > 0) {
+    ProgressReport pr;
+    pr.done = pr.total = units;
+    pr.phase = "done";
+    options.control->report(pr, true);
+  }
   t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return t;
 }
