@@ -85,6 +85,16 @@ check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-
 check table-passes 0 '"complete":true.*"method":"passes".*"passes":[1-9]' -- "$pegsol" table -b triangle:5 --method passes --json
 check table-incomplete 1 'table incomplete, [0-9]+ pairs open: the forward pass from [0-9]+ stopped: memory limit' -- "$pegsol" table -b triangle:6 --method passes --memory-limit 0.001
 check table-bad-method 2 'bogus not in' -- "$pegsol" table --method bogus
+# Limits and signals stop every command cleanly, with what it settled (docs/control.md).
+french=(count -b french --start d2 --end d6 --no-distinct)  # 71 s to the end
+check count-time-limit 1 'census stopped \(time\); the figures cover the levels completed' -- "$pegsol" "${french[@]}" --time-limit 0.2
+check count-time-limit-levels 1 '^  36 +1 +1 ' -- "$pegsol" "${french[@]}" --time-limit 0.2
+check count-sigint 130 'census stopped \(signal\)' -- timeout --preserve-status -s INT 0.5 "$pegsol" "${french[@]}"
+check solve-sigterm 143 'unknown: search stopped \(signal\)' -- timeout --preserve-status -s TERM 0.5 "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --no-draw
+check solutions-time-limit 1 '^[0-9]+ solutions \(stopped: time\)$' -- "$pegsol" solutions -b english --time-limit 0.2
+check solutions-memory-limit 1 '^[0-9]+ solutions \(stopped: memory\)$' -- "$pegsol" solutions -b english --memory-limit 0.01
+check table-time-limit 1 'table incomplete, [0-9]+ pairs open: stopped \(time\)' -- "$pegsol" table -b english --method passes --time-limit 0.2
+check time-limit-nan 2 'not a number: nan' -- "$pegsol" count -b triangle:5 --time-limit nan
 # Progress goes to stderr only when it is a terminal, and only for runs longer than a second.
 slow=(solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 1.6 --no-draw)
 "$pegsol" "${slow[@]}" >/dev/null 2>"$tmp/err"

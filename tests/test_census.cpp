@@ -349,22 +349,21 @@ TEST(Census, ReorderingCountSkippedOverItsLimit) {
   }
 }
 
-TEST(Census, MemoryLimitIsAClearError) {
+TEST(Census, MemoryLimitIsAStopWithAClearNote) {
   CensusOptions o = small_options();
   o.memory_limit = 64 << 10;
-  try {
-    census(vacancy("triangle:6", "1"), o);
-    FAIL() << "expected the memory limit to stop the census";
-  } catch (const CensusError& e) {
-    EXPECT_NE(std::string(e.what()).find("memory limit of 1 MiB"), std::string::npos) << e.what();
-  }
+  CensusResult r = census(vacancy("triangle:6", "1"), o);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB"), std::string::npos) << r.stop_note;
 }
 
 TEST(Census, Cancelled) {
   std::atomic<bool> stop{true};
   CensusOptions o = small_options();
   o.cancel = &stop;
-  EXPECT_THROW(census(vacancy("triangle:6", "1"), o), CensusError);
+  CensusResult r = census(vacancy("triangle:6", "1"), o);
+  EXPECT_EQ(r.stop, StopReason::Cancelled);
+  EXPECT_EQ(r.solutions, 0u);
 }
 
 // Every figure of census a equals census w's (chances within 1e-12).
@@ -609,6 +608,7 @@ TEST(Census, SolvabilityTableKeepsWhatItSettled) {
   SolvabilityTable t = solvability_table(b, o, to);
   EXPECT_FALSE(t.complete());
   EXPECT_NE(t.stopped.find("memory limit"), std::string::npos) << t.stopped;
+  EXPECT_EQ(t.stop, StopReason::Memory);
   EXPECT_EQ(t.passes, 0);
   EXPECT_EQ(t.searched, 2);
   int open = 0, found = 0;
@@ -641,7 +641,8 @@ TEST(Census, SolvabilityTableBeyondTheCensus) {
   EXPECT_GT(open, 0);
 }
 
-// Cancellation stops the table with the census's error, in the search phase as in the passes.
+// Cancellation stops the table, in the search phase as in the passes, with the pairs the
+// position class settled kept and the rest open.
 TEST(Census, SolvabilityTableCancels) {
   std::atomic<bool> stop{true};
   CensusOptions o = small_options();
@@ -649,7 +650,11 @@ TEST(Census, SolvabilityTableCancels) {
   for (TableMethod m : {TableMethod::Auto, TableMethod::Passes}) {
     TableOptions to;
     to.method = m;
-    EXPECT_THROW(solvability_table(make_board("triangle:6"), o, to), CensusError);
+    SolvabilityTable t = solvability_table(make_board("triangle:6"), o, to);
+    EXPECT_EQ(t.stop, StopReason::Cancelled);
+    EXPECT_FALSE(t.complete());
+    EXPECT_EQ(t.passes, 0);
+    EXPECT_EQ(t.solved_by_search + t.impossible_by_search, 0);
   }
 }
 

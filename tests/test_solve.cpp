@@ -171,7 +171,8 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   SolveResult r = solve(p, o);
   if (r.status != Status::Solved) {
     EXPECT_EQ(r.status, Status::Unknown);
-    EXPECT_NE(r.reason.find("stopped"), std::string::npos);
+    EXPECT_EQ(r.stop, StopReason::Time);
+    EXPECT_NE(r.reason.find("stopped (time limit)"), std::string::npos) << r.reason;
   }
   std::atomic<bool> cancel{false};
   SolveOptions c;
@@ -185,12 +186,14 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   stopper.join();
   if (rc.status != Status::Solved) {
     EXPECT_EQ(rc.status, Status::Unknown);
+    EXPECT_EQ(rc.stop, StopReason::Cancelled);
   }
   SolveOptions n;
   n.algorithm = Algorithm::Dfs;
   n.node_limit = 5000;
   SolveResult rn = solve(p, n);
   EXPECT_EQ(rn.status, Status::Unknown);
+  EXPECT_EQ(rn.stop, StopReason::None);  // its own budget, not a stop
   EXPECT_LT(rn.nodes, 7000u);
 }
 

@@ -35,12 +35,11 @@ std::string mib(std::size_t b) {
   return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1 << 20));
 }
 
-CensusOptions census_options(double memory_mb, int threads, const std::atomic<bool>* cancel,
-                             bool json) {
+CensusOptions census_options(double memory_mb, int threads, const Control* control, bool json) {
   CensusOptions o;
   o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
   o.threads = threads;
-  o.cancel = cancel;
+  o.control = control;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const CensusProgress& pr) {
       if (pr.searches > 0) {
@@ -227,7 +226,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
   auto resources = [&](CLI::App* cmd) {
     cmd->add_option("--memory-limit", memory_mb_,
                     "Megabytes the census may hold (default: the machine's memory minus a margin)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::PositiveNumber & NotNaN);
+    cmd->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
+        ->check(CLI::NonNegativeNumber & NotNaN);
     cmd->add_option("--threads", threads_, "Worker threads (default: one per core)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_flag("--json", json_, "Print one JSON object");
@@ -265,13 +266,25 @@ CensusCommands::CensusCommands(CLI::App& app) {
                        "One per class of reorderings of independent jumps (the least by jump "
                        "order)");
   solutions_->add_flag("--games", games_, "Every complete game instead (until no jump is left)");
+  solutions_->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
+      ->check(CLI::NonNegativeNumber & NotNaN);
+  solutions_
+      ->add_option("--memory-limit", memory_mb_,
+                   "Megabytes for the table of dead ends (default: no limit)")
+      ->check(CLI::PositiveNumber & NotNaN);
 }
 
-std::optional<int> CensusCommands::run(const std::atomic<bool>* cancel) {
+std::optional<int> CensusCommands::run(const Control& parent) {
+  // The command's control: the caller's (signals), with the command's limits.
+  Control control(&parent);
+  control.set_time_limit(time_limit_);
   try {
-    if (*count_) return count(cancel);
-    if (*table_) return table(cancel);
-    if (*solutions_) return solutions(cancel);
+    if (*count_) return count(control);
+    if (*table_) return table(control);
+    if (*solutions_) {
+      control.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
+      return solutions(control);
+    }
   } catch (const CensusError& e) {
     fmt::print(stderr, "\npegsol: census stopped: {}\n", e.what());
     return 1;
@@ -279,9 +292,9 @@ std::optional<int> CensusCommands::run(const std::atomic<bool>* cancel) {
   return std::nullopt;
 }
 
-int CensusCommands::count(const std::atomic<bool>* cancel) {
+int CensusCommands::count(const Control& control) {
   Problem p = build_problem(args_);
-  CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
+  CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
   o.random_player = !no_random_player_;
@@ -292,16 +305,21 @@ int CensusCommands::count(const std::atomic<bool>* cancel) {
     fmt::print("{}\n", census_json(p, r).dump());
   else
     fmt::print("{}", census_text(p, r, terminal_columns()));
+  if (r.stop != StopReason::None) {
+    fmt::print(stderr, "pegsol: census stopped ({}){}; the figures cover the levels completed\n",
+               stop_reason_name(r.stop), r.stop_note.empty() ? "" : ": " + r.stop_note);
+    return 1;
+  }
   return 0;
 }
 
-int CensusCommands::table(const std::atomic<bool>* cancel) {
+int CensusCommands::table(const Control& control) {
   ProblemArgs a;
   a.board = args_.board;
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
-  CensusOptions o = census_options(memory_mb_, threads_, cancel, json_);
+  CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   TableOptions to;
   to.method = table_method_ == "passes" ? TableMethod::Passes : TableMethod::Auto;
   to.search_seconds = search_seconds_;
@@ -394,15 +412,15 @@ int CensusCommands::table(const std::atomic<bool>* cancel) {
   return t.complete() ? 0 : 1;
 }
 
-int CensusCommands::solutions(const std::atomic<bool>* cancel) {
+int CensusCommands::solutions(const Control& control) {
   Problem p = build_problem(args_);
   EnumerateOptions o;
   o.limit = limit_;
   o.distinct = distinct_;
   o.games = games_;
-  o.cancel = cancel;
+  o.control = &control;
   std::string line;
-  std::uint64_t n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
+  const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
     line.clear();
     for (const Jump& j : moves) {
       if (!line.empty()) line += ' ';
@@ -412,12 +430,14 @@ int CensusCommands::solutions(const std::atomic<bool>* cancel) {
     std::fputs(line.c_str(), stdout);
     return true;
   });
-  fmt::print(stderr, "{} {}{}\n", n,
+  fmt::print(stderr, "{} {}{}\n", n.emitted,
              games_      ? "games"
              : distinct_ ? "distinct solutions"
                          : "solutions",
-             limit_ && n >= limit_ ? " (limit reached)" : "");
-  return n > 0 ? 0 : 1;
+             n.stop != StopReason::None ? fmt::format(" (stopped: {})", stop_reason_name(n.stop))
+             : limit_ && n.emitted >= limit_ ? " (limit reached)"
+                                             : "");
+  return n.stop == StopReason::None && n.emitted > 0 ? 0 : 1;
 }
 
 }  // namespace pegsol::cli

@@ -1,7 +1,8 @@
 // The census subcommands of the pegsol command: count, table, solutions.
 #pragma once
 
-#include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -9,24 +10,33 @@
 
 #include "cli.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
 
 namespace pegsol::cli {
+
+// Rejects "nan" where a number is expected (CLI11's range checks let it through).
+inline const CLI::Validator NotNaN(
+    [](std::string& s) {
+      return std::isnan(std::strtod(s.c_str(), nullptr)) ? "not a number: " + s : std::string();
+    },
+    "", "NOT_NAN");
 
 // `pegsol bench --census`: census runs on fixed problems (English central game included), median
 // seconds of `repeats` runs, peak table memory, and a signature line (positions counted).
 int run_census_bench(int repeats, int threads, bool json);
 
 // Registers `count`, `table` and `solutions` on the app; after parsing, run() executes the one
-// the user chose and returns its exit status (nullopt when none of them was chosen).
+// the user chose under `control` (with the command's --time-limit and --memory-limit added) and
+// returns its exit status (nullopt when none of them was chosen).
 class CensusCommands {
  public:
   explicit CensusCommands(CLI::App& app);
-  std::optional<int> run(const std::atomic<bool>* cancel);
+  std::optional<int> run(const Control& control);
 
  private:
-  int count(const std::atomic<bool>* cancel);
-  int table(const std::atomic<bool>* cancel);
-  int solutions(const std::atomic<bool>* cancel);
+  int count(const Control& control);
+  int table(const Control& control);
+  int solutions(const Control& control);
 
   CLI::App* count_ = nullptr;
   CLI::App* table_ = nullptr;
@@ -34,6 +44,7 @@ class CensusCommands {
   ProblemArgs args_;
   bool json_ = false;
   double memory_mb_ = 0;
+  double time_limit_ = 0;
   int threads_ = 0;
   bool no_symmetry_ = false, no_distinct_ = false, no_random_player_ = false;
   std::uint64_t limit_ = 0;

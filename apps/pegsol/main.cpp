@@ -11,16 +11,22 @@
 #include "census_cmd.hpp"
 #include "cli.hpp"
 #include "pegsol/catalogue.hpp"
+#include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/version.hpp"
 
 namespace {
 
-// Set by SIGINT: searches poll it and stop cleanly.
-std::atomic<bool> g_interrupted{false};
+// Set by SIGINT, SIGTERM and SIGHUP (the handler does nothing else: both are lock-free atomics,
+// so it stays async-signal-safe). The command's control polls g_stop as StopReason::Signal; the
+// exit status is then 128 + the signal's number (docs/control.md).
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_sigint(int) {
-  g_interrupted.store(true);
+extern "C" void on_signal(int sig) {
+  g_signal.store(sig);
+  g_stop.store(true);
 }
 
 void add_problem_options(CLI::App* cmd, pegsol::cli::ProblemArgs& a) {
@@ -62,9 +68,9 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--direction", direction, "forward or backward")
       ->check(CLI::IsMember({"forward", "backward"}));
   solve_cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber & cli::NotNaN);
   solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber & cli::NotNaN);
   std::string algorithm = "auto";
   std::size_t capacity = 0;
   std::uint64_t seed = 1;
@@ -124,8 +130,14 @@ int main(int argc, char** argv) {
   try {
     if (*boards_cmd) return cli::print_boards(boards_json);
     if (*show_cmd) return cli::print_show(show_args, show_json);
-    std::signal(SIGINT, on_sigint);
-    if (auto rc = census_cmds.run(&g_interrupted)) return *rc;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
+    Control control;
+    control.watch(&g_stop, StopReason::Signal);
+    // A command stopped by a signal exits with 128 + its number, after printing what it settled.
+    auto status = [&](int rc) {
+      return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
+    };
+    if (auto rc = census_cmds.run(control)) return status(*rc);
     if (*bench_cmd && bench_census)
       return cli::run_census_bench(repeats, bench_threads, bench_json);
     if (*bench_cmd)
@@ -135,9 +147,9 @@ int main(int argc, char** argv) {
     Problem p = cli::build_problem(solve_args);
     SolveOptions o;
     o.direction = direction == "backward" ? Direction::Backward : Direction::Forward;
+    o.control = &control;
     o.time_limit = time_limit;
     o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
-    o.cancel = &g_interrupted;
     o.algorithm = algorithm == "beam"          ? Algorithm::Beam
                   : algorithm == "beam-report" ? Algorithm::BeamReport
                   : algorithm == "dfs"         ? Algorithm::Dfs
@@ -152,7 +164,6 @@ int main(int argc, char** argv) {
     o.beam_method = beam_method == "sweep"  ? BeamMethod::Sweep
                     : beam_method == "meet" ? BeamMethod::Meet
                                             : BeamMethod::Auto;
-    std::signal(SIGINT, on_sigint);
     bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [&progress_shown](const Progress& pr) {
@@ -176,7 +187,7 @@ int main(int argc, char** argv) {
     else
       fmt::print("{}",
                  cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(), !no_draw));
-    return r.status == Status::Solved ? 0 : 1;
+    return status(r.status == Status::Solved ? 0 : 1);
   } catch (const InputError& e) {
     fmt::print(stderr, "pegsol: {}\n", e.what());
     return 2;

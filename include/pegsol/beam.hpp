@@ -33,10 +33,10 @@
 namespace pegsol {
 
 // Runs the beam search `o.algorithm` selects (Beam or BeamReport) on p. Returns "solved" with a
-// solution (replayed by solve()), or "unknown" with a reason; never "impossible". Honours
-// o.time_limit and o.cancel; o.capacity 0 picks the default (report: 10000; improved: the sweep
-// from 32 and the meet from 1000, doubling). Called by solve(), which dispatches here after its
-// impossibility tests.
+// solution (replayed by solve()), or "unknown" with a reason and SolveResult::stop; never
+// "impossible". Honours o.control, o.time_limit and o.cancel; o.capacity 0 picks the default
+// (report: 10000; improved: the sweep from 32 and the meet from 1000, doubling). Called by solve(),
+// which dispatches here after its impossibility tests.
 SolveResult beam_solve(const Problem& p, const SolveOptions& o);
 
 namespace beam_detail {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "pegsol/control.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -28,8 +29,9 @@ using Count = unsigned __int128;
 // Decimal text of a count.
 std::string count_text(Count c);
 
-// Why a census stopped: the memory limit, a count overflow or cancellation. The message says
-// which, and for the memory limit what the run would need.
+// A census that cannot go on: a count overflow, or (inside the engines) the memory limit, which
+// census() turns into CensusResult::stop. The message says which, and for the memory limit what
+// the run would need.
 class CensusError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -67,7 +69,10 @@ struct CensusOptions {
   // false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
   CensusEngine engine = CensusEngine::Auto;
-  const std::atomic<bool>* cancel = nullptr;
+  // Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
+  // (docs/control.md). May be null.
+  const Control* control = nullptr;
+  const std::atomic<bool>* cancel = nullptr;            // deprecated: Control::watch does the same
   std::function<void(const CensusProgress&)> progress;  // called about twice a second
 };
 
@@ -100,9 +105,15 @@ struct CensusResult {
   std::size_t peak_bytes = 0;  // the census's own tables at their largest
   int width = 0;               // bitset width used
   int threads = 0;
+  // Why the census stopped early (None: it finished). A stopped census keeps the levels it
+  // completed: levels[k] is filled for every level the forward pass finished, the solution-path
+  // figures only when on_path_done; the totals sum what is there.
+  StopReason stop = StopReason::None;
+  std::string stop_note;  // for the memory limit: what the run held and needed
 };
 
-// Runs the census of p. Throws CensusError (memory, overflow, cancelled) or InputError (a board
+// Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early
+// with CensusResult::stop set. Throws CensusError (a count overflow) or InputError (a board
 // too wide for the census).
 CensusResult census(const Problem& p, const CensusOptions& options = {});
 
@@ -138,8 +149,9 @@ struct SolvabilityTable {
   std::vector<HoleSet> finals;  // indexed by vacant hole
   std::vector<HoleSet> open;    // indexed by vacant hole; empty sets when the table is complete
   std::string stopped;          // why pairs stayed open; empty when the table is complete
-  int passes = 0;               // forward passes run
-  int proved = 0;               // start classes answered by the position class and peg types
+  StopReason stop = StopReason::None;  // set when the control (or memory) stopped the table
+  int passes = 0;                      // forward passes run
+  int proved = 0;                      // start classes answered by the position class and peg types
   // Auto: pairs searched (one per class under symmetry and transposition), and of those the
   // pairs settled by a found solution and by a proof of impossibility from the search.
   int searched = 0, solved_by_search = 0, impossible_by_search = 0;
@@ -148,20 +160,28 @@ struct SolvabilityTable {
   std::size_t peak_bytes = 0;  // the passes' census tables at their largest
   bool complete() const { return stopped.empty(); }
 };
+// The solvability table of `board`, under options.control (searches and passes alike); a stop
+// keeps every pair settled before it (SolvabilityTable::stop, open).
 SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {},
                                    const TableOptions& table = {});
 
 // Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
 // `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically
 // least sequence (by jump index) of each class of reorderings of independent jumps. Returns the
-// number emitted.
+// number emitted and why it stopped early, if it did (the control's deadline, cancel, signal).
 struct EnumerateOptions {
   std::uint64_t limit = 0;
   bool distinct = false;
   bool games = false;
-  const std::atomic<bool>* cancel = nullptr;
+  const Control* control = nullptr;           // deadline, cancel, pause, progress; may be null
+  const std::atomic<bool>* cancel = nullptr;  // deprecated: Control::watch does the same
 };
-std::uint64_t enumerate_solutions(const Problem& p, const EnumerateOptions& options,
-                                  const std::function<bool(const std::vector<Jump>&)>& emit);
+struct EnumerateResult {
+  std::uint64_t emitted = 0;
+  StopReason stop = StopReason::None;
+  operator std::uint64_t() const { return emitted; }  // the count, as callers used to get it
+};
+EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& options,
+                                    const std::function<bool(const std::vector<Jump>&)>& emit);
 
 }  // namespace pegsol

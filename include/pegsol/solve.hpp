@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/control.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -42,8 +43,11 @@ struct Progress {
 
 struct SolveOptions {
   Direction direction = Direction::Forward;
-  double time_limit = 0;                            // seconds; 0: no limit
-  const std::atomic<bool>* cancel = nullptr;        // set to true from anywhere to stop the search
+  // Deadline, memory budget, cancel, pause, progress for the whole solve, Auto's phases
+  // included (docs/control.md). May be null.
+  const Control* control = nullptr;
+  double time_limit = 0;                      // seconds; 0: no limit (with `control`: both apply)
+  const std::atomic<bool>* cancel = nullptr;  // deprecated: Control::watch does the same
   std::size_t memory_limit = std::size_t{1} << 30;  // bytes for the failed-position table
   bool symmetry = true;   // canonicalise table keys under the goal's symmetries
   bool peg_types = true;  // prune positions short of pegs of a needed type
@@ -76,10 +80,14 @@ struct SolveResult {
   double seconds = 0;             // search time
   int width = 0;                  // bitset width used
   std::optional<BeamStats> beam;  // set by the beam searches
+  // Why the search stopped short (status unknown): time, memory, cancelled, signal. None when
+  // it finished, or gave up within its own budget (node limit, an incomplete beam).
+  StopReason stop = StopReason::None;
 };
 
 // Solves p: a proof of impossibility found without search, a solution, or (after a completed
-// search) "impossible"; "unknown" when stopped by the time limit or cancellation.
+// search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an
+// incomplete search gave up. A stop never gives "impossible".
 SolveResult solve(const Problem& p, const SolveOptions& options = {});
 
 }  // namespace pegsol

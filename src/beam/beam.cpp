@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "../core/pool.hpp"
+#include "pegsol/control.hpp"
 #include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 
@@ -148,12 +150,11 @@ struct Side {
 };
 
 // What stops an attempt, and who hears of its progress.
-struct Control {
-  const std::atomic<bool>* cancel = nullptr;  // the caller's
+struct AttemptControl {
+  const Control* control = nullptr;  // the search's: deadline, cancel, pause
   // Portfolio: the lowest index of an attempt that succeeded; attempts above it give up.
   std::atomic<int>* found_by = nullptr;
   int index = 0;
-  std::optional<Clock::time_point> deadline;
   Clock::time_point start;
   const std::function<void(const Progress&)>* progress = nullptr;  // thread 0 only
   Clock::time_point* next_report = nullptr;  // with progress: when to report next, over attempts
@@ -168,13 +169,12 @@ struct Control {
 // second once the search has run for a second, `fill` setting the search's own fields. True when
 // the attempt should stop.
 template <class Fill>
-bool poll(const Control& ctl, std::uint64_t expanded, Fill&& fill) {
+bool poll(const AttemptControl& ctl, std::uint64_t expanded, Fill&& fill) {
   if (ctl.counts)
     (*ctl.counts)[static_cast<std::size_t>(ctl.index)].store(expanded, std::memory_order_relaxed);
-  if (ctl.cancel && ctl.cancel->load(std::memory_order_relaxed)) return true;
+  if (ctl.control->checkpoint()) return true;
   if (ctl.found_by && ctl.found_by->load(std::memory_order_relaxed) < ctl.index) return true;
   const auto now = Clock::now();
-  if (ctl.deadline && now >= *ctl.deadline) return true;
   if (ctl.progress && *ctl.progress && now >= *ctl.next_report) {
     *ctl.next_report = now + std::chrono::milliseconds(500);
     Progress pr;
@@ -186,6 +186,15 @@ bool poll(const Control& ctl, std::uint64_t expanded, Fill&& fill) {
     pr.seconds = std::chrono::duration<double>(now - ctl.start).count();
     fill(pr);
     (*ctl.progress)(pr);
+  }
+  if (ctl.index == 0 && ctl.control->wants_progress()) {
+    Progress pr;
+    fill(pr);
+    ProgressReport rep;
+    rep.phase = "beam";
+    rep.positions = ctl.nodes_before + expanded;
+    rep.level = pr.level;
+    ctl.control->report(rep);
   }
   return false;
 }
@@ -204,7 +213,7 @@ class Attempt {
   using Pos = Bits<W>;
 
   Attempt(const Geometry<W>& g, const Pos& start, const Pos& goal, bool report,
-          std::size_t capacity, std::uint64_t seed, const Control& ctl)
+          std::size_t capacity, std::uint64_t seed, const AttemptControl& ctl)
       : g_(g), report_(report), capacity_(capacity), seed_(seed), ctl_(ctl) {
     const Board& b = g.board();
     for (const Jump& j : b.jumps()) jbits_.push_back({b.bit(j.from), b.bit(j.over), b.bit(j.to)});
@@ -479,7 +488,7 @@ class Attempt {
   bool report_;
   std::size_t capacity_;
   std::uint64_t seed_;
-  const Control& ctl_;
+  const AttemptControl& ctl_;
   std::vector<std::array<int, 3>> jbits_;
   Side<W> a_, b_;
   int total_ = 0;
@@ -648,7 +657,7 @@ class Sweep {
   static constexpr std::uint64_t kEndgameNodes = 2000;
 
   Sweep(const Geometry<W>& g, const SweepTables<W>& t, const SweepGoal<W>& goal, const Pos& start,
-        std::size_t capacity, std::uint64_t seed, const Control& ctl)
+        std::size_t capacity, std::uint64_t seed, const AttemptControl& ctl)
       : g_(g), t_(t), goal_(goal), capacity_(capacity), seed_(seed), ctl_(ctl) {
     level_.push_back(start);
     hash_.push_back(0);
@@ -836,7 +845,7 @@ class Sweep {
   const SweepGoal<W>& goal_;
   std::size_t capacity_;
   std::uint64_t seed_;
-  const Control& ctl_;
+  const AttemptControl& ctl_;
   int total_ = 0;
   std::vector<Pos> level_;
   std::vector<std::uint64_t> hash_;  // Zobrist keys relative to the start
@@ -898,24 +907,28 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     r.beam = stats;
     return r;
   }
-  Control ctl;
-  ctl.cancel = o.cancel;
+  // The search's control: the caller's, with the options' time limit and flag added.
+  Control control(o.control);
+  control.set_time_limit(o.time_limit);
+  control.watch(o.cancel, StopReason::Cancelled);
+  AttemptControl ctl;
+  ctl.control = &control;
   ctl.start = t0;
   Clock::time_point next_report = t0 + kQuiet;
   ctl.next_report = &next_report;
-  if (o.time_limit > 0)
-    ctl.deadline = t0 + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(o.time_limit));
   const Bits<W> start = g.to_bits(p.start);
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = report ? 1 : (o.threads > 0 ? o.threads : std::min(2, hw));
+  // The portfolio runs one seed per thread, by default on at most two of the cores.
+  const int threads = report ? 1 : (o.threads > 0 ? o.threads : std::min(2, default_threads()));
+  WorkerPool team(threads);  // the attempts' threads, made once
   const int levels = std::max(1, p.start.count() - goals[0].count());
   // Memory per unit of capacity and thread: a link per level, two levels of positions, and the
   // children of a level (about 32 per survivor at 16 bytes, plus the digest set).
   const std::size_t per_capacity =
       static_cast<std::size_t>(levels) * sizeof(Link) + 2 * sizeof(Bits<W>) + 32 * 32;
-  const std::size_t max_capacity = std::max<std::size_t>(
-      1000, o.memory_limit / per_capacity / static_cast<std::size_t>(threads));
+  const std::size_t budget = control.memory_budget();
+  const std::size_t bytes = budget ? std::min(o.memory_limit, budget) : o.memory_limit;
+  const std::size_t max_capacity =
+      std::max<std::size_t>(1000, bytes / per_capacity / static_cast<std::size_t>(threads));
   // The improved search runs the forward beam (Sweep), from capacity 32; for a goal that is a
   // whole position, where a forward beam has little to aim at, each sweep is followed by the
   // bidirectional meet, from capacity 1000 (--capacity sets both). Then the capacities double.
@@ -966,7 +979,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     std::vector<Outcome> outs(static_cast<std::size_t>(threads));
     std::vector<std::atomic<std::uint64_t>> counts(static_cast<std::size_t>(threads));
     auto work = [&](int t) {
-      Control c = ctl;
+      AttemptControl c = ctl;
       c.found_by = &found_by;
       c.index = t;
       c.progress = t == 0 ? &o.progress : nullptr;
@@ -991,10 +1004,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       }
       outs[static_cast<std::size_t>(t)] = std::move(out);
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
+    team.run(threads, work);
     if (!sweep) ++meet_round;
 
     ++stats.attempts;
@@ -1017,10 +1027,12 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
         std::any_of(outs.begin(), outs.end(), [](const Outcome& x) { return x.stopped; });
     const std::string how = report ? "beam search (the report's rule)" : "beam search";
     if (stopped) {
-      const bool cancelled = o.cancel && o.cancel->load();
-      r.reason = how + (cancelled ? " stopped (cancelled)" : " stopped (time limit)") +
-                 " at capacity " + std::to_string(stats.capacity) + " after " +
-                 std::to_string(r.nodes) +
+      r.stop = control.stop_reason();
+      const std::string why = r.stop == StopReason::Time   ? "time limit"
+                              : r.stop == StopReason::None ? "stopped"
+                                                           : std::string(stop_reason_name(r.stop));
+      r.reason = how + " stopped (" + why + ")" + " at capacity " + std::to_string(stats.capacity) +
+                 " after " + std::to_string(r.nodes) +
                  " positions; no solution found yet (the search is incomplete: this proves "
                  "nothing)";
       break;
@@ -1035,6 +1047,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     if (meet_too && sweep) continue;  // the meet follows
     const std::size_t reached = meet_too ? std::max(capacity, meet_capacity) : capacity;
     if (reached * 2 > max_capacity) {
+      r.stop = StopReason::Memory;
       r.reason = how + " found no solution up to capacity " + std::to_string(reached) +
                  ", the most the memory limit allows (" + std::to_string(r.nodes) +
                  " positions); the search is incomplete: this proves nothing";

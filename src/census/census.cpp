@@ -156,9 +156,10 @@ class Engine {
         o_(o),
         b_(*p.board),
         g_(*p.board),
-        mem_(o.memory_limit ? o.memory_limit : default_memory_limit()) {
-    workers_ = o.threads > 0 ? o.threads
-                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        run_(o),
+        mem_(memory_limit_of(o)),
+        workers_(threads_of(o)),
+        team_(workers_) {
     for (int s = 0; s < g_.symmetry_count(); ++s)
       if (s == 0 || (o.symmetry && fixes_problem(b_, p_, s))) syms_.push_back(s);
     start_ = g_.to_bits(p.start);
@@ -182,10 +183,21 @@ class Engine {
     r.width = W;
     r.threads = workers_;
     bool store = o_.on_path || o_.distinct;
-    forward(r, store);
-    if (store) on_path(r);
-    up_to_symmetry(r);
-    if (o_.distinct) distinct(r);
+    units_ = 1000 * static_cast<std::uint64_t>(start_.count());
+    if (store && goal_pegs_ < start_.count())
+      units_ += 1000 * static_cast<std::uint64_t>(start_.count() - goal_pegs_);
+    try {
+      forward(r, store);
+      if (store) on_path(r);
+      up_to_symmetry(r);
+      if (o_.distinct) distinct(r);
+    } catch (const Stopped& s) {
+      r.stop = s.reason;
+    } catch (const MemoryExceeded& e) {
+      r.stop = StopReason::Memory;
+      r.stop_note = e.what();
+    }
+    if (r.stop == StopReason::None) report("done", 1, positions_, units_, true);
     for (const CensusLevel& l : r.levels) {
       r.reachable_raw += l.reachable_raw;
       r.reachable_sym += l.reachable_sym;
@@ -208,10 +220,19 @@ class Engine {
   bool is_goal(const Pos& x) const {
     return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
   }
-  void check_cancel() const {
-    if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
-  }
-  void report(int level, std::uint64_t positions) {
+  void check_cancel() const { run_.control.throw_if_stopped(); }
+  // Progress: the control's report (done in thousandths of a level: the forward pass's levels,
+  // then the backward pass's) and the options' callback.
+  void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
+              bool force = false) {
+    ProgressReport pr;
+    pr.done = done;
+    pr.total = units_;
+    pr.phase = phase;
+    pr.positions = positions;
+    pr.memory_bytes = mem_.used();
+    pr.level = level;
+    run_.control.report(pr, force);
     if (!o_.progress) return;
     auto now = Clock::now();
     if (now - last_report_ < std::chrono::milliseconds(500)) return;
@@ -343,13 +364,15 @@ class Engine {
       }
     };
     const std::size_t nj = b_.jumps().size();
-    parallel(workers_, [&](int t) {
+    const std::uint64_t done0 = 1000 * static_cast<std::uint64_t>(k0_ - k);
+    team_.run(workers_, [&](int t) {
       std::vector<int> kids(nj);
       std::vector<Pos> imgs(syms_.size());
       const std::size_t ns = syms_.size();
       auto& mybuf = bufs[static_cast<std::size_t>(t)];
       Tally& my = tally[static_cast<std::size_t>(t)];
-      for (const Chunk& c : chunks) {
+      for (std::size_t ci = 0; ci < chunks.size(); ++ci) {
+        const Chunk& c = chunks[ci];
         guard([&] {
           if (t == 0) check_cancel();
           std::size_t len = c.end - c.begin;
@@ -404,7 +427,7 @@ class Engine {
         if (t == 0) {
           std::size_t made = 0;
           for (const auto& tab : tables) made += tab.size();
-          report(k - 1, positions_ + made);
+          report("forward", k - 1, positions_ + made, done0 + 1000 * (ci + 1) / chunks.size());
         }
       }
     });
@@ -447,7 +470,9 @@ class Engine {
       const auto& level = stored_[static_cast<std::size_t>(k)].vec();
       std::vector<Booked<Pos>> found;
       for (int t = 0; t < workers_; ++t) found.emplace_back(mem_);
-      parallel(workers_, [&](int t) {
+      report("backward", k, positions_,
+             1000 * static_cast<std::uint64_t>(k0_ + k - 1 - goal_pegs_));
+      team_.run(workers_, [&](int t) {
         std::size_t lo = below.size() * static_cast<std::size_t>(t) / workers_;
         std::size_t hi = below.size() * static_cast<std::size_t>(t + 1) / workers_;
         auto& out = found[static_cast<std::size_t>(t)];
@@ -496,14 +521,13 @@ class Engine {
     if (!r.distinct_note.empty()) return;
     try {
       r.distinct_solutions = distinct_solutions(
-          g_, start_, goal_pegs_, mem_, o_.cancel,
+          g_, start_, goal_pegs_, mem_, run_.control,
           [&](const Pos& x, int k) {
             const auto& v = path_[static_cast<std::size_t>(k)].vec();
             return std::binary_search(v.begin(), v.end(), canon(x));
           },
           [&](const Pos& x) { return is_goal(x); });
     } catch (const CensusError& e) {
-      if (std::string(e.what()) == "cancelled") throw;
       r.distinct_note = e.what();
     }
   }
@@ -512,8 +536,11 @@ class Engine {
   const CensusOptions& o_;
   const Board& b_;
   Geometry<W> g_;
+  RunControl run_;
   Memory mem_;
   int workers_ = 1;
+  WorkerPool team_;          // the run's threads, for every level of both passes
+  std::uint64_t units_ = 0;  // progress units of the whole run
   std::vector<int> syms_;
   std::vector<Pos> sym_jump_;  // [symmetry index in syms_][jump]
   Pos start_, goal_pos_;

@@ -650,9 +650,10 @@ class Engine {
         g_(*p.board),
         kern_(std::move(kernel)),
         syms_(std::move(syms)),
-        mem_(o.memory_limit ? o.memory_limit : default_memory_limit()) {
-    workers_ = o.threads > 0 ? o.threads
-                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        run_(o),
+        mem_(memory_limit_of(o)),
+        workers_(threads_of(o)),
+        team_(workers_) {
     n_ = b_.size();
 
     for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
@@ -676,6 +677,33 @@ class Engine {
     r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
     k0_ = std::popcount(start_);
     paths_.assign(static_cast<std::size_t>(n_ + 1), {});
+    units_ = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
+    if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
+      units_ += 1000 * static_cast<u64>(k0_ - goal_pegs_);
+    try {
+      body(r, wide_counts);
+    } catch (const Stopped& s) {
+      r.stop = s.reason;
+    } catch (const MemoryExceeded& e) {
+      r.stop = StopReason::Memory;
+      r.stop_note = e.what();
+    }
+    if (r.stop == StopReason::None) report("done", 1, positions_, units_, true);
+    stored_.clear();
+    for (const CensusLevel& l : r.levels) {
+      r.reachable_raw += l.reachable_raw;
+      r.reachable_sym += l.reachable_sym;
+      r.on_path_raw += l.on_path_raw;
+      r.on_path_sym += l.on_path_sym;
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    r.peak_bytes = mem_.peak();
+    return r;
+  }
+
+ private:
+  // The census's passes, in order; run() turns a stop into the result's reason.
+  void body(CensusResult& r, bool wide_counts) {
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
@@ -702,19 +730,8 @@ class Engine {
                                    [&](const Pos& x) { return is_goal(x); });
       if (o_.distinct) distinct(r);
     }
-    stored_.clear();
-    for (const CensusLevel& l : r.levels) {
-      r.reachable_raw += l.reachable_raw;
-      r.reachable_sym += l.reachable_sym;
-      r.on_path_raw += l.on_path_raw;
-      r.on_path_sym += l.on_path_sym;
-    }
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
-    r.peak_bytes = mem_.peak();
-    return r;
   }
 
- private:
   // ---- keys ----
   u64 to_key(const Pos& x) const {
     u64 k = 0;
@@ -751,9 +768,19 @@ class Engine {
     for (int i = 0; i < 8; ++i) out[i] = residue(x[i]);
   }
   void check_cancel() const {
-    if (o_.cancel && o_.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
+    run_.control.throw_if_stopped();
   }
-  void report(int level, u64 positions) {
+  // Progress: the control's report (done in thousandths of a level: the forward pass's levels,
+  // then the backward pass's) and the options' callback.
+  void report(std::string_view phase, int level, u64 positions, u64 done, bool force = false) {
+    ProgressReport pr;
+    pr.done = done;
+    pr.total = units_;
+    pr.phase = phase;
+    pr.positions = positions;
+    pr.memory_bytes = mem_.used();
+    pr.level = level;
+    run_.control.report(pr, force);
     if (!o_.progress) return;
     const auto now = Clock::now();
     if (now - last_report_ < std::chrono::milliseconds(500)) return;
@@ -1025,7 +1052,7 @@ class Engine {
     }
     // Copied on every worker (serially, this took 2 ms of the English census).
     std::atomic<std::size_t> next{0};
-    parallel(cur.size() < 4096 ? 1 : workers_, [&](int) {
+    team_.run(cur.size() < 4096 ? 1 : workers_, [&](int) {
       for (std::size_t i; (i = next.fetch_add(1)) < w.seg.size();) {
         const Segment<u64>& s = cur.seg[i];
         std::copy(s.count, s.count + s.n, w.seg[i].count);
@@ -1203,7 +1230,9 @@ class Engine {
       workers[static_cast<std::size_t>(t)]->join_mine.clear();
       workers[static_cast<std::size_t>(t)]->join_theirs.clear();
     }
-    parallel(nw, [&](int t) {
+    std::atomic<std::size_t> finished{0};
+    const u64 done0 = 1000 * static_cast<u64>(k0_ - k);
+    team_.run(nw, [&](int t) {
       Worker<C, kCounts>* w = workers[static_cast<std::size_t>(t)].get();
       Tally& my = tally[static_cast<std::size_t>(t)];
       const bool small = static_cast<double>(total_est) * per_est < kSmallLevel;
@@ -1243,7 +1272,10 @@ class Engine {
               join_item(*w, par, item.lo, item.hi, my, collect);
           }
           made.fetch_add(out.size(), std::memory_order_relaxed);
-          if (t == 0) report(k - 1, positions_ + made.load(std::memory_order_relaxed));
+          const std::size_t fin = finished.fetch_add(1, std::memory_order_relaxed) + 1;
+          if (t == 0)
+            report("forward", k - 1, positions_ + made.load(std::memory_order_relaxed),
+                   done0 + 1000 * fin / items.size());
         }
       } catch (...) {
         failed.store(true);
@@ -1670,7 +1702,7 @@ class Engine {
     std::vector<std::vector<u64>> found(static_cast<std::size_t>(workers_));
     const bool collect = want_paths(r);
     std::atomic<std::size_t> cursor{0};
-    parallel(cur.size() < 4096 ? 1 : workers_, [&](int t) {
+    team_.run(cur.size() < 4096 ? 1 : workers_, [&](int t) {
       KeySet set;
       Tally& my = tally[static_cast<std::size_t>(t)];
       alignas(64) u64 q[8];
@@ -1830,7 +1862,8 @@ class Engine {
       next.seg.resize(up.seg.size());
       std::atomic<std::size_t> cursor{0};
       const bool small = up.size() < kSmallLevel;
-      parallel(up.size() < 4096 ? 1 : workers_, [&](int) {
+      report("backward", k, positions_, 1000 * static_cast<u64>(k0_ - 1 + k - 1 - goal_pegs_));
+      team_.run(up.size() < 4096 ? 1 : workers_, [&](int) {
         KeySet cand;
         Bump b;
         b.begin(next.keys, small);
@@ -1923,14 +1956,13 @@ class Engine {
     }
     try {
       r.distinct_solutions = distinct_solutions(
-          g_, g_.to_bits(p_.start), goal_pegs_, mem_, o_.cancel,
+          g_, g_.to_bits(p_.start), goal_pegs_, mem_, run_.control,
           [&](const Pos& x, int k) {
             const auto& v = paths_[static_cast<std::size_t>(k)];
             return std::binary_search(v.begin(), v.end(), kern_.canon(to_key(x)));
           },
           [&](const Pos& x) { return is_goal(x); });
     } catch (const CensusError& e) {
-      if (std::string(e.what()) == "cancelled") throw;
       r.distinct_note = e.what();
     }
     paths_.clear();
@@ -1942,8 +1974,11 @@ class Engine {
   Geometry<64> g_;
   Kernel kern_;
   std::vector<int> syms_;
+  RunControl run_;
   Memory mem_;
   int workers_ = 1, n_ = 0, k0_ = 0, goal_pegs_ = 1;
+  WorkerPool team_;  // the run's threads, for every level of every pass
+  u64 units_ = 0;    // progress units of the whole run
   std::array<u64, 64> layout_to_key_{};
   u64 start_ = 0, goal_ = 0;
   bool complementary_ = false;

@@ -1,5 +1,5 @@
 // Shared pieces of the census engines (internal to src/census): the memory ledger, booked
-// vectors, the worker helper, and the entry points of the compact engine (compact.cpp). The wide
+// vectors, the run's control, and the entry points of the compact engine (compact.cpp). The wide
 // engine (census.cpp, layouts over 64 bits) splits a level into shards by a hash of the position
 // (kShards), each with one owner; the compact engine splits it by a residue of the position
 // (compact.cpp). Either way a part of a level has one owner, so the same layout spreads over
@@ -23,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "../core/pool.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
 #include "pegsol/geometry.hpp"
 
 namespace pegsol::census_detail {
@@ -39,6 +41,12 @@ inline void add_count(Count& a, Count b) {
     throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
 }
 
+// The memory limit reached: census() turns it into StopReason::Memory, the message its note.
+class MemoryExceeded : public CensusError {
+ public:
+  using CensusError::CensusError;
+};
+
 // The census's memory ledger: every large table takes its bytes here first, so the run ends with
 // a clear error instead of an out-of-memory kill.
 class Memory {
@@ -48,12 +56,12 @@ class Memory {
   std::size_t used() const { return used_.load(); }
   std::size_t peak() const { return peak_.load(); }
   void set_level(int k) { level_.store(k); }
-  // Takes `bytes` or throws CensusError naming the limit and what the run needs.
+  // Takes `bytes` or throws MemoryExceeded naming the limit and what the run needs.
   void take(std::size_t bytes) {
     std::size_t now = used_.fetch_add(bytes) + bytes;
     if (now > limit_) {
       used_.fetch_sub(bytes);
-      throw CensusError(
+      throw MemoryExceeded(
           "memory limit of " + mib(limit_) + " reached at level " + std::to_string(level_.load()) +
           ": the census holds " + mib(now - bytes) + " and needs " + mib(bytes) +
           " more (at least " + mib(now) +
@@ -234,24 +242,25 @@ CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
                                 const std::vector<int>& syms, int twist, bool wide_counts);
 }
 
-// Runs f(t) on `workers` threads (t = 0 on the caller); rethrows the first exception.
-template <class F>
-void parallel(int workers, F&& f) {
-  std::exception_ptr err;
-  std::mutex m;
-  auto run = [&](int t) {
-    try {
-      f(t);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(m);
-      if (!err) err = std::current_exception();
-    }
-  };
-  std::vector<std::thread> ts;
-  for (int t = 1; t < workers; ++t) ts.emplace_back(run, t);
-  run(0);
-  for (auto& th : ts) th.join();
-  if (err) std::rethrow_exception(err);
+// The control a census engine polls: a child of the caller's (options.control) that also
+// watches the deprecated options.cancel flag.
+struct RunControl {
+  explicit RunControl(const CensusOptions& o) : control(o.control) {
+    control.watch(o.cancel, StopReason::Cancelled);
+  }
+  Control control;
+};
+
+// The memory limit of a census under o: its own, the control's budget, or the default.
+inline std::size_t memory_limit_of(const CensusOptions& o) {
+  if (o.memory_limit) return o.memory_limit;
+  if (o.control && o.control->memory_budget()) return o.control->memory_budget();
+  return default_memory_limit();
+}
+
+// Worker threads of a census under o (0: the default).
+inline int threads_of(const CensusOptions& o) {
+  return o.threads > 0 ? o.threads : default_threads();
 }
 
 }  // namespace pegsol::census_detail

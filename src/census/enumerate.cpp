@@ -16,15 +16,22 @@ class Enumerator {
 
   Enumerator(const Problem& p, const EnumerateOptions& o,
              const std::function<bool(const std::vector<Jump>&)>& emit)
-      : p_(p), o_(o), emit_(emit), b_(*p.board), g_(*p.board) {
+      : p_(p), o_(o), emit_(emit), b_(*p.board), g_(*p.board), ctl_(o.control) {
+    ctl_.watch(o.cancel, StopReason::Cancelled);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
     if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
   }
 
-  std::uint64_t run() {
-    search(g_.to_bits(p_.start), 0);
-    return emitted_;
+  EnumerateResult run() {
+    EnumerateResult r;
+    try {
+      search(g_.to_bits(p_.start), 0);
+    } catch (const Stopped& s) {
+      r.stop = s.reason;
+    }
+    r.emitted = emitted_;
+    return r;
   }
 
  private:
@@ -41,7 +48,18 @@ class Enumerator {
   // break the lexicographically least order (see census.cpp, distinct()).
   bool search(const Pos& x, std::uint64_t forbid) {
     if (stop_) return true;
-    if ((++nodes_ & 4095) == 0 && o_.cancel && o_.cancel->load()) throw CensusError("cancelled");
+    if ((++nodes_ & 4095) == 0) {
+      ctl_.throw_if_stopped();
+      // The dead-end set is all the memory the enumeration holds: a node and a bucket each.
+      const std::size_t budget = ctl_.memory_budget();
+      if (budget && dead_.size() * (sizeof(Pos) + 32) > budget) throw Stopped(StopReason::Memory);
+      ProgressReport pr;
+      pr.done = emitted_;
+      pr.total = o_.limit;
+      pr.phase = "solutions";
+      pr.positions = nodes_;
+      ctl_.report(pr);
+    }
     std::vector<int> legal;
     g_.for_each_jump(x, [&](int j) { legal.push_back(j); });
     std::sort(legal.begin(), legal.end());
@@ -100,21 +118,22 @@ class Enumerator {
   std::vector<Jump> path_;
   std::vector<int> kids_;
   std::unordered_set<Pos, Hash> dead_;
+  Control ctl_;
   std::uint64_t emitted_ = 0, nodes_ = 0;
   bool stop_ = false;
 };
 
 template <int W>
-std::uint64_t run_enumerate(const Problem& p, const EnumerateOptions& o,
-                            const std::function<bool(const std::vector<Jump>&)>& emit) {
+EnumerateResult run_enumerate(const Problem& p, const EnumerateOptions& o,
+                              const std::function<bool(const std::vector<Jump>&)>& emit) {
   Enumerator<W> e(p, o, emit);
   return e.run();
 }
 
 }  // namespace
 
-std::uint64_t enumerate_solutions(const Problem& p, const EnumerateOptions& o,
-                                  const std::function<bool(const std::vector<Jump>&)>& emit) {
+EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& o,
+                                    const std::function<bool(const std::vector<Jump>&)>& emit) {
   switch (p.board->width()) {
     case 64:
       return run_enumerate<64>(p, o, emit);

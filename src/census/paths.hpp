@@ -67,11 +67,11 @@ Count solutions_up_to_symmetry(const Geometry<W>& g, const std::vector<int>& sym
 // forbidden until something it depends on is played; since a forbidden jump can only become
 // legal through a jump it depends on, F can be kept as a subset of the legal jumps. The pass
 // counts (position, F) states over positions on solution paths: on_path(x, k) tells whether x
-// (k pegs) lies on one. Throws CensusError: "cancelled", or a reason the count was skipped
-// (memory, more than 64 legal jumps).
+// (k pegs) lies on one. Throws Stopped when `ctl` says to stop, and CensusError with a reason
+// the count was skipped (memory, more than 64 legal jumps).
 template <int W, class OnPath, class IsGoal>
 Count distinct_solutions(const Geometry<W>& g, const Bits<W>& start, int goal_pegs, Memory& mem,
-                         const std::atomic<bool>* cancel, OnPath&& on_path, IsGoal&& is_goal) {
+                         const Control& ctl, OnPath&& on_path, IsGoal&& is_goal) {
   using Pos = Bits<W>;
   struct Key {
     Pos p;
@@ -103,7 +103,7 @@ Count distinct_solutions(const Geometry<W>& g, const Bits<W>& start, int goal_pe
   std::vector<int> lp, lc;
   for (int k = start.count(); k > goal_pegs; --k) {
     mem.set_level(k - 1);
-    if (cancel && cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
+    ctl.throw_if_stopped();
     Map next;
     std::size_t booked_next = 0;
     for (const auto& [key, cnt] : cur) {
@@ -129,6 +129,7 @@ Count distinct_solutions(const Geometry<W>& g, const Bits<W>& start, int goal_pe
         auto [it, fresh] = next.try_emplace(Key{child, f}, 0);
         add_count(it->second, cnt);
         if (fresh && next.size() % 4096 == 0) {
+          ctl.throw_if_stopped();
           mem.take(4096 * kNodeBytes);
           booked += 4096 * kNodeBytes;
           booked_next += 4096 * kNodeBytes;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <thread>
+#include <string>
 
 #include "engine.hpp"
 #include "pegsol/census.hpp"
@@ -50,10 +50,6 @@ class Matrix {
   std::vector<State> s_;
 };
 
-void check_cancel(const CensusOptions& o) {
-  if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw CensusError("cancelled");
-}
-
 }  // namespace
 
 SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options,
@@ -63,6 +59,26 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   const int n = b.size();
   SolvabilityTable t;
   Matrix m(b);
+  // The table's control: the caller's, the deprecated cancel flag, and progress in units of the
+  // whole table (a pair search is one unit, a pass a thousand), so that its fraction only grows.
+  Control ctl(options.control);
+  ctl.watch(options.cancel, StopReason::Cancelled);
+  std::uint64_t units = 0, units_done = 0;
+  bool in_passes = false;  // the census passes' reports are rescaled; the searches' are not
+  if (options.control && options.control->wants_progress())
+    ctl.set_progress(
+        [&](const ProgressReport& r) {
+          if (!in_passes) return;
+          ProgressReport q = r;
+          q.total = units;
+          q.done = std::min(units, units_done + static_cast<std::uint64_t>(r.fraction * 1000));
+          options.control->report(q);
+        },
+        0);
+  auto stop_here = [&](StopReason why) {
+    t.stop = why;
+    t.stopped = "stopped (" + std::string(stop_reason_name(why)) + ")";
+  };
 
   // One vacancy per class under the board's symmetries. Pairs the position class and peg types
   // forbid are settled first; a class with no admissible final needs nothing more.
@@ -87,6 +103,23 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     options.progress(pr);
   };
 
+  // The start class whose pass settles the most open pairs of `mat`, or -1 when none is open.
+  auto busiest = [&](const Matrix& mat) {
+    int best = -1, most = 0;
+    for (int v : reps)
+      if (int c = mat.open_in_row(v); c > most) best = v, most = c;
+    return best;
+  };
+  auto passes_for = [&](Matrix plan) {
+    int planned = 0;
+    for (;; ++planned) {
+      const int v = busiest(plan);
+      if (v < 0) break;
+      for (int h = 0; h < n; ++h) plan.set(v, h, Matrix::Yes);
+    }
+    return planned;
+  };
+
   if (table.method == TableMethod::Auto) {
     // The open pairs, one per class under symmetry and transposition, each given a short search.
     std::vector<std::pair<int, int>> pairs;
@@ -101,36 +134,43 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
           }
     }
     // The searches are independent: the workers take pairs in turn, one thread each, and the
-    // results are applied in the list's order.
-    const int workers = std::max(
-        1, std::min(static_cast<int>(pairs.size()),
-                    options.threads > 0 ? options.threads
-                                        : static_cast<int>(std::thread::hardware_concurrency())));
+    // results are applied in the list's order. A stop leaves the pairs not searched open.
+    const int workers =
+        std::max(1, std::min(static_cast<int>(pairs.size()), census_detail::threads_of(options)));
     std::vector<SolveResult> results(pairs.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    census_detail::parallel(workers, [&](int w) {
-      auto last = Clock::now() - std::chrono::seconds(1);
-      for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) {
-        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return;
-        if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
-          last = Clock::now();
-          CensusProgress pr;
-          pr.search = static_cast<int>(done.load()) + 1;
-          pr.searches = static_cast<int>(pairs.size());
-          report(pr);
-        }
-        const auto [v, h] = pairs[i];
-        SolveOptions so;
-        so.time_limit = table.search_seconds;
-        so.cancel = options.cancel;
-        so.threads = workers > 1 ? 1 : options.threads;
-        if (options.memory_limit > 0)
-          so.memory_limit = std::min(so.memory_limit, options.memory_limit / workers);
-        results[i] = solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
-        done.fetch_add(1);
+    std::atomic<std::size_t> done{0};
+    // Units: one per pair search, a thousand per forward pass the open pairs may need.
+    units = pairs.size() + 1000 * static_cast<std::uint64_t>(passes_for(m));
+    auto last = Clock::now() - std::chrono::seconds(1);
+    WorkerPool pool(workers);
+    pool.parallel_for(workers, pairs.size(), [&](std::size_t i, int w) {
+      if (ctl.checkpoint()) return;
+      if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
+        last = Clock::now();
+        CensusProgress pr;
+        pr.search = static_cast<int>(done.load()) + 1;
+        pr.searches = static_cast<int>(pairs.size());
+        report(pr);
+      }
+      const auto [v, h] = pairs[i];
+      Control pair(&ctl);
+      pair.set_time_limit(table.search_seconds);
+      SolveOptions so;
+      so.control = &pair;
+      so.threads = workers > 1 ? 1 : options.threads;
+      if (options.memory_limit > 0)
+        so.memory_limit = std::min(so.memory_limit, options.memory_limit / workers);
+      results[i] = solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
+      const std::size_t d = done.fetch_add(1) + 1;
+      if (w == 0) {
+        ProgressReport pr;
+        pr.done = d;
+        pr.total = units;
+        pr.phase = "search";
+        if (options.control) options.control->report(pr);
       }
     });
-    check_cancel(options);
+    units_done = pairs.size();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const auto [v, h] = pairs[i];
       SolveResult& r = results[i];
@@ -145,6 +185,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
         t.certificates.push_back({v, h, false, {}, std::move(r.reason)});
       }
     }
+    if (const StopReason why = ctl.stop_reason(); why != StopReason::None) stop_here(why);
   }
 
   // Forward passes for the start classes with pairs still open, the class settling the most
@@ -153,20 +194,12 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.on_path = false;
   o.distinct = false;
   o.counts = false;
-  // The start class whose pass settles the most open pairs of `mat`, or -1 when none is open.
-  auto busiest = [&](const Matrix& mat) {
-    int best = -1, most = 0;
-    for (int v : reps)
-      if (int c = mat.open_in_row(v); c > most) best = v, most = c;
-    return best;
-  };
-  int planned = 0;
-  for (Matrix plan = m;; ++planned) {
-    const int v = busiest(plan);
-    if (v < 0) break;
-    for (int h = 0; h < n; ++h) plan.set(v, h, Matrix::Yes);
-  }
-  for (;;) {
+  o.control = &ctl;
+  o.cancel = nullptr;  // ctl watches it
+  const int planned = passes_for(m);
+  units = units_done + 1000 * static_cast<std::uint64_t>(planned);
+  in_passes = true;
+  while (t.stop == StopReason::None) {
     const int best = busiest(m);
     if (best < 0) break;
     if (options.progress)
@@ -180,15 +213,24 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     try {
       r = census(Problem{board, single_vacancy(b, best), Goal{}}, o);
     } catch (const CensusError& e) {
-      if (std::string(e.what()) == "cancelled") throw;
       t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + e.what();
       break;
     } catch (const InputError& e) {
       t.stopped = std::string("no forward pass can run: ") + e.what();
       break;
     }
-    ++t.passes;
     t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
+    if (r.stop == StopReason::Memory) {
+      t.stop = r.stop;
+      t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + r.stop_note;
+      break;
+    }
+    if (r.stop != StopReason::None) {
+      stop_here(r.stop);
+      break;
+    }
+    ++t.passes;
+    units_done += 1000;
     for (int h = 0; h < n; ++h)
       m.set(best, h,
             r.solutions_by_hole[static_cast<std::size_t>(h)] > 0 ? Matrix::Yes : Matrix::No);
@@ -201,6 +243,12 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       if (m.at(v, h) == Matrix::Yes) t.finals[static_cast<std::size_t>(v)].set(h);
       if (m.at(v, h) == Matrix::Open) t.open[static_cast<std::size_t>(v)].set(h);
     }
+  if (options.control && t.stop == StopReason::None && units > 0) {
+    ProgressReport pr;
+    pr.done = pr.total = units;
+    pr.phase = "done";
+    options.control->report(pr, true);
+  }
   t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return t;
 }

@@ -97,8 +97,9 @@ class Dfs {
  public:
   using Pos = Bits<W>;
 
-  Dfs(const Geometry<W>& g, const Target<W>& t, const SolveOptions& o, Clock::time_point start)
-      : g_(g), t_(t), opt_(o), table_(o.memory_limit), start_(start) {
+  Dfs(const Geometry<W>& g, const Target<W>& t, const SolveOptions& o, const Control& ctl,
+      Clock::time_point start)
+      : g_(g), t_(t), opt_(o), ctl_(ctl), table_(table_bytes(o, ctl)), start_(start) {
     // Table keys are canonical under the symmetries that fix the goal.
     const Board& b = g.board();
     for (int s = 0; s < g.symmetry_count(); ++s) {
@@ -141,9 +142,6 @@ class Dfs {
     const std::size_t max_children = b.jumps().size();
     moves_.resize(static_cast<std::size_t>(b.size() + 1) * (max_children + 1));
     stride_ = max_children + 1;
-    if (o.time_limit > 0)
-      deadline_ = start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(o.time_limit));
   }
 
   // True when a solution was found (path() holds it); false when the search completed without
@@ -154,6 +152,8 @@ class Dfs {
   }
   const std::vector<int>& path() const { return path_; }
   bool stopped() const { return stopped_; }
+  // Whether the control (not the node limit) stopped the search.
+  bool stopped_by_control() const { return stopped_ && ctl_.stop_reason() != StopReason::None; }
   std::uint64_t nodes() const { return nodes_; }
   std::size_t table_size() const { return table_.size(); }
 
@@ -163,6 +163,12 @@ class Dfs {
     int score;
   };
 
+  // The failed-position table's bytes: the options' limit, or the control's budget if smaller.
+  static std::size_t table_bytes(const SolveOptions& o, const Control& ctl) {
+    const std::size_t budget = ctl.memory_budget();
+    return budget ? std::min(o.memory_limit, budget) : o.memory_limit;
+  }
+
   bool prune(const Pos& p) const {
     for (const auto& [mask, need] : need_)
       if ((p & mask).count() < need) return true;
@@ -171,13 +177,20 @@ class Dfs {
   }
 
   void check_stop() {
-    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) stopped_ = true;
-    auto now = Clock::now();
-    if (deadline_ && now >= *deadline_) stopped_ = true;
+    if (ctl_.checkpoint()) stopped_ = true;
     if (opt_.node_limit && nodes_ >= opt_.node_limit) stopped_ = true;
-    if (opt_.progress && now >= next_report_) {
-      next_report_ = now + std::chrono::milliseconds(500);
-      opt_.progress({nodes_, std::chrono::duration<double>(now - start_).count(), table_.size()});
+    if (report_) {
+      ProgressReport pr;
+      pr.phase = "dfs";
+      pr.positions = nodes_;
+      ctl_.report(pr);
+    }
+    if (opt_.progress) {
+      auto now = Clock::now();
+      if (now >= next_report_) {
+        next_report_ = now + std::chrono::milliseconds(500);
+        opt_.progress({nodes_, std::chrono::duration<double>(now - start_).count(), table_.size()});
+      }
     }
   }
 
@@ -215,9 +228,10 @@ class Dfs {
   const Geometry<W>& g_;
   Target<W> t_;
   const SolveOptions& opt_;
+  const Control& ctl_;
+  bool report_ = ctl_.wants_progress();
   FailTable<W> table_;
   Clock::time_point start_;
-  std::optional<Clock::time_point> deadline_;
   Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
   std::vector<int> syms_;
   std::vector<int> jump_score_;
@@ -233,10 +247,11 @@ class Dfs {
 // Runs one forward search of `start` towards `target` (both in reading-order holes).
 template <int W>
 SolveResult search_forward(const Board& board, const HoleSet& start, const Target<W>& target,
-                           const SolveOptions& o, Clock::time_point t0, const Geometry<W>& g) {
+                           const SolveOptions& o, const Control& ctl, Clock::time_point t0,
+                           const Geometry<W>& g) {
   SolveResult r;
   r.width = W;
-  Dfs<W> dfs(g, target, o, t0);
+  Dfs<W> dfs(g, target, o, ctl, t0);
   bool found = dfs.run(g.to_bits(start));
   r.nodes = dfs.nodes();
   if (found) {
@@ -246,6 +261,7 @@ SolveResult search_forward(const Board& board, const HoleSet& start, const Targe
       r.moves.push_back(board.jumps()[static_cast<std::size_t>(*it)]);
   } else if (dfs.stopped()) {
     r.status = Status::Unknown;
+    if (dfs.stopped_by_control()) r.stop = ctl.stop_reason();
   } else {
     r.status = Status::Impossible;
   }
@@ -253,7 +269,8 @@ SolveResult search_forward(const Board& board, const HoleSet& start, const Targe
 }
 
 template <int W>
-SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& ctl,
+                        Clock::time_point t0) {
   const Board& board = *p.board;
   Geometry<W> g(board);
   auto exact_target = [&](const HoleSet& goal) {
@@ -276,7 +293,7 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
     } else {
       t = exact_target(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
     }
-    return search_forward(board, p.start, t, o, t0, g);
+    return search_forward(board, p.start, t, o, ctl, t0, g);
   }
   // Backward: forward searches on the complemented board, one per possible final position.
   std::vector<HoleSet> finals;
@@ -301,9 +318,12 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
   total.status = Status::Impossible;
   for (const HoleSet& fin : finals) {
     SolveResult r =
-        search_forward(board, fin.complement(), exact_target(p.start.complement()), o, t0, g);
+        search_forward(board, fin.complement(), exact_target(p.start.complement()), o, ctl, t0, g);
     total.nodes += r.nodes;
-    if (r.status == Status::Unknown) total.status = Status::Unknown;
+    if (r.status == Status::Unknown) {
+      total.status = Status::Unknown;
+      total.stop = r.stop;
+    }
     if (r.status == Status::Solved) {
       total.status = Status::Solved;
       // A jump a-b-c on the complement takes ~X' (a, b empty; c a peg) back to X' (a, b pegs;
@@ -317,24 +337,25 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, Clock::time_poi
 }
 
 // The DFS at the board's width, with the reason text of its verdict.
-SolveResult run_dfs(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
+                    Clock::time_point t0) {
   const Board& board = *p.board;
   SolveResult r;
   switch (board.width()) {
     case 64:
-      r = solve_width<64>(p, o, t0);
+      r = solve_width<64>(p, o, ctl, t0);
       break;
     case 128:
-      r = solve_width<128>(p, o, t0);
+      r = solve_width<128>(p, o, ctl, t0);
       break;
     case 256:
-      r = solve_width<256>(p, o, t0);
+      r = solve_width<256>(p, o, ctl, t0);
       break;
     case 512:
-      r = solve_width<512>(p, o, t0);
+      r = solve_width<512>(p, o, ctl, t0);
       break;
     case 1024:
-      r = solve_width<1024>(p, o, t0);
+      r = solve_width<1024>(p, o, ctl, t0);
       break;
     default:
       throw std::logic_error("unsupported bitset width");
@@ -343,33 +364,46 @@ SolveResult run_dfs(const Problem& p, const SolveOptions& o, Clock::time_point t
     r.reason =
         "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
   if (r.status == Status::Unknown)
-    r.reason = "search stopped (time limit, node limit or cancellation) after " +
-               std::to_string(r.nodes) + " positions; no solution found yet";
+    r.reason = "search stopped (" +
+               std::string(r.stop == StopReason::None   ? "node limit"
+                           : r.stop == StopReason::Time ? "time limit"
+                                                        : stop_reason_name(r.stop)) +
+               ") after " + std::to_string(r.nodes) + " positions; no solution found yet";
   return r;
 }
 
-SolveResult solve_auto(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
-  auto remaining = [&] {
-    return o.time_limit > 0
-               ? std::max(1e-3,
-                          o.time_limit - std::chrono::duration<double>(Clock::now() - t0).count())
-               : 0.0;
-  };
+// The beam search under `ctl` (solve() has made it from the options).
+SolveResult run_beam(const Problem& p, const SolveOptions& o, const Control& ctl) {
+  SolveOptions b = o;
+  b.control = &ctl;
+  b.time_limit = 0;
+  b.cancel = nullptr;
+  return beam_solve(p, b);
+}
+
+// Auto: a bounded DFS, the beam with part of the time, then the complete DFS, all under the one
+// deadline of `ctl`.
+SolveResult solve_auto(const Problem& p, const SolveOptions& o, const Control& ctl,
+                       Clock::time_point t0) {
   SolveOptions dfs = o;
   dfs.algorithm = Algorithm::Dfs;
   dfs.node_limit = o.auto_dfs_nodes;
-  SolveResult first = run_dfs(p, dfs, t0);
-  if (first.status != Status::Unknown || (o.cancel && o.cancel->load())) return first;
-  if (o.time_limit > 0 && remaining() <= 1e-3) return first;
+  SolveResult first = run_dfs(p, dfs, ctl, t0);
+  if (first.status != Status::Unknown || ctl.should_stop()) return first;
+  // The beam phase: half the time left, or auto_beam_seconds when there is no deadline.
+  Control phase(&ctl);
+  phase.set_time_limit(ctl.has_deadline() ? ctl.remaining_seconds() / 2 : o.auto_beam_seconds);
   SolveOptions beam = o;
   beam.algorithm = Algorithm::Beam;
-  beam.time_limit = o.time_limit > 0 ? remaining() / 2 : o.auto_beam_seconds;
-  SolveResult second = beam_solve(p, beam);
+  SolveResult second = run_beam(p, beam, phase);
   second.nodes += first.nodes;
-  if (second.status == Status::Solved || (o.cancel && o.cancel->load())) return second;
+  if (second.status == Status::Solved) return second;
+  if (ctl.should_stop()) {
+    second.stop = ctl.stop_reason();
+    return second;
+  }
   dfs.node_limit = o.node_limit;
-  dfs.time_limit = remaining();
-  SolveResult third = run_dfs(p, dfs, Clock::now());  // its deadline counts from now
+  SolveResult third = run_dfs(p, dfs, ctl, t0);
   third.nodes += second.nodes;
   return third;
 }
@@ -378,6 +412,10 @@ SolveResult solve_auto(const Problem& p, const SolveOptions& o, Clock::time_poin
 
 SolveResult solve(const Problem& p, const SolveOptions& o) {
   const auto t0 = Clock::now();
+  // The one control of this solve: the caller's, with the options' time limit and flag added.
+  Control ctl(o.control);
+  ctl.set_time_limit(o.time_limit);
+  ctl.watch(o.cancel, StopReason::Cancelled);
   const Board& board = *p.board;
   if (p.start.size() != board.size())
     throw std::invalid_argument("start position does not match the board");
@@ -387,11 +425,11 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
     r.status = Status::Impossible;
     r.reason = *why;
   } else if (o.algorithm == Algorithm::Beam || o.algorithm == Algorithm::BeamReport) {
-    r = beam_solve(p, o);  // incomplete: "solved" or "unknown" with its own reason
+    r = run_beam(p, o, ctl);  // incomplete: "solved" or "unknown" with its own reason
   } else if (o.algorithm == Algorithm::Auto) {
-    r = solve_auto(p, o, t0);
+    r = solve_auto(p, o, ctl, t0);
   } else {
-    r = run_dfs(p, o, t0);
+    r = run_dfs(p, o, ctl, t0);
   }
   r.final = p.start;
   if (r.status == Status::Solved) {
