@@ -21,5 +21,5 @@ PEGSOL_KERNELS=avx2 ctest --preset release -j2 -R 'Census'
 echo "== aarch64 (cross-compiled, run under qemu)"
 bash scripts/cross-aarch64.sh
 echo "== clang-format"
-git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
+git ls-files '*.cpp' '*.hpp' '*.ipp' | xargs clang-format --dry-run -Werror
 echo "all tests passed"
