@@ -38,6 +38,8 @@ check boards-json 0 '"kernels":\{"cap":"[a-z0-9]*","census":"(portable|avx2|avx5
 check kernels-bad 2 'PEGSOL_KERNELS=bogus: expected auto, portable, avx2 or avx512' -- env PEGSOL_KERNELS=bogus "$pegsol" count -b triangle:5
 # The bench's signature: a change in search behaviour changes it (and its commit says so).
 check bench-signature 0 '^signature: 1161436 nodes$' -- "$pegsol" bench --repeat 1
+# The beam bench's (fixed seeds; the count leaves out threads above the one that succeeded).
+check beam-bench-signature 0 '^signature: 25795117 positions$' -- "$pegsol" bench --beam --repeat 1
 # The published English figures (d4 -> d4), with the kernels this CPU gets and the portable ones.
 check english-census 0 '^solutions +40,861,647,040,079,968$' -- "$pegsol" count -b english --no-distinct --no-random-player
 check english-reachable 0 '^ all +187,636,299 +23,475,688 +13,428,122 ' -- "$pegsol" count -b english --no-distinct --no-random-player
