@@ -3,16 +3,16 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 
 namespace pegsol::cli {
 
 int run_bench(int repeats, bool json) {
   std::uint64_t signature = 0;
-  nlohmann::json rows = nlohmann::json::array();
+  std::vector<SolveBenchRow> rows;
   if (!json) fmt::print("{:<36} {:>6} {:>12} {:>12}\n", "problem", "solved", "nodes", "median ms");
   for (const SolveBenchCase& c : solve_bench_cases()) {
     std::vector<double> times;
@@ -38,17 +38,13 @@ int run_bench(int repeats, bool json) {
     double median = times[times.size() / 2];
     signature += nodes;
     if (json)
-      rows.push_back({{"problem", c.name},
-                      {"instances", c.problems.size()},
-                      {"solved", solved},
-                      {"nodes", nodes},
-                      {"median_seconds", median}});
+      rows.push_back({c.name, c.problems.size(), solved, nodes, median});
     else
       fmt::print("{:<36} {:>3}/{:<2} {:>12} {:>12.3f}\n", c.name, solved, c.problems.size(), nodes,
                  median * 1e3);
   }
   if (json)
-    fmt::print("{}\n", nlohmann::json{{"cases", rows}, {"signature", signature}}.dump());
+    fmt::print("{}\n", bench_json(rows, signature).dump());
   else
     fmt::print("signature: {} nodes\n", signature);
   return 0;
@@ -56,7 +52,7 @@ int run_bench(int repeats, bool json) {
 
 int run_beam_bench(int repeats, bool json) {
   std::uint64_t signature = 0;
-  nlohmann::json rows = nlohmann::json::array();
+  std::vector<BeamBenchRow> rows;
   if (!json)
     fmt::print("{:<40} {:>7} {:>6} {:>9} {:>12} {:>10}\n", "problem", "status", "pairs", "capacity",
                "positions", "median s");
@@ -75,18 +71,13 @@ int run_beam_bench(int repeats, bool json) {
     const std::size_t capacity = r.beam ? r.beam->capacity : 0;
     signature += r.nodes;
     if (json)
-      rows.push_back({{"problem", c.name},
-                      {"status", std::string(status_name(r.status))},
-                      {"pairs", pairs},
-                      {"capacity", capacity},
-                      {"positions", r.nodes},
-                      {"median_seconds", median}});
+      rows.push_back({c.name, r.status, pairs, capacity, r.nodes, median});
     else
       fmt::print("{:<40} {:>7} {:>6} {:>9} {:>12} {:>10.2f}\n", c.name, status_name(r.status),
                  pairs, capacity, r.nodes, median);
   }
   if (json)
-    fmt::print("{}\n", nlohmann::json{{"cases", rows}, {"signature", signature}}.dump());
+    fmt::print("{}\n", bench_json(rows, signature).dump());
   else
     fmt::print("signature: {} positions\n", signature);
   return 0;

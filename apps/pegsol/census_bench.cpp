@@ -3,16 +3,16 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "census_cmd.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 
 namespace pegsol::cli {
 
 int run_census_bench(int repeats, int threads, bool json) {
-  nlohmann::json rows = nlohmann::json::array();
+  std::vector<CensusBenchRow> rows;
   std::uint64_t signature = 0;
   if (!json)
     fmt::print("{:<38} {:>13} {:>11} {:>12} {:>10}\n", "census", "reachable", "on path", "median s",
@@ -32,19 +32,14 @@ int run_census_bench(int repeats, int threads, bool json) {
     signature += r.reachable_raw + r.on_path_raw;
     const double mib = static_cast<double>(r.peak_bytes) / (1 << 20);
     if (json)
-      rows.push_back({{"census", c.name},
-                      {"reachable", r.reachable_raw},
-                      {"on_solution_path", r.on_path_raw},
-                      {"solutions", count_text(r.solutions)},
-                      {"median_seconds", median},
-                      {"peak_bytes", r.peak_bytes},
-                      {"threads", r.threads}});
+      rows.push_back(
+          {c.name, r.reachable_raw, r.on_path_raw, r.solutions, median, r.peak_bytes, r.threads});
     else
       fmt::print("{:<38} {:>13} {:>11} {:>12.3f} {:>10.1f}\n", c.name, r.reachable_raw,
                  r.on_path_raw, median, mib);
   }
   if (json)
-    fmt::print("{}\n", nlohmann::json{{"cases", rows}, {"signature", signature}}.dump());
+    fmt::print("{}\n", bench_json(rows, signature).dump());
   else
     fmt::print("signature: {} positions\n", signature);
   return 0;

@@ -11,6 +11,7 @@
 #include "pegsol/census.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
+#include "pegsol/spec.hpp"
 
 namespace pegsol {
 
@@ -38,5 +39,10 @@ nlohmann::json board_json(const Board& b);
 // "names", with "description" and "default_problem"]}. Throws InputError for a bad
 // PEGSOL_KERNELS.
 nlohmann::json catalogue_json();
+
+// `pegsol bench --json` (and --beam, --census): {"cases": [one object per row], "signature"}.
+nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature);
+nlohmann::json bench_json(const std::vector<BeamBenchRow>& rows, std::uint64_t signature);
+nlohmann::json bench_json(const std::vector<CensusBenchRow>& rows, std::uint64_t signature);
 
 }  // namespace pegsol

@@ -70,6 +70,14 @@ struct SolveBenchCase {
   std::vector<Problem> problems;
 };
 std::vector<SolveBenchCase> solve_bench_cases();
+// A solve bench case's figures: instances solved, nodes of one round, median seconds per round.
+struct SolveBenchRow {
+  std::string name;
+  std::size_t instances = 0;
+  int solved = 0;
+  std::uint64_t nodes = 0;
+  double median_seconds = 0;
+};
 
 // `pegsol bench --beam`: one problem and the options of its beam search (fixed seeds, so the
 // positions searched, summed into the signature, change only with the search).
@@ -79,6 +87,15 @@ struct BeamBenchCase {
   SolveOptions options;
 };
 std::vector<BeamBenchCase> beam_bench_cases();
+// A beam bench case's figures: the last run's status, pairs, capacity and positions, the median.
+struct BeamBenchRow {
+  std::string name;
+  Status status = Status::Unknown;
+  std::uint64_t pairs = 0;
+  std::size_t capacity = 0;
+  std::uint64_t positions = 0;
+  double median_seconds = 0;
+};
 
 // `pegsol bench --census`: one problem and what its census computes (threads left at 0); the
 // signature sums reachable and on-path positions.
@@ -88,5 +105,14 @@ struct CensusBenchCase {
   CensusOptions options;
 };
 std::vector<CensusBenchCase> census_bench_cases();
+// A census bench case's figures: the last run's counts, peak bytes and threads, the median.
+struct CensusBenchRow {
+  std::string name;
+  std::uint64_t reachable = 0, on_solution_path = 0;
+  Count solutions = 0;
+  double median_seconds = 0;
+  std::size_t peak_bytes = 0;
+  int threads = 0;
+};
 
 }  // namespace pegsol
