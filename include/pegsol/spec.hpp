@@ -40,23 +40,35 @@ Problem build_problem(const ProblemSpec& spec);
 BoardPtr build_board(const ProblemSpec& spec);
 
 // Names of Algorithm values: "auto", "dfs", "beam", "beam-report", in this order.
+// The name of a.
 std::string_view algorithm_name(Algorithm a);
+// The value named `name`; nullopt for any other string.
 std::optional<Algorithm> parse_algorithm(std::string_view name);
+// Every name, in the order above (for option validators and help texts).
 const std::vector<std::string>& algorithm_names();
 
 // Names of BeamMethod values: "auto", "sweep", "meet", in this order.
+// The name of m.
 std::string_view beam_method_name(BeamMethod m);
+// The value named `name`; nullopt for any other string.
 std::optional<BeamMethod> parse_beam_method(std::string_view name);
+// Every name, in the order above (for option validators and help texts).
 const std::vector<std::string>& beam_method_names();
 
 // Names of Direction values: "forward", "backward".
+// The name of d.
 std::string_view direction_name(Direction d);
+// The value named `name`; nullopt for any other string.
 std::optional<Direction> parse_direction(std::string_view name);
+// Every name, in the order above (for option validators and help texts).
 const std::vector<std::string>& direction_names();
 
 // Names of TableMethod values: "auto", "passes".
+// The name of m.
 std::string_view table_method_name(TableMethod m);
+// The value named `name`; nullopt for any other string.
 std::optional<TableMethod> parse_table_method(std::string_view name);
+// Every name, in the order above (for option validators and help texts).
 const std::vector<std::string>& table_method_names();
 
 // Throws InputError when the options combine what does not go together (a beam method other than
@@ -69,6 +81,7 @@ struct SolveBenchCase {
   std::string name;
   std::vector<Problem> problems;
 };
+// The solve bench's cases, in the order `pegsol bench` runs them.
 std::vector<SolveBenchCase> solve_bench_cases();
 // A solve bench case's figures: instances solved, nodes of one round, median seconds per round.
 struct SolveBenchRow {
@@ -86,6 +99,7 @@ struct BeamBenchCase {
   Problem problem;
   SolveOptions options;
 };
+// The beam bench's cases, in the order `pegsol bench --beam` runs them.
 std::vector<BeamBenchCase> beam_bench_cases();
 // A beam bench case's figures: the last run's status, pairs, capacity and positions, the median.
 struct BeamBenchRow {
@@ -104,6 +118,7 @@ struct CensusBenchCase {
   Problem problem;
   CensusOptions options;
 };
+// The census bench's cases, in the order `pegsol bench --census` runs them.
 std::vector<CensusBenchCase> census_bench_cases();
 // A census bench case's figures: the last run's counts, peak bytes and threads, the median.
 struct CensusBenchRow {
