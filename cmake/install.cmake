@@ -9,11 +9,27 @@ install(TARGETS pegsol_lib
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime NAMELINK_COMPONENT Development
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
-# The public headers only: the internal ones in src/ stay out.
+# pegsol::json in an export set of its own: the package looks for nlohmann-json only when a
+# consumer asks for the json component.
+if(TARGET pegsol_json)
+  install(TARGETS pegsol_json
+    EXPORT pegsolJsonTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime NAMELINK_COMPONENT Development
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+  install(EXPORT pegsolJsonTargets
+    NAMESPACE pegsol::
+    DESTINATION ${PEGSOL_CMAKE_DIR}
+    COMPONENT Development)
+  set(PEGSOL_JSON_EXCLUDE "")
+else()
+  set(PEGSOL_JSON_EXCLUDE PATTERN json.hpp EXCLUDE)
+endif()
+# The public headers only: the internal ones in src/ stay out (and json.hpp without pegsol::json).
 install(DIRECTORY include/pegsol
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT Development
-  FILES_MATCHING PATTERN "*.hpp")
+  FILES_MATCHING PATTERN "*.hpp" ${PEGSOL_JSON_EXCLUDE})
 if(TARGET pegsol)
   install(TARGETS pegsol RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()

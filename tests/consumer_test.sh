@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Consumers of pegsol, as a user would write them:
 #   1. `cmake --install` the build tree into a temporary prefix, then build examples/ as a separate
-#      project with find_package(pegsol CONFIG REQUIRED) and run both programs;
+#      project with find_package(pegsol CONFIG REQUIRED OPTIONAL_COMPONENTS json) and run them
+#      (pegsol::json's example included);
 #   2. compile a one-file program with `pkg-config --cflags --libs pegsol` against that prefix;
 #   3. configure a project that does add_subdirectory(<source dir>) and links pegsol::pegsol, with
 #      the front ends' packages (CLI11, fmt, nlohmann-json) and GTest made unfindable, and compile
@@ -55,6 +56,10 @@ expect "games: 568630" "$tmp/count.out"
 run "$tmp/play.out" "$tmp/examples/pegsol_example_play"
 expect "one peg left after" "$tmp/play.out"
 expect "pegsol game" "$tmp/play.out"
+# The json component: pegsolConfig.cmake found nlohmann-json and loaded pegsol::json.
+run "$tmp/json.out" "$tmp/examples/pegsol_example_json"
+expect '"result":{"board":"triangle:5"' "$tmp/json.out"
+expect "no hole named 'z9'" "$tmp/json.out"
 
 step "pkg-config: one file"
 cat >"$tmp/pc.cpp" <<'CPP'
@@ -85,7 +90,7 @@ project(consumer LANGUAGES CXX)
 add_subdirectory("$source" pegsol)
 add_executable(app app.cpp)
 target_link_libraries(app PRIVATE pegsol::pegsol)
-foreach(target IN ITEMS pegsol pegsol_tests pegsol_gbench pegsol_example_solve)
+foreach(target IN ITEMS pegsol pegsol_json pegsol_unit_tests pegsol_gbench pegsol_example_solve)
   if(TARGET \${target})
     message(FATAL_ERROR "add_subdirectory(pegsol) built \${target}: only the library was wanted")
   endif()
@@ -110,7 +115,8 @@ if [ -x "$prefix/bin/pegsol" ] && command -v dpkg-deb >/dev/null; then
   quiet "$tmp/cpack.log" cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/deb"
   deb=$(echo "$tmp"/deb/pegsol_*.deb)
   dpkg-deb -c "$deb" >"$tmp/deb.list"
-  for f in usr/bin/pegsol usr/lib/libpegsol usr/include/pegsol/solve.hpp \
+  for f in usr/bin/pegsol usr/lib/libpegsol usr/lib/libpegsol_json usr/include/pegsol/json.hpp \
+    usr/include/pegsol/solve.hpp \
     usr/lib/cmake/pegsol/pegsolConfig.cmake usr/lib/cmake/pegsol/pegsolTargets.cmake \
     usr/lib/pkgconfig/pegsol.pc usr/share/doc/pegsol/README.md; do
     expect "$f" "$tmp/deb.list"

@@ -2,6 +2,7 @@
 // move chains, game files, and solvability answers checked by replay and by a reference search.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
 #include <random>
 #include <set>
@@ -476,14 +477,17 @@ TEST(Play, AnswersAgreeWithTheReference) {
 }
 
 TEST(Play, TinyTimeLimitOnAHardProblemIsUnknown) {
+  // A deadline already past stops the DFS at its first poll (1024 positions; this problem needs
+  // more than 5000), so the answer is unknown whatever the machine's speed.
   BoardPtr b = make_board("diamond41");
   Position p(b, single_vacancy(*b, *b->find("e4")));
   SolveOptions o;
-  o.time_limit = 0.05;
+  o.time_limit = 1e-9;
   o.algorithm = Algorithm::Dfs;
   SolvabilityAnswer a = is_solvable(p, Goal{}, o);
-  EXPECT_NE(a.verdict, Solvability::NotSolvable) << a.reason;
-  if (a.verdict == Solvability::Solvable) expect_reaches(p, Goal{}, a.solution);
-  SolvabilityAnswer quick = is_solvable(p, Goal{}, 1e-6);
-  EXPECT_NE(quick.verdict, Solvability::NotSolvable) << quick.reason;
+  EXPECT_EQ(a.verdict, Solvability::Unknown) << a.reason;
+  std::atomic<bool> cancel{true};
+  SolveOptions c;
+  c.cancel = &cancel;
+  EXPECT_EQ(is_solvable(p, Goal{}, c).verdict, Solvability::Unknown);
 }

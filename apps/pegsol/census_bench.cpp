@@ -5,42 +5,22 @@
 #include <fmt/format.h>
 
 #include "census_cmd.hpp"
-#include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/spec.hpp"
 
 namespace pegsol::cli {
 
 int run_census_bench(int repeats, int threads, bool json) {
-  struct Case {
-    const char* name;
-    const char* board;
-    const char* vacancy;
-    const char* end;
-    bool on_path;
-    bool chance;  // the random player's chances too
-  };
-  // The English central game is the yardstick: reachable set, solution-path set,
-  // solution and game counts (no reordering classes), with and without the random player.
-  const Case cases[] = {
-      {"triangle:6 1 -> any, every figure", "triangle:6", "1", "", true, true},
-      {"english d4 -> d4 reachable + counts", "english", "d4", "d4", false, true},
-      {"english d4 -> d4 full census", "english", "d4", "d4", true, true},
-      {"english d4 -> d4 full, no chances", "english", "d4", "d4", true, false},
-  };
-  nlohmann::json rows = nlohmann::json::array();
+  std::vector<CensusBenchRow> rows;
   std::uint64_t signature = 0;
   if (!json)
     fmt::print("{:<38} {:>13} {:>11} {:>12} {:>10}\n", "census", "reachable", "on path", "median s",
                "peak MiB");
-  for (const Case& c : cases) {
-    BoardPtr b = make_board(c.board);
-    Problem p{b, single_vacancy(*b, *b->find(c.vacancy)), Goal{}};
-    if (*c.end) p.goal = Goal{Goal::Kind::Hole, *b->find(c.end), {}};
-    CensusOptions o;
+  for (const CensusBenchCase& c : census_bench_cases()) {
+    const Problem& p = c.problem;
+    CensusOptions o = c.options;
     o.threads = threads;
-    o.on_path = c.on_path;
-    o.random_player = c.chance;
-    o.distinct = false;
     std::vector<double> times;
     CensusResult r;
     for (int rep = 0; rep < repeats; ++rep) {
@@ -52,19 +32,14 @@ int run_census_bench(int repeats, int threads, bool json) {
     signature += r.reachable_raw + r.on_path_raw;
     const double mib = static_cast<double>(r.peak_bytes) / (1 << 20);
     if (json)
-      rows.push_back({{"census", c.name},
-                      {"reachable", r.reachable_raw},
-                      {"on_solution_path", r.on_path_raw},
-                      {"solutions", count_text(r.solutions)},
-                      {"median_seconds", median},
-                      {"peak_bytes", r.peak_bytes},
-                      {"threads", r.threads}});
+      rows.push_back(
+          {c.name, r.reachable_raw, r.on_path_raw, r.solutions, median, r.peak_bytes, r.threads});
     else
       fmt::print("{:<38} {:>13} {:>11} {:>12.3f} {:>10.1f}\n", c.name, r.reachable_raw,
                  r.on_path_raw, median, mib);
   }
   if (json)
-    fmt::print("{}\n", nlohmann::json{{"cases", rows}, {"signature", signature}}.dump());
+    fmt::print("{}\n", bench_json(rows, signature).dump());
   else
     fmt::print("signature: {} positions\n", signature);
   return 0;

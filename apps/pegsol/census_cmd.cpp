@@ -9,6 +9,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
 #include "pegsol/notation.hpp"
 
 namespace pegsol::cli {
@@ -57,68 +58,6 @@ CensusOptions census_options(double memory_mb, int threads, const Control* contr
 
 void end_progress(const CensusOptions& o, double seconds) {
   if (o.progress && seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
-}
-
-std::string goal_text(const Problem& p) {
-  switch (p.goal.kind) {
-    case Goal::Kind::Hole:
-      return p.board->hole_name(p.goal.hole);
-    case Goal::Kind::Any:
-      return "any";
-    case Goal::Kind::Position:
-      return p.goal.position.to_bits();
-  }
-  return "";
-}
-
-nlohmann::json census_json(const Problem& p, const CensusResult& r) {
-  const Board& b = *p.board;
-  nlohmann::json levels = nlohmann::json::array();
-  for (int k = static_cast<int>(r.levels.size()) - 1; k >= 0; --k) {
-    const CensusLevel& l = r.levels[static_cast<std::size_t>(k)];
-    if (l.reachable_raw == 0) continue;
-    levels.push_back({{"pegs", k},
-                      {"reachable", l.reachable_raw},
-                      {"reachable_up_to_symmetry", l.reachable_sym},
-                      {"on_solution_path", l.on_path_raw},
-                      {"on_solution_path_up_to_symmetry", l.on_path_sym},
-                      {"games_ending", count_text(l.games)}});
-  }
-  nlohmann::json by_hole = nlohmann::json::object(), p_by_hole = nlohmann::json::object();
-  for (int h = 0; h < b.size(); ++h)
-    if (r.solutions_by_hole[static_cast<std::size_t>(h)] > 0) {
-      by_hole[b.hole_name(h)] = count_text(r.solutions_by_hole[static_cast<std::size_t>(h)]);
-      p_by_hole[b.hole_name(h)] = r.p_by_hole[static_cast<std::size_t>(h)];
-    }
-  return {
-      {"board", b.name()},
-      {"holes", b.size()},
-      {"start", p.start.to_bits()},
-      {"goal", goal_text(p)},
-      {"group_size", r.group_size},
-      {"levels", levels},
-      {"reachable", r.reachable_raw},
-      {"reachable_up_to_symmetry", r.reachable_sym},
-      {"on_solution_path", r.on_path_raw},
-      {"on_solution_path_up_to_symmetry", r.on_path_sym},
-      {"solutions", count_text(r.solutions)},
-      {"solutions_up_to_symmetry", count_text(r.solutions_up_to_symmetry)},
-      {"solutions_up_to_reordering",
-       r.distinct_solutions ? nlohmann::json(count_text(*r.distinct_solutions)) : nullptr},
-      {"solutions_up_to_reordering_note", r.distinct_note},
-      {"games", count_text(r.games)},
-      {"solutions_by_final_hole", by_hole},
-      {"random_player", r.random_player ? nlohmann::json{{"p_one_peg", r.p_one_peg},
-                                                         {"p_goal", r.p_goal},
-                                                         {"p_by_final_hole", p_by_hole},
-                                                         {"arithmetic", "binary64"}}
-                                        : nlohmann::json(nullptr)},
-      {"stats",
-       {{"seconds", r.seconds},
-        {"peak_bytes", r.peak_bytes},
-        {"threads", r.threads},
-        {"width", r.width}}},
-  };
 }
 
 std::string census_text(const Problem& p, const CensusResult& r, int columns) {
@@ -252,7 +191,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--method", table_method_,
                    "auto (class proofs, transposition, a short search per open pair, then "
                    "passes for what is left) or passes (census passes only)")
-      ->check(CLI::IsMember({"auto", "passes"}));
+      ->check(CLI::IsMember(table_method_names()));
   table_
       ->add_option("--search-seconds", search_seconds_,
                    "auto: seconds for each open pair's solution search (default 2)")
@@ -272,6 +211,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--memory-limit", memory_mb_,
                    "Megabytes for the table of dead ends (default: no limit)")
       ->check(CLI::PositiveNumber & NotNaN);
+  solutions_->add_flag("--json", solutions_json_,
+                       "One JSON object per line: {\"moves\": [[from, over, to], ...], "
+                       "\"notation\": [...]}");
 }
 
 std::optional<int> CensusCommands::run(const Control& parent) {
@@ -314,14 +256,14 @@ int CensusCommands::count(const Control& control) {
 }
 
 int CensusCommands::table(const Control& control) {
-  ProblemArgs a;
+  ProblemSpec a;
   a.board = args_.board;
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   TableOptions to;
-  to.method = table_method_ == "passes" ? TableMethod::Passes : TableMethod::Auto;
+  to.method = *parse_table_method(table_method_);
   to.search_seconds = search_seconds_;
   SolvabilityTable t = solvability_table(p.board, o, to);
   end_progress(o, t.seconds);
@@ -331,57 +273,7 @@ int CensusCommands::table(const Control& control) {
     fmt::print(stderr, "pegsol: table incomplete, {} pair{} open: {}\n", open_pairs,
                open_pairs == 1 ? "" : "s", t.stopped);
   if (json_) {
-    nlohmann::json names = nlohmann::json::array(), matrix = nlohmann::json::array(),
-                   by_name = nlohmann::json::object(), open = nlohmann::json::object();
-    for (int v = 0; v < b.size(); ++v) {
-      names.push_back(b.hole_name(v));
-      nlohmann::json row = nlohmann::json::array(), finals = nlohmann::json::array(),
-                     undecided = nlohmann::json::array();
-      for (int h = 0; h < b.size(); ++h) {
-        const bool ok = t.finals[static_cast<std::size_t>(v)].test(h);
-        const bool unknown = t.open[static_cast<std::size_t>(v)].test(h);
-        if (unknown)
-          row.push_back(nullptr);
-        else
-          row.push_back(ok ? 1 : 0);
-        if (ok) finals.push_back(b.hole_name(h));
-        if (unknown) undecided.push_back(b.hole_name(h));
-      }
-      matrix.push_back(row);
-      by_name[b.hole_name(v)] = finals;
-      if (!undecided.empty()) open[b.hole_name(v)] = undecided;
-    }
-    nlohmann::json certificates = nlohmann::json::array();
-    for (const TableCertificate& c : t.certificates) {
-      nlohmann::json moves = nlohmann::json::array();
-      for (const Jump& j : c.moves) moves.push_back(move_text(b, j));
-      nlohmann::json e{{"vacancy", b.hole_name(c.vacancy)},
-                       {"end", b.hole_name(c.end)},
-                       {"solvable", c.solvable}};
-      if (c.solvable)
-        e["moves"] = moves;
-      else
-        e["reason"] = c.reason;
-      certificates.push_back(e);
-    }
-    fmt::print("{}\n", nlohmann::json{{"board", b.name()},
-                                      {"holes", b.size()},
-                                      {"names", names},
-                                      {"matrix", matrix},
-                                      {"certificates", certificates},
-                                      {"finals", by_name},
-                                      {"complete", t.complete()},
-                                      {"open", open},
-                                      {"stopped", t.stopped},
-                                      {"method", table_method_},
-                                      {"passes", t.passes},
-                                      {"proved_without_search", t.proved},
-                                      {"pairs_searched", t.searched},
-                                      {"pairs_solved_by_search", t.solved_by_search},
-                                      {"pairs_impossible_by_search", t.impossible_by_search},
-                                      {"seconds", t.seconds},
-                                      {"peak_bytes", t.peak_bytes}}
-                           .dump());
+    fmt::print("{}\n", table_json(b, t, to.method).dump());
     return t.complete() ? 0 : 1;
   }
   fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o){}\n\n",
@@ -422,9 +314,13 @@ int CensusCommands::solutions(const Control& control) {
   std::string line;
   const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
     line.clear();
-    for (const Jump& j : moves) {
-      if (!line.empty()) line += ' ';
-      line += move_text(*p.board, j);
+    if (solutions_json_) {
+      line = solution_json(*p.board, moves).dump();
+    } else {
+      for (const Jump& j : moves) {
+        if (!line.empty()) line += ' ';
+        line += move_text(*p.board, j);
+      }
     }
     line += '\n';
     std::fputs(line.c_str(), stdout);

@@ -41,7 +41,7 @@ class CensusCommands {
   CLI::App* count_ = nullptr;
   CLI::App* table_ = nullptr;
   CLI::App* solutions_ = nullptr;
-  ProblemArgs args_;
+  ProblemSpec args_;
   bool json_ = false;
   double memory_mb_ = 0;
   double time_limit_ = 0;
@@ -49,7 +49,7 @@ class CensusCommands {
   bool no_symmetry_ = false, no_distinct_ = false, no_random_player_ = false;
   std::uint64_t limit_ = 0;
   std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
-  bool distinct_ = false, games_ = false;
+  bool distinct_ = false, games_ = false, solutions_json_ = false;
   std::string table_method_ = "auto";
   double search_seconds_ = TableOptions{}.search_seconds;
 };

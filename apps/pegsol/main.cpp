@@ -13,6 +13,8 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
 
 namespace {
@@ -29,7 +31,7 @@ extern "C" void on_signal(int sig) {
   g_stop.store(true);
 }
 
-void add_problem_options(CLI::App* cmd, pegsol::cli::ProblemArgs& a) {
+void add_problem_options(CLI::App* cmd, pegsol::ProblemSpec& a) {
   cmd->add_option("--board,-b", a.board, "Catalogue board (english, triangle:5, ...) or @FILE");
   cmd->add_option("--lattice", a.lattice, "square, square8 (diagonal jumps) or triangular");
   cmd->add_option("--start,-s", a.start,
@@ -58,7 +60,7 @@ int main(int argc, char** argv) {
            std::string(isa_name(k.cpu));
   });
 
-  cli::ProblemArgs solve_args;
+  ProblemSpec solve_args;
   std::string direction = "forward";
   double time_limit = 0;
   double memory_mb = 1024;
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
   auto* solve_cmd = app.add_subcommand("solve", "Find a solution (or prove there is none)");
   add_problem_options(solve_cmd, solve_args);
   solve_cmd->add_option("--direction", direction, "forward or backward")
-      ->check(CLI::IsMember({"forward", "backward"}));
+      ->check(CLI::IsMember(direction_names()));
   solve_cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
       ->check(CLI::NonNegativeNumber & cli::NotNaN);
   solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
@@ -78,7 +80,7 @@ int main(int argc, char** argv) {
       ->add_option("--algorithm", algorithm,
                    "auto (bounded DFS, then beam, then complete DFS), dfs (complete), beam "
                    "(huge boards, incomplete) or beam-report (the 2022 report's beam rule)")
-      ->check(CLI::IsMember({"auto", "dfs", "beam", "beam-report"}));
+      ->check(CLI::IsMember(algorithm_names()));
   solve_cmd->add_option("--capacity", capacity,
                         "Beam: positions kept per level (0: default; beam raises it on failure)");
   solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)");
@@ -88,7 +90,7 @@ int main(int argc, char** argv) {
           "--beam-method", beam_method,
           "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
           "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
-      ->check(CLI::IsMember({"auto", "sweep", "meet"}));
+      ->check(CLI::IsMember(beam_method_names()));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
 
@@ -96,7 +98,7 @@ int main(int argc, char** argv) {
   auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
   boards_cmd->add_flag("--json", boards_json, "Print JSON");
 
-  cli::ProblemArgs show_args;
+  ProblemSpec show_args;
   bool show_json = false;
   auto* show_cmd = app.add_subcommand("show", "Draw a board with its hole names");
   show_cmd->add_option("--board,-b", show_args.board, "Board spec or @FILE");
@@ -144,26 +146,17 @@ int main(int argc, char** argv) {
       return bench_beam ? cli::run_beam_bench(repeats, bench_json)
                         : cli::run_bench(repeats, bench_json);
     // `pegsol` alone and `pegsol solve` solve the default problem.
-    Problem p = cli::build_problem(solve_args);
+    Problem p = build_problem(solve_args);
     SolveOptions o;
-    o.direction = direction == "backward" ? Direction::Backward : Direction::Forward;
+    o.direction = *parse_direction(direction);
     o.control = &control;
     o.time_limit = time_limit;
     o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
-    o.algorithm = algorithm == "beam"          ? Algorithm::Beam
-                  : algorithm == "beam-report" ? Algorithm::BeamReport
-                  : algorithm == "dfs"         ? Algorithm::Dfs
-                                               : Algorithm::Auto;
+    o.algorithm = *parse_algorithm(algorithm);
     o.capacity = capacity;
     o.seed = seed;
-    if (beam_method != "auto" &&
-        (o.algorithm == Algorithm::Dfs || o.algorithm == Algorithm::BeamReport))
-      throw InputError(
-          "--beam-method " + beam_method +
-          ": applies to --algorithm beam and auto only (beam-report has its own rule)");
-    o.beam_method = beam_method == "sweep"  ? BeamMethod::Sweep
-                    : beam_method == "meet" ? BeamMethod::Meet
-                                            : BeamMethod::Auto;
+    o.beam_method = *parse_beam_method(beam_method);
+    check_solve_options(o);
     bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [&progress_shown](const Progress& pr) {
@@ -183,7 +176,7 @@ int main(int argc, char** argv) {
     SolveResult r = solve(p, o);
     if (progress_shown) fmt::print(stderr, "\n");
     if (json)
-      fmt::print("{}\n", cli::solution_json(p, r).dump());
+      fmt::print("{}\n", solve_json(p, r).dump());
     else
       fmt::print("{}",
                  cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(), !no_draw));

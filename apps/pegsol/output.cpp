@@ -6,131 +6,10 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
-#include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
 #include "pegsol/notation.hpp"
-#include "pegsol/play.hpp"
-#include "pegsol/version.hpp"
 
 namespace pegsol::cli {
-
-namespace {
-
-HoleSet load_position(const Board& board, const std::string& arg, const char* option) {
-  std::string path = arg.substr(1);
-  if (path.empty()) throw InputError(std::string(option) + " @FILE: the file name is missing");
-  return parse_position(board, read_file(path), path);
-}
-
-int hole_named(const Board& board, const std::string& name, const char* option) {
-  if (auto h = board.find(name)) return *h;
-  std::string example = board.hole_name(board.size() / 2);
-  throw InputError(std::string(option) + " " + name + ": board " + board.name() +
-                   " has no hole named '" + name + "' (holes are named like " + example +
-                   "; see `pegsol show --board " + board.name() + "`)");
-}
-
-// --start HOLE (a single vacancy) or the 0/1 string that `solve --json` prints as "start".
-HoleSet start_arg(const Board& board, const std::string& arg) {
-  if (board.find(arg) || arg.find_first_not_of("01") != std::string::npos)
-    return single_vacancy(board, hole_named(board, arg, "--start"));
-  if (static_cast<int>(arg.size()) != board.size())
-    throw InputError("--start " + arg +
-                     ": a position string needs one '0' or '1' for each of the " +
-                     std::to_string(board.size()) + " holes of board " + board.name() + ", not " +
-                     std::to_string(arg.size()));
-  return HoleSet::from_bits(arg);
-}
-
-// True when two boards have the same lattice and the same holes up to translation.
-bool same_board(const Board& a, const Board& b) {
-  if (a.lattice() != b.lattice() || a.size() != b.size()) return false;
-  for (int h = 0; h < a.size(); ++h) {
-    Coord p = a.coord(h), q = b.coord(h);
-    if (p.r - a.min_coord().r != q.r - b.min_coord().r ||
-        p.c - a.min_coord().c != q.c - b.min_coord().c)
-      return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-Problem build_problem(const ProblemArgs& a) {
-  std::optional<Lattice> lattice;
-  if (!a.lattice.empty()) {
-    lattice = parse_lattice(a.lattice);
-    if (!lattice)
-      throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
-  }
-  // --start @FILE: a game file (continued from its current position) or a drawn position.
-  std::string start_path, start_text;
-  std::optional<Game> game;
-  if (!a.start.empty() && a.start[0] == '@') {
-    start_path = a.start.substr(1);
-    if (start_path.empty()) throw InputError("--start @FILE: the file name is missing");
-    start_text = read_file(start_path);
-    if (is_game_text(start_text)) game = Game::parse(start_text, start_path);
-  }
-  Problem p;
-  std::optional<HoleSet> drawn;
-  if (game && a.board.empty()) {
-    p.board = game->problem().board;
-  } else if (!a.board.empty() && a.board[0] == '@') {
-    std::string path = a.board.substr(1);
-    if (path.empty()) throw InputError("--board @FILE: the file name is missing");
-    Drawing d = parse_drawing(read_file(path), path, lattice);
-    p.board = d.board;
-    if (d.pegs.count() < d.board->size()) drawn = d.pegs;
-  } else {
-    p.board = make_board(a.board.empty() ? "english" : a.board, lattice);
-  }
-  if (game) {
-    if (lattice && *lattice != game->problem().board->lattice())
-      throw InputError("--lattice " + a.lattice + ": the game in " + start_path + " is on the " +
-                       std::string(lattice_name(game->problem().board->lattice())) + " lattice");
-    if (!same_board(*p.board, *game->problem().board))
-      throw InputError("--start @" + start_path + ": the game is on board " +
-                       game->problem().board->name() + ", not " + p.board->name());
-    p.board = game->problem().board;
-    drawn.reset();
-  }
-  const Board& b = *p.board;
-  std::optional<Problem> def;
-  try {
-    def = default_problem(p.board);
-  } catch (const InputError&) {
-  }
-  if (game) {
-    p.start = game->position().pegs();
-  } else if (!a.start.empty()) {
-    p.start = a.start[0] == '@' ? parse_position(b, start_text, start_path) : start_arg(b, a.start);
-  } else if (drawn) {
-    p.start = *drawn;
-  } else if (def) {
-    p.start = def->start;
-  } else {
-    throw InputError("board " + b.name() + " has no default start: give --start HOLE or @FILE");
-  }
-  if (!a.goal.empty() && !a.end.empty()) throw InputError("give either --end or --goal, not both");
-  if (!a.goal.empty()) {
-    if (a.goal[0] != '@') throw InputError("--goal " + a.goal + ": expected @FILE (a drawing)");
-    p.goal.kind = Goal::Kind::Position;
-    p.goal.position = load_position(b, a.goal, "--goal");
-  } else if (a.end == "any") {
-    p.goal.kind = Goal::Kind::Any;
-  } else if (!a.end.empty()) {
-    p.goal.kind = Goal::Kind::Hole;
-    p.goal.hole = hole_named(b, a.end, "--end");
-  } else if (game) {
-    p.goal = game->problem().goal;
-  } else if (a.start.empty() && !drawn && def) {
-    p.goal = def->goal;
-  } else {
-    p.goal.kind = Goal::Kind::Any;
-  }
-  if (p.start.count() == 0) throw InputError("the start position has no pegs");
-  return p;
-}
 
 bool want_colour() {
   const char* nc = std::getenv("NO_COLOR");
@@ -254,105 +133,23 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   return out;
 }
 
-nlohmann::json solution_json(const Problem& p, const SolveResult& r) {
-  const Board& b = *p.board;
-  nlohmann::json moves = nlohmann::json::array(), notation = nlohmann::json::array();
-  for (const Jump& j : r.moves) {
-    moves.push_back({j.from, j.over, j.to});
-    notation.push_back(move_text(b, j));
-  }
-  nlohmann::json stats = {{"nodes", r.nodes}, {"seconds", r.seconds}, {"width", r.width}};
-  if (r.beam) {
-    stats["pairs"] = r.beam->pairs;
-    stats["expanded"] = r.nodes;
-    stats["capacity"] = r.beam->capacity;
-    stats["attempts"] = r.beam->attempts;
-    stats["method"] = r.beam->method;
-  }
-  return {
-      {"board", b.name()},
-      {"holes", b.size()},
-      {"start", p.start.to_bits()},
-      {"status", std::string(status_name(r.status))},
-      {"reason", r.reason},
-      {"moves", moves},
-      {"notation", notation},
-      {"final", r.final.to_bits()},
-      {"stats", stats},
-  };
-}
-
-}  // namespace pegsol::cli
-
-namespace pegsol::cli {
-
-namespace {
-
-BoardPtr board_of(const ProblemArgs& a) {
-  ProblemArgs b = a;
-  b.start = b.end = b.goal = "";
-  std::optional<Lattice> lattice;
-  if (!a.lattice.empty()) {
-    lattice = parse_lattice(a.lattice);
-    if (!lattice)
-      throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
-  }
-  if (!a.board.empty() && a.board[0] == '@') {
-    std::string path = a.board.substr(1);
-    return parse_drawing(read_file(path), path, lattice).board;
-  }
-  return make_board(a.board.empty() ? "english" : a.board, lattice);
-}
-
-nlohmann::json board_json(const Board& b) {
-  nlohmann::json names = nlohmann::json::array();
-  for (int h = 0; h < b.size(); ++h) names.push_back(b.hole_name(h));
-  return {{"board", b.name()},
-          {"lattice", std::string(lattice_name(b.lattice()))},
-          {"holes", b.size()},
-          {"jumps", b.jumps().size()},
-          {"symmetries", b.symmetries().size()},
-          {"class_invariants", b.class_invariants().size()},
-          {"peg_types", b.peg_type_count()},
-          {"bit_width", b.width()},
-          {"names", names}};
-}
-
-}  // namespace
-
 int print_boards(bool json) {
-  nlohmann::json all = nlohmann::json::array();
-  if (!json)
-    fmt::print("{:<12} {:>6} {:>6} {:>5}  {:<11} {}\n", "board", "holes", "jumps", "syms",
-               "lattice", "description");
+  if (json) {
+    fmt::print("{}\n", catalogue_json().dump());
+    return 0;
+  }
+  fmt::print("{:<12} {:>6} {:>6} {:>5}  {:<11} {}\n", "board", "holes", "jumps", "syms", "lattice",
+             "description");
   for (const CatalogueEntry& e : catalogue()) {
     BoardPtr b = make_board(e.spec);
-    if (json) {
-      nlohmann::json j = board_json(*b);
-      j.erase("names");
-      j["description"] = e.description;
-      j["default_problem"] = describe(default_problem(b));
-      all.push_back(j);
-    } else {
-      fmt::print("{:<12} {:>6} {:>6} {:>5}  {:<11} {}\n", e.spec, b->size(), b->jumps().size(),
-                 b->symmetries().size(), lattice_name(b->lattice()), e.description);
-    }
-  }
-  if (json) {
-    const KernelInfo k = kernel_info();
-    nlohmann::json out = {{"version", std::string(version())},
-                          {"kernels",
-                           {{"cpu", std::string(isa_name(k.cpu))},
-                            {"census", std::string(isa_name(k.census))},
-                            {"cap", k.cap}}},
-                          {"boards", all}};
-    fmt::print("{}\n", out.dump());
+    fmt::print("{:<12} {:>6} {:>6} {:>5}  {:<11} {}\n", e.spec, b->size(), b->jumps().size(),
+               b->symmetries().size(), lattice_name(b->lattice()), e.description);
   }
   return 0;
 }
 
-int print_show(const ProblemArgs& a, bool json) {
-  BoardPtr b = board_of(a);
+int print_show(const ProblemSpec& a, bool json) {
+  BoardPtr b = build_board(a);
   if (json) {
     fmt::print("{}\n", board_json(*b).dump());
     return 0;

@@ -22,11 +22,6 @@
 //                          SolveOptions::beam_method runs the sweep alone or the meet alone.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <vector>
-
-#include "pegsol/bits.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 
@@ -38,42 +33,5 @@ namespace pegsol {
 // (report: 10000; improved: the sweep from 32 and the meet from 1000, doubling). Called by solve(),
 // which dispatches here after its impossibility tests.
 SolveResult beam_solve(const Problem& p, const SolveOptions& o);
-
-namespace beam_detail {
-
-// The report's "average board" of a level: for every hole count the positions of `level` with a
-// peg there, then place pegs on the most frequent holes until the board has as many pegs as the
-// level's positions (ties go to the lower bit). `level` is non-empty and its positions have equal
-// peg counts.
-template <int W>
-Bits<W> average_board(const std::vector<Bits<W>>& level);
-
-// Orders survivors: a higher key survives first. The score sits in the high 32 bits; the low 32
-// bits are a hash of the position and the seed, so ties break the same way on every run and a
-// different seed breaks them differently.
-template <int W>
-std::uint64_t survivor_key(std::int32_t score, const Bits<W>& pos, std::uint64_t seed);
-
-// The report's survivor rule applied to a whole set of children: the indices of at most
-// `capacity` distinct positions (the first copy of each), those differing from `average` in the
-// most holes, ties by survivor_key. The result is sorted by index.
-template <int W>
-std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
-                                          const Bits<W>& average, std::size_t capacity,
-                                          std::uint64_t seed);
-
-// The forward beam's compactness cost of position p (lower is better; docs/beam.md): adjacent
-// (peg, empty hole) pairs, pegs beside the rim, isolated pegs and, when goal_hole >= 0, each
-// peg's lattice distance from goal_hole, with the default weights. For tests; the search keeps
-// its tables.
-template <int W>
-std::int32_t sweep_cost(const Board& board, const Bits<W>& p, int goal_hole);
-
-// sweep_cost(p ^ jump j) - sweep_cost(p) as the search computes it, from the terms jump j can
-// change. Jump j is legal in p.
-template <int W>
-std::int32_t sweep_delta(const Board& board, const Bits<W>& p, int jump, int goal_hole);
-
-}  // namespace beam_detail
 
 }  // namespace pegsol

@@ -16,6 +16,7 @@
 #include "pegsol/control.hpp"
 #include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
+#include "survivors.hpp"
 
 namespace pegsol {
 
@@ -28,12 +29,10 @@ constexpr std::size_t kMeetCapacity = 1000;     // first capacity of the improve
 constexpr std::size_t kSweepCapacity = 32;      // first capacity of the forward sweep
 constexpr std::chrono::seconds kQuiet{1};       // no progress reports before this
 
-std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+using beam_detail::Child;
+using beam_detail::mix64;
+using beam_detail::select_survivors;
+using beam_detail::survivor_key;
 
 // Set of 64-bit position digests, open addressing with linear probing; 0 marks an empty slot (a
 // zero digest is stored as 1). Two positions with one digest count as one: at 2^-64 per pair the
@@ -119,14 +118,6 @@ struct Link {
   std::uint32_t parent;
   std::uint32_t jump;
 };
-
-// A child while a level is being chosen. 16 bytes: key (score << 32 | tie hash), parent, jump.
-struct Child {
-  std::uint64_t key;
-  std::uint32_t parent;
-  std::uint32_t jump;
-};
-static_assert(sizeof(Child) == 16);
 
 template <int W>
 struct Side {
@@ -434,21 +425,12 @@ class Attempt {
           s = base + 3 - 2 * (px.test(jb[0]) + px.test(jb[1]) + px.test(jb[2]));
         else
           s = base - weight[jb[0]] - weight[jb[1]] + weight[jb[2]];
-        children_.push_back({beam_detail::survivor_key(s, c, seed_), static_cast<std::uint32_t>(i),
+        children_.push_back({survivor_key(s, c.digest(), seed_), static_cast<std::uint32_t>(i),
                              static_cast<std::uint32_t>(j)});
       });
     }
     if (children_.empty()) return false;
-    if (children_.size() > capacity_) {
-      std::nth_element(children_.begin(), children_.begin() + static_cast<long>(capacity_),
-                       children_.end(),
-                       [](const Child& u, const Child& v) { return u.key > v.key; });
-      children_.resize(capacity_);
-    }
-    // Parent order keeps the next level's memory walk sequential.
-    std::sort(children_.begin(), children_.end(), [](const Child& u, const Child& v) {
-      return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
-    });
+    select_survivors(children_, capacity_);
     std::vector<Pos> next;
     next.reserve(children_.size());
     std::vector<Link> links;
@@ -739,24 +721,15 @@ class Sweep {
         }
         const std::uint64_t h = hash_[i] ^ t_.zjump[static_cast<std::size_t>(j)];
         if (!seen_.insert(h)) return;
+        // The lower the cost, the higher the key.
         const std::int32_t cost = cost_[i] + t_.delta(p, c, j);
-        const std::uint64_t biased =
-            static_cast<std::uint64_t>(std::int64_t{1} << 31) - static_cast<std::uint64_t>(cost);
-        children_.push_back({(biased << 32) | (mix64(h ^ seed_) >> 32),
-                             static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
+        children_.push_back({survivor_key(-cost, h, seed_), static_cast<std::uint32_t>(i),
+                             static_cast<std::uint32_t>(j)});
       });
       if (out_.found) return true;
     }
     if (children_.empty()) return false;
-    if (children_.size() > capacity_) {
-      std::nth_element(children_.begin(), children_.begin() + static_cast<long>(capacity_),
-                       children_.end(),
-                       [](const Child& u, const Child& v) { return u.key > v.key; });
-      children_.resize(capacity_);
-    }
-    std::sort(children_.begin(), children_.end(), [](const Child& u, const Child& v) {
-      return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
-    });
+    select_survivors(children_, capacity_);
     std::vector<Pos> next;
     std::vector<std::uint64_t> nhash;
     std::vector<std::int32_t> ncost;
@@ -769,8 +742,7 @@ class Sweep {
       const int j = static_cast<int>(c.jump);
       next.push_back(level_[c.parent] ^ g_.jump_mask(j));
       nhash.push_back(hash_[c.parent] ^ t_.zjump[static_cast<std::size_t>(j)]);
-      ncost.push_back(static_cast<std::int32_t>((std::int64_t{1} << 31) -
-                                                static_cast<std::int64_t>(c.key >> 32)));
+      ncost.push_back(-beam_detail::score_of_key(c.key));
       links.push_back({c.parent, c.jump});
     }
     level_ = std::move(next);
@@ -1101,32 +1073,15 @@ Bits<W> average_board(const std::vector<Bits<W>>& level) {
   return avg;
 }
 
-template <int W>
-std::uint64_t survivor_key(std::int32_t score, const Bits<W>& pos, std::uint64_t seed) {
-  const std::uint64_t biased =
-      static_cast<std::uint64_t>(static_cast<std::int64_t>(score) + (std::int64_t{1} << 31));
-  return (biased << 32) | (mix64(pos.digest() ^ seed) >> 32);
-}
-
-template <int W>
-std::vector<std::size_t> report_survivors(const std::vector<Bits<W>>& children,
-                                          const Bits<W>& average, std::size_t capacity,
-                                          std::uint64_t seed) {
-  DigestSet seen;
-  seen.clear(children.size());
-  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
-  for (std::size_t i = 0; i < children.size(); ++i)
-    if (seen.insert(children[i].digest()))
-      keyed.push_back({survivor_key((children[i] ^ average).count(), children[i], seed), i});
-  if (keyed.size() > capacity) {
-    std::nth_element(keyed.begin(), keyed.begin() + static_cast<long>(capacity), keyed.end(),
-                     [](const auto& u, const auto& v) { return u.first > v.first; });
-    keyed.resize(capacity);
+void select_survivors(std::vector<Child>& children, std::size_t capacity) {
+  if (children.size() > capacity) {
+    std::nth_element(children.begin(), children.begin() + static_cast<long>(capacity),
+                     children.end(), [](const Child& u, const Child& v) { return u.key > v.key; });
+    children.resize(capacity);
   }
-  std::vector<std::size_t> out;
-  for (const auto& k : keyed) out.push_back(k.second);
-  std::sort(out.begin(), out.end());
-  return out;
+  std::sort(children.begin(), children.end(), [](const Child& u, const Child& v) {
+    return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+  });
 }
 
 template <int W>
@@ -1145,13 +1100,10 @@ std::int32_t sweep_delta(const Board& board, const Bits<W>& p, int jump, int goa
       .delta(p, p ^ g.jump_mask(jump), jump);
 }
 
-#define PEGSOL_BEAM_INSTANTIATE(W)                                                     \
-  template std::int32_t sweep_cost<W>(const Board&, const Bits<W>&, int);              \
-  template std::int32_t sweep_delta<W>(const Board&, const Bits<W>&, int, int);        \
-  template Bits<W> average_board<W>(const std::vector<Bits<W>>&);                      \
-  template std::uint64_t survivor_key<W>(std::int32_t, const Bits<W>&, std::uint64_t); \
-  template std::vector<std::size_t> report_survivors<W>(                               \
-      const std::vector<Bits<W>>&, const Bits<W>&, std::size_t, std::uint64_t);
+#define PEGSOL_BEAM_INSTANTIATE(W)                                              \
+  template std::int32_t sweep_cost<W>(const Board&, const Bits<W>&, int);       \
+  template std::int32_t sweep_delta<W>(const Board&, const Bits<W>&, int, int); \
+  template Bits<W> average_board<W>(const std::vector<Bits<W>>&);
 PEGSOL_BEAM_INSTANTIATE(64)
 PEGSOL_BEAM_INSTANTIATE(128)
 PEGSOL_BEAM_INSTANTIATE(256)
