@@ -44,7 +44,9 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_
   for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
     if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
   const int twist = complement_twist(b, p);
-  const Isa isa = o.engine == CensusEngine::CompactPortable ? Isa::Portable : kernel_info().census;
+  // Asked on every architecture, so that a bad PEGSOL_KERNELS is an error everywhere.
+  [[maybe_unused]] const Isa isa =
+      o.engine == CensusEngine::CompactPortable ? Isa::Portable : kernel_info().census;
 #if defined(__x86_64__)
   if (isa == Isa::Avx512) return avx512::compact_census_isa(p, o, syms, twist, wide_counts);
   if (isa == Isa::Avx2) return avx2::compact_census_isa(p, o, syms, twist, wide_counts);
