@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ticking_clock.hpp"
+
 #include "beam/survivors.hpp"
 #include "pegsol/beam.hpp"
 #include "pegsol/catalogue.hpp"
@@ -475,13 +477,6 @@ TEST(Beam, ProgressAfterASecondAcrossAttempts) {
     }
   }
   EXPECT_EQ(r.beam->capacity, seen.back().capacity);
-}
-
-// A clock that moves 1 ms each time it is read: a deadline expires after a fixed number of the
-// search's polls, on any machine.
-Control::ClockFn ticking_clock() {
-  auto ns = std::make_shared<std::atomic<std::int64_t>>(0);
-  return [ns] { return Control::Clock::time_point(std::chrono::nanoseconds(*ns += 1'000'000)); };
 }
 
 TEST(Beam, HonoursCancelAndTimeLimit) {

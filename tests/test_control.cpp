@@ -2,6 +2,8 @@
 // engines' use of them.
 #include <gtest/gtest.h>
 
+#include "ticking_clock.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -229,15 +231,6 @@ TEST(Pool, PropagatesExceptions) {
 
 // ---- The engines under a control ----
 
-// A clock that moves 1 ms each time it is read: deadlines expire after a number of polls, the
-// same on every machine.
-struct TickingClock {
-  std::atomic<std::int64_t> ns{1'000'000'000};
-  Control::ClockFn fn() {
-    return [this] { return Control::Clock::time_point(std::chrono::nanoseconds(ns += 1'000'000)); };
-  }
-};
-
 Problem vacancy(const std::string& board, const std::string& hole) {
   BoardPtr b = make_board(board);
   return Problem{b, single_vacancy(*b, *b->find(hole)), {}};
@@ -294,8 +287,7 @@ TEST(ControlEngines, PresetCancelStopsEveryEngineNeverImpossible) {
 }
 
 TEST(ControlEngines, DeadlineByTheInjectedClock) {
-  TickingClock clock;
-  Control c(clock.fn());
+  Control c(ticking_clock());
   c.set_time_limit(0.5);  // 500 reads of the ticking clock
   Problem hard = vacancy("diamond41", "e4");
   hard.goal.kind = Goal::Kind::Any;
@@ -309,8 +301,7 @@ TEST(ControlEngines, DeadlineByTheInjectedClock) {
 
   // A census stopped by its deadline keeps the levels it completed.
   for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
-    TickingClock ticks;
-    Control d(ticks.fn());
+    Control d(ticking_clock());
     d.set_time_limit(0.005);
     CensusOptions co;
     co.threads = 2;

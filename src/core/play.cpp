@@ -43,6 +43,23 @@ std::string_view trim(std::string_view s) {
   return s.substr(a, z - a + 1);
 }
 
+// Calls f(j) on each legal jump of `pegs` in the board's jump order (by from-hole in reading order,
+// then by lattice direction: the pegs in that order, looking along each direction) until f returns
+// false; true when f never did.
+template <class F>
+bool visit_legal_jumps(const Board& b, const HoleSet& pegs, F f) {
+  for (int from : pegs.members()) {
+    Coord p = b.coord(from);
+    for (const Coord& d : b.directions()) {
+      auto over = b.at({p.r + d.r, p.c + d.c});
+      if (!over || !pegs.test(*over)) continue;
+      auto to = b.at({p.r + 2 * d.r, p.c + 2 * d.c});
+      if (to && !pegs.test(*to) && !f(Jump{from, *over, *to})) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -72,19 +89,11 @@ Position Position::parse(BoardPtr board, std::string_view text, std::string_view
 }
 
 std::vector<Jump> Position::legal_jumps() const {
-  // The board's jump order is by from-hole in reading order, then by lattice direction: walk the
-  // pegs in that order and look along each direction.
-  const Board& b = *board_;
   std::vector<Jump> out;
-  for (int from : pegs_.members()) {
-    Coord p = b.coord(from);
-    for (const Coord& d : b.directions()) {
-      auto over = b.at({p.r + d.r, p.c + d.c});
-      if (!over || !pegs_.test(*over)) continue;
-      auto to = b.at({p.r + 2 * d.r, p.c + 2 * d.c});
-      if (to && !pegs_.test(*to)) out.push_back({from, *over, *to});
-    }
-  }
+  visit_legal_jumps(*board_, pegs_, [&](const Jump& j) {
+    out.push_back(j);
+    return true;
+  });
   return out;
 }
 
@@ -167,17 +176,7 @@ void Position::undo(const Move& m) {
 }
 
 bool Position::stuck() const {
-  const Board& b = *board_;
-  for (int from : pegs_.members()) {
-    Coord p = b.coord(from);
-    for (const Coord& d : b.directions()) {
-      auto over = b.at({p.r + d.r, p.c + d.c});
-      if (!over || !pegs_.test(*over)) continue;
-      auto to = b.at({p.r + 2 * d.r, p.c + 2 * d.c});
-      if (to && !pegs_.test(*to)) return false;
-    }
-  }
-  return true;
+  return visit_legal_jumps(*board_, pegs_, [](const Jump&) { return false; });
 }
 
 // ---------------------------------------------------------------------------------------------
