@@ -45,7 +45,7 @@ check english-census 0 '^solutions +40,861,647,040,079,968$' -- "$pegsol" count 
 check english-reachable 0 '^ all +187,636,299 +23,475,688 +13,428,122 ' -- "$pegsol" count -b english --no-distinct --no-random-player
 check kernels-portable 0 '^solutions +40,861,647,040,079,968$' -- env PEGSOL_KERNELS=portable "$pegsol" count -b english --no-distinct --no-random-player
 check show 0 'd4' -- "$pegsol" show -b english
-check time-limit 1 'unknown' -- "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --time-limit 0.05 --json
+check time-limit 4 'unknown' -- "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --time-limit 0.05 --json
 printf 'lattice: triangular\n    .\n   o o\n  o o o\n o o o o\no o o o o\n' >"$tmp/tri.txt"
 check drawn-board 0 'solved in 13 moves' -- "$pegsol" solve -b "@$tmp/tri.txt" --no-draw
 printf '  ooo\n  oxo\n' >"$tmp/bad.txt"
@@ -76,7 +76,7 @@ check beam-meet-json 0 '"method":"meet"' -- "$pegsol" solve "${t12[@]}" --algori
 check beam-report 0 'beam \(report\): [1-9][0-9]* complement pairs' -- "$pegsol" solve -b triangle:11 -s 12 -e 24 --algorithm beam-report --capacity 2000 --no-draw
 check beam-method-dfs 2 'applies to --algorithm beam and auto' -- "$pegsol" solve --algorithm dfs --beam-method meet
 check beam-method-bad 2 'bogus not in' -- "$pegsol" solve --beam-method bogus
-check beam-time-limit 1 'unknown: beam search stopped \(time limit\)' -- "$pegsol" solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 0.3 --no-draw
+check beam-time-limit 4 'unknown: beam search stopped \(time limit\)' -- "$pegsol" solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 0.3 --no-draw
 # The census: the random player's chances by default, and none with --no-random-player.
 check count-chance 0 'random player ends with one peg +[0-9.]+e-[0-9]+' -- "$pegsol" count -b triangle:5
 check count-no-chance 0 '"random_player":null.*"solutions":"29760"' -- "$pegsol" count -b triangle:5 --no-random-player --json
@@ -85,18 +85,18 @@ check count-no-chance-text 0 'random player +not computed' -- "$pegsol" count -b
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english --search-seconds 100
 check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --json
 check table-passes 0 '"complete":true.*"method":"passes".*"passes":[1-9]' -- "$pegsol" table -b triangle:5 --method passes --json
-check table-incomplete 1 'table incomplete, [0-9]+ pairs open: the forward pass from [0-9]+ stopped: memory limit' -- "$pegsol" table -b triangle:6 --method passes --memory-limit 0.001
+check table-incomplete 4 'table incomplete, [0-9]+ pairs open: the forward pass from [0-9]+ stopped: memory limit' -- "$pegsol" table -b triangle:6 --method passes --memory-limit 0.001
 check table-bad-method 2 'bogus not in' -- "$pegsol" table --method bogus
 # Limits and signals stop every command cleanly, with what it settled (docs/control.md).
 french=(count -b french --start d2 --end d6 --no-distinct)  # 71 s to the end
-check count-time-limit 1 'census stopped \(time\); the figures cover the levels completed' -- "$pegsol" "${french[@]}" --time-limit 0.2
-check count-time-limit-levels 1 '^  36 +1 +1 ' -- "$pegsol" "${french[@]}" --time-limit 0.2
+check count-time-limit 4 'census stopped \(time\); the figures cover the levels completed' -- "$pegsol" "${french[@]}" --time-limit 0.2
+check count-time-limit-levels 4 '^  36 +1 +1 ' -- "$pegsol" "${french[@]}" --time-limit 0.2
 check count-sigint 130 'census stopped \(signal\)' -- timeout --preserve-status -s INT 0.5 "$pegsol" "${french[@]}"
 check solve-sigterm 143 'unknown: search stopped \(signal\)' -- timeout --preserve-status -s TERM 0.5 "$pegsol" solve -b diamond41 -s e4 -e any --algorithm dfs --no-draw
-check solutions-time-limit 1 '^[0-9]+ solutions \(stopped: time\)$' -- "$pegsol" solutions -b english --time-limit 0.2
-check solutions-memory-limit 1 '^[0-9]+ solutions \(stopped: memory\)$' -- "$pegsol" solutions -b english --memory-limit 0.01
-check table-time-limit 1 'table incomplete, [0-9]+ pairs open: stopped \(time\)' -- "$pegsol" table -b english --method passes --time-limit 0.2
-check time-limit-nan 2 'not a number: nan' -- "$pegsol" count -b triangle:5 --time-limit nan
+check solutions-time-limit 4 '^[0-9]+ solutions \(stopped: time\)$' -- "$pegsol" solutions -b english --time-limit 0.2
+check solutions-memory-limit 4 '^[0-9]+ solutions \(stopped: memory\)$' -- "$pegsol" solutions -b english --memory-limit 0.01
+check table-time-limit 4 'table incomplete, [0-9]+ pairs open: stopped \(time\)' -- "$pegsol" table -b english --method passes --time-limit 0.2
+check time-limit-nan 2 'expected a number of seconds >= 0 \(0: no limit\), got .nan.' -- "$pegsol" count -b triangle:5 --time-limit nan
 # Progress goes to stderr only when it is a terminal, and only for runs longer than a second.
 slow=(solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 1.6 --no-draw)
 "$pegsol" "${slow[@]}" >/dev/null 2>"$tmp/err"
@@ -130,7 +130,7 @@ fi
 if python3 - "$tmp/j" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"board", "holes", "start", "status", "reason", "moves", "notation", "final", "stats"}, d.keys()
+assert set(d) == {"board", "holes", "start", "status", "stop", "reason", "moves", "notation", "final", "stats"}, d.keys()
 assert d["holes"] == 33 and len(d["start"]) == 33 and d["start"].count("0") == 1
 assert len(d["moves"]) == 31 and len(d["notation"]) == 31
 assert d["final"] == "0" * 16 + "1" + "0" * 16

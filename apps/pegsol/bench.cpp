@@ -44,7 +44,7 @@ int run_bench(int repeats, bool json) {
                  median * 1e3);
   }
   if (json)
-    fmt::print("{}\n", bench_json(rows, signature).dump());
+    fmt::print("{}\n", dump_json(bench_json(rows, signature)));
   else
     fmt::print("signature: {} nodes\n", signature);
   return 0;
@@ -77,7 +77,7 @@ int run_beam_bench(int repeats, bool json) {
                  pairs, capacity, r.nodes, median);
   }
   if (json)
-    fmt::print("{}\n", bench_json(rows, signature).dump());
+    fmt::print("{}\n", dump_json(bench_json(rows, signature)));
   else
     fmt::print("signature: {} positions\n", signature);
   return 0;

@@ -39,7 +39,7 @@ int run_census_bench(int repeats, int threads, bool json) {
                  r.on_path_raw, median, mib);
   }
   if (json)
-    fmt::print("{}\n", bench_json(rows, signature).dump());
+    fmt::print("{}\n", dump_json(bench_json(rows, signature)));
   else
     fmt::print("signature: {} positions\n", signature);
   return 0;

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -38,7 +40,7 @@ std::string mib(std::size_t b) {
 
 CensusOptions census_options(double memory_mb, int threads, const Control* control, bool json) {
   CensusOptions o;
-  o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
+  o.memory_limit = megabytes(memory_mb);
   o.threads = threads;
   o.control = control;
   if (isatty(STDERR_FILENO) && !json)
@@ -165,11 +167,11 @@ CensusCommands::CensusCommands(CLI::App& app) {
   auto resources = [&](CLI::App* cmd) {
     cmd->add_option("--memory-limit", memory_mb_,
                     "Megabytes the census may hold (default: the machine's memory minus a margin)")
-        ->check(CLI::PositiveNumber & NotNaN);
+        ->check(positive_check());
     cmd->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
-        ->check(CLI::NonNegativeNumber & NotNaN);
+        ->check(seconds_check());
     cmd->add_option("--threads", threads_, "Worker threads (default: one per core)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(whole_number_check(0, max_threads()));
     cmd->add_flag("--json", json_, "Print one JSON object");
   };
   count_ = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
@@ -180,9 +182,11 @@ CensusCommands::CensusCommands(CLI::App& app) {
                    "Skip counting solutions up to reordering of independent jumps");
   count_->add_flag("--no-random-player", no_random_player_,
                    "Skip the random player's chances (8 bytes less per position and edge)");
-  count_->add_option("--distinct-limit", distinct_limit_,
-                     "Count up to reordering only when at most this many positions lie on "
-                     "solution paths (default 2000000)");
+  count_
+      ->add_option("--distinct-limit", distinct_limit_,
+                   "Count up to reordering only when at most this many positions lie on "
+                   "solution paths (default 2000000)")
+      ->check(whole_number_check(0, UINT64_MAX));
 
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
   table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
@@ -195,25 +199,27 @@ CensusCommands::CensusCommands(CLI::App& app) {
   table_
       ->add_option("--search-seconds", search_seconds_,
                    "auto: seconds for each open pair's solution search (default 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_check());
   resources(table_);
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
   problem(solutions_);
-  solutions_->add_option("--limit", limit_, "Stop after this many (0: all)");
+  solutions_->add_option("--limit", limit_, "Stop after this many (0: all)")
+      ->check(whole_number_check(0, UINT64_MAX));
   solutions_->add_flag("--distinct", distinct_,
                        "One per class of reorderings of independent jumps (the least by jump "
                        "order)");
   solutions_->add_flag("--games", games_, "Every complete game instead (until no jump is left)");
   solutions_->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
-      ->check(CLI::NonNegativeNumber & NotNaN);
+      ->check(seconds_check());
   solutions_
       ->add_option("--memory-limit", memory_mb_,
                    "Megabytes for the table of dead ends (default: no limit)")
-      ->check(CLI::PositiveNumber & NotNaN);
+      ->check(positive_check());
   solutions_->add_flag("--json", solutions_json_,
-                       "One JSON object per line: {\"moves\": [[from, over, to], ...], "
-                       "\"notation\": [...]}");
+                       "One JSON object, the solutions streamed in its \"solutions\" array: "
+                       "{..., \"solutions\": [{\"moves\": [[from, over, to], ...], "
+                       "\"notation\": [...]}, ...], \"count\", \"status\", ...}");
 }
 
 std::optional<int> CensusCommands::run(const Control& parent) {
@@ -224,12 +230,12 @@ std::optional<int> CensusCommands::run(const Control& parent) {
     if (*count_) return count(control);
     if (*table_) return table(control);
     if (*solutions_) {
-      control.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
+      control.set_memory_budget(megabytes(memory_mb_));
       return solutions(control);
     }
   } catch (const CensusError& e) {
-    fmt::print(stderr, "\npegsol: census stopped: {}\n", e.what());
-    return 1;
+    return report_error("internal", std::string("census stopped: ") + e.what(),
+                        json_ || solutions_json_);
   }
   return std::nullopt;
 }
@@ -244,15 +250,15 @@ int CensusCommands::count(const Control& control) {
   CensusResult r = census(p, o);
   end_progress(o, r.seconds);
   if (json_)
-    fmt::print("{}\n", census_json(p, r).dump());
+    fmt::print("{}\n", dump_json(census_json(p, r)));
   else
     fmt::print("{}", census_text(p, r, terminal_columns()));
   if (r.stop != StopReason::None) {
     fmt::print(stderr, "pegsol: census stopped ({}){}; the figures cover the levels completed\n",
                stop_reason_name(r.stop), r.stop_note.empty() ? "" : ": " + r.stop_note);
-    return 1;
+    return kStopped;
   }
-  return 0;
+  return kSolved;
 }
 
 int CensusCommands::table(const Control& control) {
@@ -273,8 +279,8 @@ int CensusCommands::table(const Control& control) {
     fmt::print(stderr, "pegsol: table incomplete, {} pair{} open: {}\n", open_pairs,
                open_pairs == 1 ? "" : "s", t.stopped);
   if (json_) {
-    fmt::print("{}\n", table_json(b, t, to.method).dump());
-    return t.complete() ? 0 : 1;
+    fmt::print("{}\n", dump_json(table_json(b, t, to.method)));
+    return t.complete() ? kSolved : kStopped;
   }
   fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o){}\n\n",
              b.name(), t.complete() ? "" : ", and pairs still undecided (?)");
@@ -301,7 +307,7 @@ int CensusCommands::table(const Control& control) {
       t.proved == 1 ? "" : "es", t.searched, t.searched == 1 ? "" : "s", t.solved_by_search,
       t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds,
       t.passes > 0 ? fmt::format(", census tables {} at peak", mib(t.peak_bytes)) : "");
-  return t.complete() ? 0 : 1;
+  return t.complete() ? kSolved : kStopped;
 }
 
 int CensusCommands::solutions(const Control& control) {
@@ -311,29 +317,43 @@ int CensusCommands::solutions(const Control& control) {
   o.distinct = distinct_;
   o.games = games_;
   o.control = &control;
+  const auto t0 = std::chrono::steady_clock::now();
+  SolutionsJson js(p, o);
+  bool head_written = false;  // written with the first solution: an error before it is one object
+  auto head = [&] {
+    if (solutions_json_ && !head_written) std::fputs(js.head().c_str(), stdout);
+    head_written = true;
+  };
   std::string line;
   const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
-    line.clear();
+    head();
     if (solutions_json_) {
-      line = solution_json(*p.board, moves).dump();
+      line = js.item(moves);
     } else {
+      line.clear();
       for (const Jump& j : moves) {
         if (!line.empty()) line += ' ';
         line += move_text(*p.board, j);
       }
+      line += '\n';
     }
-    line += '\n';
     std::fputs(line.c_str(), stdout);
-    return true;
+    return !output_failed();  // a closed pipe or a full disk ends the enumeration at once
   });
+  if (output_failed()) return kInternal;  // finish_output() says why, or ends quietly
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  head();
+  if (solutions_json_) fmt::print("{}\n", js.tail(n, seconds));
+  const std::string st = js.status(n);
   fmt::print(stderr, "{} {}{}\n", n.emitted,
              games_      ? "games"
              : distinct_ ? "distinct solutions"
                          : "solutions",
-             n.stop != StopReason::None ? fmt::format(" (stopped: {})", stop_reason_name(n.stop))
-             : limit_ && n.emitted >= limit_ ? " (limit reached)"
-                                             : "");
-  return n.stop == StopReason::None && n.emitted > 0 ? 0 : 1;
+             st == "stopped" ? fmt::format(" (stopped: {})", stop_reason_name(n.stop))
+             : st == "limit" ? " (limit reached)"
+                             : "");
+  return st == "stopped" ? kStopped : st == "impossible" ? kImpossible : kSolved;
 }
 
 }  // namespace pegsol::cli

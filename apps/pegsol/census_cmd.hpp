@@ -1,8 +1,6 @@
 // The census subcommands of the pegsol command: count, table, solutions.
 #pragma once
 
-#include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -13,13 +11,6 @@
 #include "pegsol/control.hpp"
 
 namespace pegsol::cli {
-
-// Rejects "nan" where a number is expected (CLI11's range checks let it through).
-inline const CLI::Validator NotNaN(
-    [](std::string& s) {
-      return std::isnan(std::strtod(s.c_str(), nullptr)) ? "not a number: " + s : std::string();
-    },
-    "", "NOT_NAN");
 
 // `pegsol bench --census`: census runs on fixed problems (English central game included), median
 // seconds of `repeats` runs, peak table memory, and a signature line (positions counted).

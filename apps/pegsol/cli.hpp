@@ -2,13 +2,54 @@
 // come from the library's front-end layer (pegsol/spec.hpp, pegsol/json.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
 
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
 
 namespace pegsol::cli {
+
+// Exit statuses (README, `pegsol --help`). A signal N stops a command with 128 + N after the
+// partial result; a closed pipe (EPIPE) ends it quietly with 141, as SIGPIPE would.
+enum Exit : int {
+  kSolved = 0,      // solved, or the computation completed
+  kImpossible = 1,  // proven impossible: no solution exists (a proof or a completed search)
+  kBadInput = 2,    // bad input: options, boards, files
+  kInternal = 3,    // internal error, or output that could not be written
+  kStopped = 4,     // stopped before the answer: time or memory limit, an incomplete search
+};
+// The exit statuses as `--help` prints them.
+std::string exit_status_help();
+
+// Option checks with messages that name the range as people write it.
+// Seconds: a number >= 0 (0: no limit; huge values: no limit); NaN and negatives are bad input.
+CLI::Validator seconds_check();
+// A number > 0 (megabytes, seconds per search); NaN is bad input.
+CLI::Validator positive_check();
+// A whole number from lo to hi, checked as text (no wrap-around of "-1" or of values past 2^64).
+CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi);
+// The most worker threads an option accepts: four per core.
+std::uint64_t max_threads();
+// A parse error's message, with "did you mean" for a mistyped subcommand or option.
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e);
+// Megabytes to bytes; values past what any machine holds are no limit (16 TiB).
+std::size_t megabytes(double mb);
+
+// Reports a failure on stderr and, under --json, as one error object on stdout (pegsol/json.hpp);
+// returns the status for `kind` ("input": 2, "internal" and "output": 3).
+int report_error(std::string_view kind, const std::string& message, bool json);
+// Flushes stdout. Returns rc, or kInternal after a failed write (said on stderr), or 141 quietly
+// when the reader went away (EPIPE).
+int finish_output(int rc);
+// True once a write to stdout failed; streaming commands stop at once then.
+bool output_failed();
+// Records a write error found elsewhere (an exception from fmt::print) for finish_output().
+void note_write_error(int err);
 
 // Human-readable solution: moves in notation, then the positions drawn. `colour` adds ANSI colour.
 std::string format_solution(const Problem& p, const SolveResult& r, bool colour, int columns,

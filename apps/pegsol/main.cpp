@@ -1,9 +1,13 @@
 // pegsol: the command-line front end over libpegsol.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <iostream>
+#include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -70,9 +74,11 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--direction", direction, "forward or backward")
       ->check(CLI::IsMember(direction_names()));
   solve_cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
-      ->check(CLI::NonNegativeNumber & cli::NotNaN);
-  solve_cmd->add_option("--memory-limit", memory_mb, "Megabytes for the search table")
-      ->check(CLI::PositiveNumber & cli::NotNaN);
+      ->check(cli::seconds_check());
+  solve_cmd
+      ->add_option("--memory-limit", memory_mb,
+                   "Megabytes for the search table (the beam's capacity is clamped to fit)")
+      ->check(cli::positive_check());
   std::string algorithm = "auto";
   std::size_t capacity = 0;
   std::uint64_t seed = 1;
@@ -81,9 +87,12 @@ int main(int argc, char** argv) {
                    "auto (bounded DFS, then beam, then complete DFS), dfs (complete), beam "
                    "(huge boards, incomplete) or beam-report (the 2022 report's beam rule)")
       ->check(CLI::IsMember(algorithm_names()));
-  solve_cmd->add_option("--capacity", capacity,
-                        "Beam: positions kept per level (0: default; beam raises it on failure)");
-  solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)");
+  solve_cmd
+      ->add_option("--capacity", capacity,
+                   "Beam: positions kept per level (0: default; beam raises it on failure)")
+      ->check(cli::whole_number_check(0, 1'000'000'000'000));
+  solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)")
+      ->check(cli::whole_number_check(0, UINT64_MAX));
   std::string beam_method = "auto";
   solve_cmd
       ->add_option(
@@ -117,75 +126,96 @@ int main(int argc, char** argv) {
   bool bench_census = false;
   int bench_threads = 0;
   bench_cmd->add_flag("--census", bench_census, "Benchmark the exact census (English included)");
-  bench_cmd->add_option("--threads", bench_threads,
-                        "Census worker threads (default: one per core)");
+  bench_cmd->add_option("--threads", bench_threads, "Census worker threads (default: one per core)")
+      ->check(cli::whole_number_check(0, cli::max_threads()));
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
 
+  app.footer(cli::exit_status_help());
+  for (CLI::App* sub : app.get_subcommands({})) sub->footer(cli::exit_status_help());
+
+  // Errors under --json are JSON too, even those found while parsing the options.
+  const bool json_wanted = std::any_of(
+      argv + 1, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return cli::finish_output(
+        cli::report_error("input", cli::parse_error_text(app, e), json_wanted));
   }
 
-  try {
-    if (*boards_cmd) return cli::print_boards(boards_json);
-    if (*show_cmd) return cli::print_show(show_args, show_json);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
-    Control control;
-    control.watch(&g_stop, StopReason::Signal);
-    // A command stopped by a signal exits with 128 + its number, after printing what it settled.
-    auto status = [&](int rc) {
-      return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
-    };
-    if (auto rc = census_cmds.run(control)) return status(*rc);
-    if (*bench_cmd && bench_census)
-      return cli::run_census_bench(repeats, bench_threads, bench_json);
-    if (*bench_cmd)
-      return bench_beam ? cli::run_beam_bench(repeats, bench_json)
-                        : cli::run_bench(repeats, bench_json);
-    // `pegsol` alone and `pegsol solve` solve the default problem.
-    Problem p = build_problem(solve_args);
-    SolveOptions o;
-    o.direction = *parse_direction(direction);
-    o.control = &control;
-    o.time_limit = time_limit;
-    o.memory_limit = static_cast<std::size_t>(memory_mb * 1024 * 1024);
-    o.algorithm = *parse_algorithm(algorithm);
-    o.capacity = capacity;
-    o.seed = seed;
-    o.beam_method = *parse_beam_method(beam_method);
-    check_solve_options(o);
-    bool progress_shown = false;
-    if (isatty(STDERR_FILENO) && !json)
-      o.progress = [&progress_shown](const Progress& pr) {
-        progress_shown = true;
-        if (pr.level >= 0) {
-          const std::string pairs =
-              pr.method == "sweep" ? std::string() : fmt::format("  {} pairs", pr.pairs);
-          fmt::print(stderr,
-                     "\r{:.1f} s  {} capacity {}  level {}/{}{}  {} positions  {:.2f} M/s   ",
-                     pr.seconds, pr.method, pr.capacity, pr.level, pr.levels, pairs, pr.nodes,
-                     pr.nodes / pr.seconds / 1e6);
-          return;
-        }
-        fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds,
-                   pr.nodes, pr.nodes / pr.seconds / 1e6, pr.table_entries);
+  auto run = [&]() -> int {
+    try {
+      if (*boards_cmd) return cli::print_boards(boards_json);
+      if (*show_cmd) return cli::print_show(show_args, show_json);
+      for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
+      Control control;
+      control.watch(&g_stop, StopReason::Signal);
+      // A command stopped by a signal exits with 128 + its number, after printing what it settled.
+      auto status = [&](int rc) {
+        return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
       };
-    SolveResult r = solve(p, o);
-    if (progress_shown) fmt::print(stderr, "\n");
-    if (json)
-      fmt::print("{}\n", solve_json(p, r).dump());
-    else
-      fmt::print("{}",
-                 cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(), !no_draw));
-    return status(r.status == Status::Solved ? 0 : 1);
-  } catch (const InputError& e) {
-    fmt::print(stderr, "pegsol: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "pegsol: internal error: {}\n", e.what());
-    return 3;
-  }
+      if (auto rc = census_cmds.run(control)) return status(*rc);
+      if (*bench_cmd && bench_census)
+        return cli::run_census_bench(repeats, bench_threads, bench_json);
+      if (*bench_cmd)
+        return bench_beam ? cli::run_beam_bench(repeats, bench_json)
+                          : cli::run_bench(repeats, bench_json);
+      // `pegsol` alone and `pegsol solve` solve the default problem.
+      Problem p = build_problem(solve_args);
+      SolveOptions o;
+      o.direction = *parse_direction(direction);
+      o.control = &control;
+      o.time_limit = time_limit;
+      o.memory_limit = cli::megabytes(memory_mb);
+      o.algorithm = *parse_algorithm(algorithm);
+      o.capacity = capacity;
+      o.seed = seed;
+      o.beam_method = *parse_beam_method(beam_method);
+      check_solve_options(o);
+      bool progress_shown = false;
+      if (isatty(STDERR_FILENO) && !json)
+        o.progress = [&progress_shown](const Progress& pr) {
+          progress_shown = true;
+          if (pr.level >= 0) {
+            const std::string pairs =
+                pr.method == "sweep" ? std::string() : fmt::format("  {} pairs", pr.pairs);
+            fmt::print(stderr,
+                       "\r{:.1f} s  {} capacity {}  level {}/{}{}  {} positions  {:.2f} M/s   ",
+                       pr.seconds, pr.method, pr.capacity, pr.level, pr.levels, pairs, pr.nodes,
+                       pr.nodes / pr.seconds / 1e6);
+            return;
+          }
+          fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds,
+                     pr.nodes, pr.nodes / pr.seconds / 1e6, pr.table_entries);
+        };
+      SolveResult r = solve(p, o);
+      if (progress_shown) fmt::print(stderr, "\n");
+      if (json)
+        fmt::print("{}\n", dump_json(solve_json(p, r)));
+      else
+        fmt::print("{}", cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(),
+                                              !no_draw));
+      return status(r.status == Status::Solved       ? cli::kSolved
+                    : r.status == Status::Impossible ? cli::kImpossible
+                                                     : cli::kStopped);
+    } catch (const InputError& e) {
+      return cli::report_error("input", e.what(), json_wanted);
+    } catch (const std::system_error& e) {
+      // fmt::print found stdout closed or full: finish_output() says so (or ends quietly).
+      if (cli::output_failed() || e.code().value() == EPIPE || e.code().value() == ENOSPC) {
+        cli::note_write_error(e.code().value());
+        return cli::kInternal;
+      }
+      return cli::report_error("internal", e.what(), json_wanted);
+    } catch (const std::bad_alloc&) {
+      return cli::report_error(
+          "internal", "out of memory outside the search (an allocation failed)", json_wanted);
+    } catch (const std::exception& e) {
+      return cli::report_error("internal", e.what(), json_wanted);
+    }
+  };
+  return cli::finish_output(run());
 }

@@ -1,15 +1,156 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "pegsol/catalogue.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/notation.hpp"
 
 namespace pegsol::cli {
+
+namespace {
+
+// 1000000 -> "1,000,000"
+std::string with_commas(std::uint64_t v) {
+  std::string d = std::to_string(v), out;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(d[i]);
+  }
+  return out;
+}
+
+// The whole of s as a double; nullopt when anything is left over.
+std::optional<double> to_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::string exit_status_help() {
+  return "Exit status: 0 solved (or the computation completed), 1 proven impossible (no "
+         "solution exists), 2 bad input, 3 internal error or output not written, 4 stopped before "
+         "the answer (time or memory limit, an incomplete search), 128+N stopped by signal N "
+         "(130 SIGINT, 143 SIGTERM, 129 SIGHUP) with the partial result, 141 the reader of the "
+         "output went away.";
+}
+
+CLI::Validator seconds_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        auto v = to_number(s);
+        if (!v || std::isnan(*v) || *v < 0)
+          return "expected a number of seconds >= 0 (0: no limit), got '" + s + "'";
+        return "";
+      },
+      "SECONDS", "seconds");
+}
+
+CLI::Validator positive_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        auto v = to_number(s);
+        if (!v || std::isnan(*v) || *v <= 0) return "expected a number > 0, got '" + s + "'";
+        return "";
+      },
+      "POSITIVE", "positive");
+}
+
+CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        const char* end = s.data() + s.size();
+        auto [ptr, ec] = std::from_chars(s.data(), end, v);
+        if (s.empty() || ec != std::errc() || ptr != end || v < lo || v > hi)
+          return "expected a whole number from " + with_commas(lo) + " to " + with_commas(hi) +
+                 ", got '" + s + "'";
+        return "";
+      },
+      "INT in [" + with_commas(lo) + " - " + with_commas(hi) + "]", "whole number");
+}
+
+std::uint64_t max_threads() {
+  return 4 * static_cast<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
+  std::string text = e.what();
+  if (!dynamic_cast<const CLI::ExtrasError*>(&e)) return text;
+  // "The following argument(s) was/were not expected: WORD ..." (CLI11 lists them reversed).
+  const auto colon = text.rfind(": ");
+  if (colon == std::string::npos) return text;
+  const CLI::App* where = &app;
+  for (const CLI::App* sub : app.get_subcommands())
+    if (sub->parsed()) where = sub;
+  std::vector<std::string> options, commands;
+  for (const CLI::Option* opt : where->get_options())
+    for (const std::string& n : opt->get_lnames()) options.push_back("--" + n);
+  for (const CLI::App* sub : app.get_subcommands(nullptr)) commands.push_back(sub->get_name());
+  std::vector<std::string> words;
+  for (std::size_t b = colon + 2; b < text.size();) {
+    const std::size_t sp = std::min(text.find(' ', b), text.size());
+    words.push_back(text.substr(b, sp - b));
+    b = sp + 1;
+  }
+  for (auto w = words.rbegin(); w != words.rend(); ++w) {
+    const bool option = w->starts_with("-");
+    const auto near =
+        closest_name(option ? w->substr(0, w->find('=')) : *w, option ? options : commands);
+    if (near) return text + " (did you mean '" + *near + "'?)";
+  }
+  return text;
+}
+
+std::size_t megabytes(double mb) {
+  return static_cast<std::size_t>(std::min(mb, double(1 << 24)) * 1024 * 1024);
+}
+
+int report_error(std::string_view kind, const std::string& message, bool json) {
+  fmt::print(stderr, "pegsol: {}{}\n", kind == "internal" ? "internal error: " : "", message);
+  if (json) fmt::print("{}\n", dump_json(error_json(kind, message)));
+  return kind == "input" ? kBadInput : kInternal;
+}
+
+namespace {
+// The errno of the first failed write to stdout (0: none seen); only the main thread writes.
+int g_write_errno = 0;
+}  // namespace
+
+bool output_failed() {
+  if (g_write_errno == 0 && std::ferror(stdout)) g_write_errno = errno ? errno : EIO;
+  return g_write_errno != 0;
+}
+
+int finish_output(int rc) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 && g_write_errno == 0) g_write_errno = errno ? errno : EIO;
+  if (!output_failed()) return rc;
+  if (g_write_errno == EPIPE) return 128 + SIGPIPE;
+  fmt::print(stderr, "pegsol: cannot write the output: {}\n", std::strerror(g_write_errno));
+  return kInternal;
+}
+
+void note_write_error(int err) {
+  if (g_write_errno == 0) g_write_errno = err ? err : EIO;
+}
 
 bool want_colour() {
   const char* nc = std::getenv("NO_COLOR");
@@ -135,7 +276,7 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
 
 int print_boards(bool json) {
   if (json) {
-    fmt::print("{}\n", catalogue_json().dump());
+    fmt::print("{}\n", dump_json(catalogue_json()));
     return 0;
   }
   fmt::print("{:<12} {:>6} {:>6} {:>5}  {:<11} {}\n", "board", "holes", "jumps", "syms", "lattice",
@@ -151,7 +292,7 @@ int print_boards(bool json) {
 int print_show(const ProblemSpec& a, bool json) {
   BoardPtr b = build_board(a);
   if (json) {
-    fmt::print("{}\n", board_json(*b).dump());
+    fmt::print("{}\n", dump_json(board_json(*b)));
     return 0;
   }
   std::size_t w = 0;

@@ -49,4 +49,10 @@ std::string format_drawing(const Board& board, const HoleSet& pegs);
 // Reads a whole file; throws InputError when it cannot.
 std::string read_file(const std::string& path);
 
+// The name in `names` closest to `word` by edit distance (insertions, deletions, substitutions
+// and swaps of neighbours), when it is close enough to be a typing slip (at most 1 edit for
+// words of up to 4 characters, 2 up to 8, 3 beyond); nullopt otherwise. For "did you mean".
+std::optional<std::string> closest_name(std::string_view word,
+                                        const std::vector<std::string>& names);
+
 }  // namespace pegsol

@@ -4,6 +4,8 @@
 // Key order: nlohmann::json objects keep their keys sorted, as dump() prints them.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,21 +17,60 @@
 
 namespace pegsol {
 
-// A solve: {"board", "holes", "start" (0/1 per hole), "status", "reason", "moves" ([from, over,
-// to] hole indices), "notation", "final", "stats" {"nodes", "seconds", "width"}, and for a beam
-// search "pairs", "expanded", "capacity", "attempts", "method"}.
+// The contract every command's JSON follows (docs/json.md, schema docs/json-schema.json):
+// exactly one object per run; "status" says the outcome, "stop" the stop reason ("finished",
+// "time", "memory", "cancelled", "signal"), "reason" the why in words, "stats" {"seconds", ...}
+// the figures; counts that outgrow 2^53 (solutions, games) are decimal strings.
+
+// A failure instead of a result: {"status": "error", "error": {"kind", "message"}}, where kind is
+// "input" (bad input, exit 2), "internal" or "output" (exit 3).
+nlohmann::json error_json(std::string_view kind, std::string_view message);
+
+// One line of JSON text; bytes of user input that are not UTF-8 (a file name, a hole name) are
+// replaced by U+FFFD instead of throwing. Every front end prints JSON through this.
+std::string dump_json(const nlohmann::json& j);
+
+// A problem spec from a parsed JSON object (see spec_from_json(std::string_view) in spec.hpp).
+ProblemSpec spec_from_json(const nlohmann::json& j);
+
+// A solve: {"board", "holes", "start" (0/1 per hole), "status" (solved, impossible, unknown),
+// "stop", "reason", "moves" ([from, over, to] hole indices), "notation", "final", "stats"
+// {"nodes", "seconds", "width"}, and for a beam search "pairs", "expanded", "capacity",
+// "attempts", "method" and, when the memory budget clamped the capacity, "clamped_from"}.
 nlohmann::json solve_json(const Problem& p, const SolveResult& r);
 
-// A census: the problem, the levels (most pegs first), the totals, the solution counts (decimal
-// strings: they outgrow 64 bits), the random player's chances (null when not computed), "stats".
+// A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs
+// first), the totals, the solution counts (decimal strings), the random player's chances (null
+// when not computed), "stats" {"seconds", "peak_bytes", "threads", "width"}.
 nlohmann::json census_json(const Problem& p, const CensusResult& r);
 
-// A solvability table of board b run with `method`: "names", "matrix" (1, 0, or null for an open
-// pair), "certificates", "finals", "complete", "open", "stopped", counts, "seconds", "peak_bytes".
+// A solvability table of board b run with `method`: "status" (complete, stopped), "stop",
+// "reason", "names", "matrix" (1, 0, or null for an open pair), "certificates", "finals",
+// "complete", "open", counts, "stats" {"seconds", "peak_bytes"}.
 nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod method);
 
 // One solution (or game) as enumerate_solutions gives it: {"moves", "notation"}.
 nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
+
+// `pegsol solutions --json`: one object written in three pieces so that the solutions stream
+// without being held: head() (the problem), then item() per solution (the elements of
+// "solutions"), then tail() (outcome and figures). Together: {"board", "holes", "start", "goal",
+// "kind" (solutions, distinct, games), "limit", "solutions": [solution_json...], "count",
+// "status" (complete, limit, impossible, stopped), "stop", "reason", "stats" {"seconds"}}.
+class SolutionsJson {
+ public:
+  SolutionsJson(const Problem& p, const EnumerateOptions& o);
+  std::string head() const;
+  std::string item(const std::vector<Jump>& moves);
+  std::string tail(const EnumerateResult& r, double seconds) const;
+  // The outcome as tail() names it.
+  std::string status(const EnumerateResult& r) const;
+
+ private:
+  const Problem& p_;
+  EnumerateOptions o_;
+  bool first_ = true;
+};
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 // "bit_width", "names"}.

@@ -66,7 +66,10 @@ struct SolveOptions {
 struct BeamStats {
   std::uint64_t pairs = 0;   // complement pairs found where the two sides meet
   std::size_t capacity = 0;  // capacity of the last attempt
-  int attempts = 0;          // attempts run (the improved search raises the capacity)
+  // The --capacity asked for when the memory budget could not hold it (then `capacity` is at most
+  // the largest that fits); 0 when nothing was clamped.
+  std::size_t clamped_from = 0;
+  int attempts = 0;  // attempts run (the improved search raises the capacity)
   // The last attempt's search: "sweep" (forward beam), "meet" (bidirectional) or "report".
   std::string method;
 };

@@ -913,6 +913,12 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
                          : use_sweep ? kSweepCapacity
                                      : kMeetCapacity;
   std::size_t meet_capacity = o.capacity ? o.capacity : kMeetCapacity;
+  // A capacity the memory budget cannot hold is clamped to the largest it holds, and says so.
+  if (capacity > max_capacity || meet_capacity > max_capacity) {
+    stats.clamped_from = std::max(capacity, meet_capacity);
+    capacity = std::min(capacity, max_capacity);
+    meet_capacity = std::min(meet_capacity, max_capacity);
+  }
   // The sweep thrives on contracting to few pegs. For a whole-position goal with more pegs than
   // the start has holes, it runs on the reversed problem, from the complement of the goal to the
   // complement of the start (a jump on the complemented board is the same jump backwards), and

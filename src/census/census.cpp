@@ -568,12 +568,26 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
   if ((o.engine == CensusEngine::Compact || o.engine == CensusEngine::CompactPortable) && !compact)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the compact engine takes layouts of up to 64 bits");
-  if (compact) return census_detail::compact_census(p, o);
-  if (b.width() != 64 && b.width() != 128)
+  if (!compact && b.width() != 64 && b.width() != 128)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the census is built for layouts of up to 128 bits");
-  CensusResult r =
-      b.width() == 64 ? census_detail::run_census<64>(p, o) : census_detail::run_census<128>(p, o);
+  CensusResult r;
+  try {
+    if (compact) return census_detail::compact_census(p, o);
+    r = b.width() == 64 ? census_detail::run_census<64>(p, o)
+                        : census_detail::run_census<128>(p, o);
+  } catch (const std::bad_alloc&) {
+    // The machine (or `ulimit -v`) refused memory before the limit was reached: a memory stop
+    // with nothing settled.
+    CensusResult s;
+    s.levels.resize(static_cast<std::size_t>(b.size()) + 1);
+    s.solutions_by_hole.assign(static_cast<std::size_t>(b.size()), 0);
+    s.p_by_hole.assign(static_cast<std::size_t>(b.size()), 0.0);
+    s.width = b.width();
+    s.stop = StopReason::Memory;
+    s.stop_note = "an allocation failed before the memory limit was reached";
+    return s;
+  }
   // The wide engine always carries the chance; it reports it only when asked.
   r.random_player = census_detail::reports_chances(p, o);
   if (!r.random_player) {

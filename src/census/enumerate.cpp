@@ -29,6 +29,8 @@ class Enumerator {
       search(g_.to_bits(p_.start), 0);
     } catch (const Stopped& s) {
       r.stop = s.reason;
+    } catch (const std::bad_alloc&) {
+      r.stop = StopReason::Memory;  // refused before the budget was reached; keeps the count
     }
     r.emitted = emitted_;
     return r;

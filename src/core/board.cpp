@@ -27,7 +27,7 @@ std::string_view lattice_name(Lattice l) {
 std::optional<Lattice> parse_lattice(std::string_view s) {
   if (s == "square") return Lattice::Square;
   if (s == "square8") return Lattice::Square8;
-  if (s == "triangular" || s == "triangle" || s == "hex") return Lattice::Triangular;
+  if (s == "triangular") return Lattice::Triangular;
   return std::nullopt;
 }
 

@@ -1,9 +1,12 @@
 #include "pegsol/catalogue.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "pegsol/bits.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {
@@ -129,8 +132,13 @@ BoardPtr make_board(std::string_view spec, std::optional<Lattice> lattice) {
         named("rect:" + std::to_string(*R) + "x" + std::to_string(*C), l), l,
         cells_where(*R, *C, [](int, int) { return true; }));
   }
-  throw InputError("unknown board '" + std::string(spec) +
-                   "' (try `pegsol boards`, or @FILE for a drawing)");
+  std::vector<std::string> families{"triangle", "hexagon", "rect"};
+  for (const CatalogueEntry& e : catalogue())
+    if (e.spec.find(':') == std::string::npos) families.push_back(e.spec);
+  const auto near = closest_name(family, families);
+  throw InputError("unknown board '" + std::string(spec) + "'" +
+                   (near ? " (did you mean '" + *near + "'?)" : "") +
+                   " (try `pegsol boards`, or @FILE for a drawing)");
 }
 
 namespace {
@@ -142,6 +150,12 @@ struct RawDrawing {
   std::vector<std::pair<int, int>> where;  // (line, column), 1-based
 };
 
+// "byte 0x00"
+std::string fmt_byte(unsigned char u) {
+  const char* hex = "0123456789abcdef";
+  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
 std::string at_text(std::string_view source, int line, int col) {
   return std::string(source) + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
 }
@@ -150,6 +164,9 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
                      std::optional<Lattice> lattice) {
   RawDrawing d;
   std::optional<Lattice> header;
+  int header_line = 0;
+  // A UTF-8 byte-order mark (as some editors write) is not part of the drawing.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   std::vector<std::string_view> lines;
   for (std::size_t pos = 0; pos <= text.size();) {
     std::size_t nl = text.find('\n', pos);
@@ -173,6 +190,11 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
       if (first_row >= 0)
         throw InputError(at_text(source, i + 1, static_cast<int>(nonblank) + 1) +
                          "the lattice line must come before the drawing");
+      if (header_line > 0)
+        throw InputError(at_text(source, i + 1, static_cast<int>(nonblank) + 1) +
+                         "a second lattice line (the first is line " + std::to_string(header_line) +
+                         ")");
+      header_line = i + 1;
       std::string_view rest = line.substr(nonblank + 7);
       while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ' || rest.front() == '='))
         rest.remove_prefix(1);
@@ -204,8 +226,12 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
         continue;
       }
       if (ch != 'o' && ch != '.') {
-        std::string shown = "a tab";
-        if (ch != '\t') shown = std::string{'\'', ch, '\''};
+        // Printable ASCII is quoted; anything else (a tab, NUL, a UTF-8 byte) is named by value
+        // so that no control byte reaches the terminal.
+        const auto u = static_cast<unsigned char>(ch);
+        std::string shown = ch == '\t'              ? std::string("a tab")
+                            : u >= 0x20 && u < 0x7f ? std::string{'\'', ch, '\''}
+                                                    : fmt_byte(u);
         throw InputError(at_text(source, line, col) + "unexpected " + shown +
                          ": a drawing holds only 'o' (peg), '.' (empty hole) and spaces");
       }
@@ -224,6 +250,10 @@ RawDrawing parse_raw(std::string_view text, std::string_view source,
       } else {
         d.cells.push_back({yi, xi});
       }
+      if (d.cells.size() > static_cast<std::size_t>(kMaxWidth))
+        throw InputError(at_text(source, line, col) + "the drawing has more than " +
+                         std::to_string(kMaxWidth) + " holes (at most " +
+                         std::to_string(kMaxWidth) + " are supported)");
       d.peg.push_back(ch == 'o');
       d.where.emplace_back(line, col);
       prev_hole = true;
@@ -284,7 +314,47 @@ std::string format_drawing(const Board& board, const HoleSet& pegs) {
   return out;
 }
 
+std::optional<std::string> closest_name(std::string_view word,
+                                        const std::vector<std::string>& names) {
+  // Optimal string alignment distance, three rows.
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> p2(b.size() + 1), p1(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) p1[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t sub = a[i - 1] == b[j - 1] ? 0 : 1;
+        cur[j] = std::min({p1[j] + 1, cur[j - 1] + 1, p1[j - 1] + sub});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          cur[j] = std::min(cur[j], p2[j - 2] + 1);
+      }
+      p2.swap(p1);
+      p1.swap(cur);
+    }
+    return p1[b.size()];
+  };
+  if (word.empty() || word.size() > 64) return std::nullopt;
+  const std::size_t allowed = word.size() <= 4 ? 1 : word.size() <= 8 ? 2 : 3;
+  std::optional<std::string> best;
+  std::size_t best_d = allowed + 1;
+  for (const std::string& n : names) {
+    const std::size_t d = distance(word, n);
+    if (d > 0 && d < best_d) {
+      best_d = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
 std::string read_file(const std::string& path) {
+  // Larger inputs are no drawing or game this program can use (a board has at most 1,024 holes).
+  constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxFileBytes)
+    throw InputError("file '" + path + "' is " + std::to_string(size >> 20) +
+                     " MiB; drawings and games are read up to 16 MiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read file '" + path + "'");
   std::ostringstream ss;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
@@ -24,7 +25,61 @@ std::string goal_text(const Problem& p) {
   return "";
 }
 
+std::string stop_text(StopReason r) {
+  return std::string(stop_reason_name(r));
+}
+
 }  // namespace
+
+std::string dump_json(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+ProblemSpec spec_from_json(const nlohmann::json& j) {
+  if (!j.is_object())
+    throw InputError(std::string("expected a JSON object with the keys board, lattice, start, "
+                                 "end, goal; got ") +
+                     j.type_name());
+  ProblemSpec spec;
+  for (const auto& [key, value] : j.items()) {
+    std::string* field = key == "board"     ? &spec.board
+                         : key == "lattice" ? &spec.lattice
+                         : key == "start"   ? &spec.start
+                         : key == "end"     ? &spec.end
+                         : key == "goal"    ? &spec.goal
+                                            : nullptr;
+    if (!field) {
+      const auto near = closest_name(key, {"board", "lattice", "start", "end", "goal"});
+      throw InputError("unknown key " + dump_json(key) +
+                       (near ? " (did you mean \"" + *near + "\"?)" : "") +
+                       "; the keys are board, lattice, start, end and goal");
+    }
+    if (!value.is_string())
+      throw InputError("\"" + key + "\" must be a string, not " + value.type_name());
+    *field = value.get<std::string>();
+    if (field->starts_with("@"))
+      throw InputError("\"" + key + "\": files (@...) are not read from a request");
+  }
+  return spec;
+}
+
+ProblemSpec spec_from_json(std::string_view json_text) {
+  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    // Parse again for the parser's own message, which names the byte where it failed.
+    try {
+      j = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError(std::string("malformed JSON: ") + e.what());
+    }
+  }
+  return spec_from_json(j);
+}
+
+nlohmann::json error_json(std::string_view kind, std::string_view message) {
+  return {{"status", "error"},
+          {"error", {{"kind", std::string(kind)}, {"message", std::string(message)}}}};
+}
 
 nlohmann::json solve_json(const Problem& p, const SolveResult& r) {
   const Board& b = *p.board;
@@ -40,12 +95,14 @@ nlohmann::json solve_json(const Problem& p, const SolveResult& r) {
     stats["capacity"] = r.beam->capacity;
     stats["attempts"] = r.beam->attempts;
     stats["method"] = r.beam->method;
+    if (r.beam->clamped_from) stats["clamped_from"] = r.beam->clamped_from;
   }
   return {
       {"board", b.name()},
       {"holes", b.size()},
       {"start", p.start.to_bits()},
       {"status", std::string(status_name(r.status))},
+      {"stop", stop_text(r.stop)},
       {"reason", r.reason},
       {"moves", moves},
       {"notation", notation},
@@ -78,6 +135,12 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"holes", b.size()},
       {"start", p.start.to_bits()},
       {"goal", goal_text(p)},
+      {"status", r.stop == StopReason::None ? "complete" : "stopped"},
+      {"stop", stop_text(r.stop)},
+      {"reason", r.stop == StopReason::None ? std::string()
+                                            : "stopped (" + stop_text(r.stop) + ")" +
+                                                  (r.stop_note.empty() ? "" : ": " + r.stop_note) +
+                                                  "; the figures cover the levels completed"},
       {"group_size", r.group_size},
       {"levels", levels},
       {"reachable", r.reachable_raw},
@@ -143,17 +206,18 @@ nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod
           {"matrix", matrix},
           {"certificates", certificates},
           {"finals", by_name},
+          {"status", t.complete() ? "complete" : "stopped"},
+          {"stop", stop_text(t.stop)},
+          {"reason", t.stopped},
           {"complete", t.complete()},
           {"open", open},
-          {"stopped", t.stopped},
           {"method", std::string(table_method_name(method))},
           {"passes", t.passes},
           {"proved_without_search", t.proved},
           {"pairs_searched", t.searched},
           {"pairs_solved_by_search", t.solved_by_search},
           {"pairs_impossible_by_search", t.impossible_by_search},
-          {"seconds", t.seconds},
-          {"peak_bytes", t.peak_bytes}};
+          {"stats", {{"seconds", t.seconds}, {"peak_bytes", t.peak_bytes}}}};
 }
 
 nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves) {
@@ -163,6 +227,51 @@ nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves) {
     notation.push_back(move_text(b, j));
   }
   return {{"moves", indices}, {"notation", notation}};
+}
+
+SolutionsJson::SolutionsJson(const Problem& p, const EnumerateOptions& o) : p_(p), o_(o) {}
+
+std::string SolutionsJson::head() const {
+  const nlohmann::json h = {{"board", p_.board->name()},
+                            {"holes", p_.board->size()},
+                            {"start", p_.start.to_bits()},
+                            {"goal", goal_text(p_)},
+                            {"kind", o_.games      ? "games"
+                                     : o_.distinct ? "distinct"
+                                                   : "solutions"},
+                            {"limit", o_.limit}};
+  std::string s = dump_json(h);
+  s.pop_back();  // the closing brace: the object goes on
+  return s + ",\"solutions\":[";
+}
+
+std::string SolutionsJson::item(const std::vector<Jump>& moves) {
+  std::string s = first_ ? "" : ",";
+  first_ = false;
+  return s + dump_json(solution_json(*p_.board, moves));
+}
+
+std::string SolutionsJson::status(const EnumerateResult& r) const {
+  if (r.stop != StopReason::None) return "stopped";
+  if (o_.limit && r.emitted >= o_.limit) return "limit";
+  return r.emitted > 0 ? "complete" : "impossible";
+}
+
+std::string SolutionsJson::tail(const EnumerateResult& r, double seconds) const {
+  const std::string st = status(r);
+  const std::string what = o_.games ? "games" : o_.distinct ? "distinct solutions" : "solutions";
+  const std::string reason =
+      st == "stopped"
+          ? "stopped (" + stop_text(r.stop) + ") after " + std::to_string(r.emitted) + " " + what
+      : st == "limit"      ? "the limit of " + std::to_string(o_.limit) + " was reached"
+      : st == "impossible" ? "no solution exists (the enumeration completed)"
+                           : "";
+  const nlohmann::json t = {{"count", std::to_string(r.emitted)},
+                            {"status", st},
+                            {"stop", stop_text(r.stop)},
+                            {"reason", reason},
+                            {"stats", {{"seconds", seconds}}}};
+  return "]," + dump_json(t).substr(1);  // the rest of the object, its opening brace dropped
 }
 
 nlohmann::json board_json(const Board& b) {

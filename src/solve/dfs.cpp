@@ -424,12 +424,21 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
   if (auto why = impossibility(p)) {
     r.status = Status::Impossible;
     r.reason = *why;
-  } else if (o.algorithm == Algorithm::Beam || o.algorithm == Algorithm::BeamReport) {
-    r = run_beam(p, o, ctl);  // incomplete: "solved" or "unknown" with its own reason
-  } else if (o.algorithm == Algorithm::Auto) {
-    r = solve_auto(p, o, ctl, t0);
   } else {
-    r = run_dfs(p, o, ctl, t0);
+    try {
+      if (o.algorithm == Algorithm::Beam || o.algorithm == Algorithm::BeamReport)
+        r = run_beam(p, o, ctl);  // incomplete: "solved" or "unknown" with its own reason
+      else if (o.algorithm == Algorithm::Auto)
+        r = solve_auto(p, o, ctl, t0);
+      else
+        r = run_dfs(p, o, ctl, t0);
+    } catch (const std::bad_alloc&) {
+      // The machine (or `ulimit -v`) refused memory before the budget did: a memory stop.
+      r = SolveResult{};
+      r.width = board.width();
+      r.stop = StopReason::Memory;
+      r.reason = "out of memory (an allocation failed); no solution found yet: this proves nothing";
+    }
   }
   r.final = p.start;
   if (r.status == Status::Solved) {
