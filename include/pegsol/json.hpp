@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "pegsol/census.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
@@ -35,10 +37,33 @@ nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
 // "bit_width", "names"}.
 nlohmann::json board_json(const Board& b);
 
+// A board's geometry for drawing and playing it: board_json and "coords" ([row, column] lattice
+// coordinates per hole, docs/board-format.md), "jump_list" ([from, over, to] per jump) and
+// "default" {"start" (0/1 per hole), "end" (a hole name or "any")} when the board has a default
+// problem (null otherwise).
+nlohmann::json geometry_json(const Board& b);
+
+// A "still solvable?" answer: {"verdict" ("solvable", "not solvable", "unknown"), "reason",
+// "moves", "notation" (the solution found, as in solve_json), "nodes", "seconds"}.
+nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a);
+
+// A hint: solvability_json of its answer with "move": {"jumps" ([from, over, to]), "notation"
+// (the chain, "4-1-6")} or null.
+nlohmann::json hint_json(const Board& b, const Hint& h);
+
+// A game: {"board", "holes", "start", "goal" ({"kind": "hole"|"any"|"position", "hole" (name),
+// "position" (0/1)}), "moves" (chains, played ones), "undone" (chains), "position" (0/1 after the
+// played moves), "pegs", "finished", "won", "text" (the game file, docs/game-format.md)}.
+nlohmann::json game_json(const Game& g);
+
 // The catalogue: {"version", "kernels" {"cpu", "census", "cap"}, "boards": [board_json without
 // "names", with "description" and "default_problem"]}. Throws InputError for a bad
 // PEGSOL_KERNELS.
 nlohmann::json catalogue_json();
+
+// The presets, easiest first: {"presets": [{"name", "title", "description", "board", "start"
+// (0/1 per hole), "end", "difficulty" (1..5), "difficulty_name", "pegs"}]}.
+nlohmann::json presets_json();
 
 // `pegsol bench --json` (and --beam, --census): {"cases": [one object per row], "signature"}.
 nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
@@ -196,6 +197,100 @@ nlohmann::json catalogue_json() {
             {"census", std::string(isa_name(k.census))},
             {"cap", k.cap}}},
           {"boards", all}};
+}
+
+nlohmann::json geometry_json(const Board& b) {
+  nlohmann::json j = board_json(b);
+  nlohmann::json coords = nlohmann::json::array(), jumps = nlohmann::json::array();
+  for (int h = 0; h < b.size(); ++h) coords.push_back({b.coord(h).r, b.coord(h).c});
+  for (const Jump& jp : b.jumps()) jumps.push_back({jp.from, jp.over, jp.to});
+  j["coords"] = coords;
+  j["jump_list"] = jumps;
+  j["default"] = nullptr;
+  try {
+    BoardPtr shared = make_board(b.name());
+    if (shared->size() == b.size()) {
+      Problem p = default_problem(shared);
+      std::string end = p.goal.kind == Goal::Kind::Hole ? b.hole_name(p.goal.hole) : "any";
+      j["default"] = {{"start", p.start.to_bits()}, {"end", end}};
+    }
+  } catch (const InputError&) {
+    // A drawn board has no default problem.
+  }
+  return j;
+}
+
+nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a) {
+  nlohmann::json moves = nlohmann::json::array(), notation = nlohmann::json::array();
+  for (const Jump& jp : a.solution) {
+    moves.push_back({jp.from, jp.over, jp.to});
+    notation.push_back(b.hole_name(jp.from) + "-" + b.hole_name(jp.to));
+  }
+  return {{"verdict", std::string(solvability_name(a.verdict))},
+          {"reason", a.reason},
+          {"moves", moves},
+          {"notation", notation},
+          {"nodes", a.nodes},
+          {"seconds", a.seconds}};
+}
+
+nlohmann::json hint_json(const Board& b, const Hint& h) {
+  nlohmann::json j = solvability_json(b, h.answer);
+  j["move"] = nullptr;
+  if (h.move) {
+    nlohmann::json jumps = nlohmann::json::array();
+    for (const Jump& jp : h.move->jumps) jumps.push_back({jp.from, jp.over, jp.to});
+    j["move"] = {{"jumps", jumps}, {"notation", move_chain_text(b, *h.move)}};
+  }
+  return j;
+}
+
+nlohmann::json game_json(const Game& g) {
+  const Problem& p = g.problem();
+  const Board& b = *p.board;
+  nlohmann::json goal;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      goal = {{"kind", "hole"}, {"hole", b.hole_name(p.goal.hole)}};
+      break;
+    case Goal::Kind::Any:
+      goal = {{"kind", "any"}};
+      break;
+    case Goal::Kind::Position:
+      goal = {{"kind", "position"}, {"position", p.goal.position.to_bits()}};
+      break;
+  }
+  nlohmann::json played = nlohmann::json::array(), undone = nlohmann::json::array();
+  for (std::size_t i = 0; i < g.moves().size(); ++i)
+    (i < g.cursor() ? played : undone).push_back(move_chain_text(b, g.moves()[i]));
+  return {{"board", b.name()},
+          {"holes", b.size()},
+          {"start", p.start.to_bits()},
+          {"goal", goal},
+          {"moves", played},
+          {"undone", undone},
+          {"position", g.position().to_string()},
+          {"pegs", g.position().peg_count()},
+          {"finished", g.finished()},
+          {"won", g.won()},
+          {"text", g.to_text()}};
+}
+
+nlohmann::json presets_json() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Preset& p : presets()) {
+    Problem prob = preset_problem(p);
+    all.push_back({{"name", p.name},
+                   {"title", p.title},
+                   {"description", p.description},
+                   {"board", p.spec.board},
+                   {"start", prob.start.to_bits()},
+                   {"end", p.spec.end},
+                   {"difficulty", p.difficulty},
+                   {"difficulty_name", std::string(difficulty_name(p.difficulty))},
+                   {"pegs", p.pegs}});
+  }
+  return {{"presets", all}};
 }
 
 nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature) {
