@@ -64,10 +64,10 @@ function draw() {
     const g = el('g', { 'data-hole': h, class: 'cell' }, svg);
     const t = targets.find((j) => j[2] === h);
     el('circle', { cx: x, cy: y, r: 0.4, class: t ? 'hole target' : 'hole', 'data-hole': h }, g);
-    if (!small) el('text', { x, y: y + 0.48 - 0.02, class: 'label' }, g).textContent = names(h);
     if (h === goalHole) el('circle', { cx: x, cy: y, r: 0.46, class: 'goal-mark' }, g);
     if (S.ends.includes(h)) el('circle', { cx: x, cy: y, r: 0.5, class: 'end-ring' }, g);
     if (pos[h] === '1') el('circle', { cx: x, cy: y, r: 0.3, class: h === S.selected ? 'peg selected' : 'peg', 'data-hole': h }, g);
+    if (!small) el('text', { x, y, class: pos[h] === '1' ? 'label on-peg' : 'label' }, g).textContent = names(h);
     if (h === S.cursorHole && S.kbd) el('circle', { cx: x, cy: y, r: 0.44, class: 'cursor' }, g);
   });
   if (S.hint) for (const [f, , t] of S.hint)
