@@ -1,6 +1,8 @@
 // `pegsol serve`: routes, request limits, the compute slots and the job table (docs/api.md).
 #include "server.hpp"
 
+#include <sys/socket.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -477,7 +479,10 @@ class Api {
       out["goal"] = solvability_json(b, is_solvable(g.position(), prob.goal, o));
     }
     out["census"] = nullptr;
-    if (out["one_peg"]["verdict"] == "solvable" && b.size() <= opt_.max_census_holes) {
+    const auto want_count = body.find("count");
+    const bool count =
+        want_count == body.end() || !want_count->is_boolean() || want_count->get<bool>();
+    if (count && out["one_peg"]["verdict"] == "solvable" && b.size() <= opt_.max_census_holes) {
       Control c(&control_);
       c.set_time_limit(std::min(1.0, cap / 2));
       CensusOptions co;
@@ -607,7 +612,7 @@ int serve(const ServeOptions& options, const Control& control,
   s.set_keep_alive_max_count(100);
   s.set_keep_alive_timeout(5);
   s.set_error_handler([&options](const httplib::Request& req, httplib::Response& res) {
-    if (res.status == 413)
+    if (res.status == 413 && res.body.empty())
       send_error(res, 413,
                  "the request body is larger than the server's " +
                      std::to_string(options.max_body) + " bytes");
@@ -616,6 +621,13 @@ int serve(const ServeOptions& options, const Control& control,
     else if (res.body.empty())
       send_error(res, res.status,
                  "the request could not be served (HTTP " + std::to_string(res.status) + ")");
+  });
+  // The library listens with a backlog of 5, which drops and resets connections when dozens of
+  // clients connect at once; listen() again on the bound socket raises it.
+  int listen_fd = -1;
+  s.set_socket_options([&listen_fd](socket_t fd) {
+    httplib::default_socket_options(fd);
+    listen_fd = fd;
   });
   Api api(options, control);
   api.routes(s);
@@ -626,6 +638,7 @@ int serve(const ServeOptions& options, const Control& control,
   } else if (!s.bind_to_port(options.host, port)) {
     return 1;
   }
+  if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   if (on_listen) on_listen(port);
   std::atomic<bool> done{false};
   std::thread watcher([&] {

@@ -15,7 +15,7 @@ namespace pegsol::server {
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                          // 0: any free port (on_listen says which)
-  int http_threads = 16;                    // connections served at once
+  int http_threads = 64;                    // connections served at once
   int compute_slots = 4;                    // solves, hints and analyses at once; more: 503
   int max_jobs = 2;                         // jobs running at once; more: 503
   int max_kept_jobs = 32;                   // jobs kept for polling, finished ones evicted first
