@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
@@ -32,6 +33,19 @@ nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod
 
 // One solution (or game) as enumerate_solutions gives it: {"moves", "notation"}.
 nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
+
+// A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
+// "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason", "solution" (move
+// chains), "nodes", "seconds"}), "hint" (a move chain or null), "hint_moves" ([from, over, to] per
+// jump), "hint_to_goal", "counted", "ways_goal" and "ways_one_peg" (decimal strings, null when not
+// counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
+// "positions", "seconds"}.
+nlohmann::json analysis_json(const Position& p, const Analysis& a);
+
+// "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",
+// "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
+// "reason", "note", "seconds"}.
+nlohmann::json mistake_json(const Game& game, const Mistake& m);
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 // "bit_width", "names"}.

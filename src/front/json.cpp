@@ -6,6 +6,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/play.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
 
@@ -164,6 +165,70 @@ nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves) {
     notation.push_back(move_text(b, j));
   }
   return {{"moves", indices}, {"notation", notation}};
+}
+
+namespace {
+
+nlohmann::json answer_json(const Board& b, const SolvabilityAnswer& s) {
+  nlohmann::json chains = nlohmann::json::array();
+  for (const Move& m : group_moves(s.solution)) chains.push_back(move_chain_text(b, m));
+  return {{"verdict", std::string(solvability_name(s.verdict))},
+          {"reason", s.reason},
+          {"solution", chains},
+          {"nodes", s.nodes},
+          {"seconds", s.seconds}};
+}
+
+}  // namespace
+
+nlohmann::json analysis_json(const Position& p, const Analysis& a) {
+  const Board& b = p.board();
+  nlohmann::json hint = nullptr, hint_moves = nlohmann::json::array();
+  if (a.hint) {
+    hint = move_chain_text(b, *a.hint);
+    for (const Jump& j : a.hint->jumps) hint_moves.push_back({j.from, j.over, j.to});
+  }
+  nlohmann::json ends = nullptr, end_indices = nullptr;
+  if (a.counted) {
+    ends = nlohmann::json::array();
+    end_indices = nlohmann::json::array();
+    for (int h : a.end_holes.members()) {
+      ends.push_back(b.hole_name(h));
+      end_indices.push_back(h);
+    }
+  }
+  return {
+      {"position", p.to_string()},
+      {"pegs", p.peg_count()},
+      {"goal", answer_json(b, a.goal)},
+      {"one_peg", answer_json(b, a.one_peg)},
+      {"hint", hint},
+      {"hint_moves", hint_moves},
+      {"hint_to_goal", a.hint_to_goal},
+      {"counted", a.counted},
+      {"ways_goal", a.counted ? nlohmann::json(count_text(a.ways_goal)) : nlohmann::json()},
+      {"ways_one_peg", a.counted ? nlohmann::json(count_text(a.ways_one_peg)) : nlohmann::json()},
+      {"end_holes", ends},
+      {"end_hole_indices", end_indices},
+      {"count_note", a.count_note},
+      {"positions", a.positions},
+      {"seconds", a.seconds}};
+}
+
+nlohmann::json mistake_json(const Game& game, const Mistake& m) {
+  nlohmann::json move = nullptr, chain = nullptr;
+  if (m.move) {
+    move = *m.move;
+    chain = move_chain_text(*game.problem().board, game.moves()[*m.move]);
+  }
+  return {{"now", std::string(solvability_name(m.now))},
+          {"start_lost", m.start_lost},
+          {"move", move},
+          {"move_notation", chain},
+          {"rewind_to", m.rewind_to},
+          {"reason", m.reason},
+          {"note", m.note},
+          {"seconds", m.seconds}};
 }
 
 nlohmann::json board_json(const Board& b) {
