@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assets.hpp"
+#include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
@@ -278,14 +280,9 @@ class Api {
              return game_json(request_game(body));
            }));
     s.Post("/api/solve", wrap([this](const httplib::Request& req) { return solve_request(req); }));
-    s.Post("/api/hint", wrap([this](const httplib::Request& req) {
-             json body = parse_body(req);
-             Game g = request_game(body);
-             SlotGuard slot(slots_);
-             Control c(&control_);
-             SolveOptions o = request_options(body, c);
-             return hint_json(*g.problem().board, hint(g.position(), g.problem().goal, o));
-           }));
+    s.Post("/api/hint", wrap([this](const httplib::Request& req) { return hint_request(req); }));
+    s.Post("/api/mistake",
+           wrap([this](const httplib::Request& req) { return mistake_request(req); }));
     s.Post("/api/analysis",
            wrap([this](const httplib::Request& req) { return analysis_request(req); }));
     s.Post("/api/jobs", [this](const httplib::Request& req, httplib::Response& res) {
@@ -449,68 +446,81 @@ class Api {
     return solve_json(p, solve(p, o));
   }
 
-  // Live feedback: still solvable to one peg and to the goal (with the proof when not), and on
-  // small positions the census from here: ways to the goal and the holes the last peg can reach.
+  // The analyzer of the game's board and goal, kept for later requests on them (it remembers
+  // counts and solutions), at most analyzer_cache of them, the least recently used dropped.
+  std::shared_ptr<Analyzer> analyzer_for(const Game& g) {
+    const Problem& p = g.problem();
+    std::string key = p.board->name() + "|" + std::to_string(p.board->size()) + "|" +
+                      std::string(lattice_name(p.board->lattice())) + "|";
+    for (int h = 0; h < p.board->size(); ++h)
+      key += std::to_string(p.board->coord(h).r) + "," + std::to_string(p.board->coord(h).c) + ";";
+    key += "|" + std::to_string(static_cast<int>(p.goal.kind)) + ":" + std::to_string(p.goal.hole) +
+           ":" + (p.goal.kind == Goal::Kind::Position ? p.goal.position.to_bits() : "");
+    std::lock_guard lock(analyzers_m_);
+    for (auto it = analyzers_.begin(); it != analyzers_.end(); ++it)
+      if (it->first == key) {
+        auto found = *it;
+        analyzers_.erase(it);
+        analyzers_.push_front(found);
+        return found.second;
+      }
+    auto a = std::make_shared<Analyzer>(p.board, p.goal);
+    analyzers_.emplace_front(key, a);
+    if (static_cast<int>(analyzers_.size()) > opt_.analyzer_cache) analyzers_.pop_back();
+    return a;
+  }
+
+  AnalysisOptions analysis_options(const json& body, const Control& c) const {
+    AnalysisOptions o;
+    o.control = &c;
+    double t = number(body, "time_limit", std::min(2.0, opt_.request_seconds));
+    if (!(t > 0) || t > opt_.request_seconds) t = opt_.request_seconds;
+    o.time_limit = t;
+    auto count = body.find("count");
+    if (count != body.end() && count->is_boolean()) o.count = count->get<bool>();
+    return o;
+  }
+
+  // Live feedback (pegsol/analysis.hpp): solvable to one peg and to the goal (the proof when
+  // not), the ways left and the holes the last peg can end on, a hint.
   json analysis_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    const Problem& prob = g.problem();
-    const Board& b = *prob.board;
     SlotGuard slot(slots_);
-    json out = {{"position", g.position().to_string()},
-                {"pegs", g.position().peg_count()},
-                {"finished", g.finished()},
-                {"won", g.won()}};
-    double cap = std::min(number(body, "time_limit", 2.0), opt_.request_seconds);
-    if (!(cap > 0)) cap = opt_.request_seconds;
-    Goal any;
-    {
-      Control c(&control_);
-      SolveOptions o = request_options(body, c);
-      c.set_time_limit(cap / 2);
-      out["one_peg"] = solvability_json(b, is_solvable(g.position(), any, o));
-    }
-    if (prob.goal.kind == Goal::Kind::Any) {
-      out["goal"] = out["one_peg"];
-    } else {
-      Control c(&control_);
-      SolveOptions o = request_options(body, c);
-      c.set_time_limit(cap / 2);
-      out["goal"] = solvability_json(b, is_solvable(g.position(), prob.goal, o));
-    }
-    out["census"] = nullptr;
-    const auto want_count = body.find("count");
-    const bool count =
-        want_count == body.end() || !want_count->is_boolean() || want_count->get<bool>();
-    if (count && out["one_peg"]["verdict"] == "solvable" && b.size() <= opt_.max_census_holes) {
-      Control c(&control_);
-      c.set_time_limit(std::min(1.0, cap / 2));
-      CensusOptions co;
-      co.control = &c;
-      co.threads = 1;
-      co.distinct = false;
-      co.random_player = false;
-      co.memory_limit = opt_.request_memory;
-      Problem here = from_here(g);
-      try {
-        CensusResult r = census(here, co);
-        if (r.stop == StopReason::None && r.on_path_done) {
-          json ends = json::array();
-          for (int h = 0; h < b.size(); ++h)
-            if (h < static_cast<int>(r.solutions_by_hole.size()) && r.solutions_by_hole[h] > 0)
-              ends.push_back({{"hole", h},
-                              {"name", b.hole_name(h)},
-                              {"ways", count_text(r.solutions_by_hole[h])}});
-          out["census"] = {{"ways", count_text(r.solutions)},
-                           {"ends", ends},
-                           {"positions", r.reachable_raw},
-                           {"seconds", r.seconds}};
-        }
-      } catch (const CensusError&) {
-        // Counts too large for the census's integers: no figures.
-      }
-    }
+    Control c(&control_);
+    auto a = analyzer_for(g);
+    json out = analysis_json(g.position(), a->analyze(g.position(), analysis_options(body, c)));
+    out["finished"] = g.finished();
+    out["won"] = g.won();
     return out;
+  }
+
+  // A hint: the next move of a solution to the goal (or, when the goal is lost, to one peg).
+  json hint_request(const httplib::Request& req) {
+    json body = parse_body(req);
+    Game g = request_game(body);
+    SlotGuard slot(slots_);
+    Control c(&control_);
+    AnalysisOptions o = analysis_options(body, c);
+    o.count = false;
+    Analysis a = analyzer_for(g)->analyze(g.position(), o);
+    Hint h;
+    h.answer = a.hint_to_goal || !a.hint ? a.goal : a.one_peg;
+    h.move = a.hint;
+    json out = hint_json(*g.problem().board, h);
+    out["to_goal"] = a.hint_to_goal;
+    return out;
+  }
+
+  // "Where did I go wrong": the first played move after which the goal was lost.
+  json mistake_request(const httplib::Request& req) {
+    json body = parse_body(req);
+    Game g = request_game(body);
+    SlotGuard slot(slots_);
+    Control c(&control_);
+    AnalysisOptions o = analysis_options(body, c);
+    o.time_limit = opt_.request_seconds;
+    return mistake_json(g, analyzer_for(g)->first_mistake(g, o));
   }
 
   std::shared_ptr<Job> find_job(const std::string& id) {
@@ -596,6 +606,8 @@ class Api {
   std::mutex jobs_m_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::deque<std::string> order_;
+  std::mutex analyzers_m_;
+  std::list<std::pair<std::string, std::shared_ptr<Analyzer>>> analyzers_;
   std::uint64_t next_id_ = 0;
 };
 

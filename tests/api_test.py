@@ -71,14 +71,20 @@ try:
           replay(33, after, h["move"]["jumps"], eng["jump_list"]) is not None and
           replay(33, after, h["moves"], eng["jump_list"]).count("1") == 1, h)
     st, a, _ = s.post("/api/analysis", {"board": "triangle:5"})
-    check("analysis", st == 200 and a["one_peg"]["verdict"] == "solvable" and a["census"] and
-          a["census"]["ways"] == "29760" and
-          sorted(e["name"] for e in a["census"]["ends"]) == ["1", "10", "13", "7"], a)
+    cnt = json.loads(subprocess.run([pegsol, "count", "--json", "-b", "triangle:5"],
+                                    capture_output=True, text=True).stdout)
+    check("analysis", st == 200 and a["one_peg"]["verdict"] == "solvable" and a["counted"] and
+          a["ways_goal"] == cnt["solutions"] and
+          sorted(a["end_holes"]) == sorted(h for h, n in cnt["solutions_by_final_hole"].items()
+                                           if n != "0"), (a, cnt.get("solutions_by_final_hole")))
     cross = next(p for p in pre["presets"] if p["name"] == "latin-cross")
     st, a, _ = s.post("/api/analysis", {"board": "english", "start": cross["start"], "end": "d4",
                                         "moves": ["d3-d1"]})
     check("analysis-lost", st == 200 and a["goal"]["verdict"] == "not solvable" and
           a["goal"]["reason"], a)
+    st, m, _ = s.post("/api/mistake", {"board": "english", "start": cross["start"], "end": "d4",
+                                       "moves": ["d3-d1"]})
+    check("mistake", st == 200 and m["move"] == 0 and m["rewind_to"] == 0 and m["reason"], m)
     st, g, _ = s.post("/api/game", {"board": "english", "moves": ["d2-d4"]})
     check("game", st == 200 and g["text"].startswith("pegsol game\nboard: english\n") and
           g["moves"] == ["d2-d4"], g)

@@ -59,7 +59,7 @@ figures = {}
 bad = []
 try:
     if args.bench:
-        for kind, path, extra in (("solvable", "/api/analysis", {"count": False}),
+        for kind, path, extra in (("solvable", "/api/analysis", {}),
                                   ("hint", "/api/hint", {})):
             times, verdicts = [], {}
             for moves in games:

@@ -132,11 +132,11 @@ async function feedback() {
     if (ctl.signal.aborted) return;
     let html = verdictHtml('One peg', a.one_peg);
     if (S.end !== 'any') html += verdictHtml(`Goal ${esc(S.end)}`, a.goal);
-    if (a.census) {
-      html += `<div>Ways to finish from here: <b>${a.census.ways}</b></div>`;
-      html += `<div>The last peg can end on: ${a.census.ends.map((e) => esc(e.name)).join(', ') || '—'}</div>`;
-      S.ends = a.census.ends.map((e) => e.hole);
-    }
+    if (a.counted) {
+      html += `<div>Ways to finish from here: <b>${a.ways_goal}</b>${S.end !== 'any' ? ` (to one peg anywhere: ${a.ways_one_peg})` : ''}</div>`;
+      html += `<div>The last peg can still end on: ${a.end_holes.map(esc).join(', ') || '—'} (ringed)</div>`;
+      S.ends = a.end_hole_indices;
+    } else if (a.count_note) html += `<div class="unknown">Not counted: ${esc(a.count_note)}</div>`;
     S.lost = a.goal.verdict === 'not solvable';
     $('wrong-btn').hidden = !(S.lost && S.cursor > 0);
     body.innerHTML = html;
@@ -187,9 +187,9 @@ async function whereWrong() {
   $('status').textContent = 'Looking for the first losing move…';
   try {
     const m = await api('/api/mistake', request());
-    if (m.move === null || m.move === undefined) { $('status').textContent = m.note || m.reason || 'The game is not lost'; return; }
+    if (m.move === null) { $('status').textContent = m.start_lost ? `The start itself cannot reach the goal: ${m.reason}` : m.note || 'The game is not lost'; return; }
     setCursor(m.rewind_to);
-    $('status').textContent = `Move ${m.move + 1} (${m.notation}) lost the game: ${m.reason}. Rewound to just before it.`;
+    $('status').textContent = `Move ${m.move + 1} (${m.move_notation}) lost the game: ${m.reason}. Rewound to just before it.`;
   } catch (e) { $('status').textContent = e.message; }
 }
 
@@ -416,7 +416,7 @@ async function init() {
   for (const b of boards.boards) $('board-select').add(new Option(`${b.board} (${b.holes})`, b.board));
   for (const p of presets.presets) $('preset-select').add(new Option(`${p.title} — ${p.difficulty_name}`, p.name));
   S.presets = presets.presets;
-  $('board-select').onchange = () => loadBoard({ board: $('board-select').value });
+  $('board-select').onchange = () => { $('preset-select').value = ''; loadBoard({ board: $('board-select').value }); };
   $('preset-select').onchange = () => {
     const p = S.presets.find((x) => x.name === $('preset-select').value);
     if (p) loadBoard({ board: p.board }, p.start, p.end);

@@ -130,6 +130,13 @@ try {
     const why = await text('#feedback-body');
     check('why-not', /not solvable — \S/.test(why), why);
     await shot('06-not-solvable');
+    // Where did I go wrong: the first losing move named, the game rewound to just before it.
+    await page.click('#wrong-btn');
+    check('where-wrong', await waitText('#status', /^Move 1 \(.+\) lost the game: .+Rewound/), await text('#status'));
+    check('where-wrong-rewound', (await text('#moves-count')) === '0 moves');
+    await shot('07-where-wrong');
+    await page.click('#redo');
+    await ready();
   }
 
   // Save and load: the game file in the textarea, loaded back after a restart.
@@ -144,14 +151,14 @@ try {
   await page.click('#load-text');
   check('load', await waitText('#moves-count', '1 moves'), await text('#moves-count'));
   await ready();
-  await shot('07-loaded');
+  await shot('08-loaded');
 
   // A preset: the plus sign, nine pegs on the English board.
   await page.selectOption('#preset-select', 'plus');
   check('preset', await waitText('#pegs-count', '9 pegs'), await text('#pegs-count'));
   check('preset-goal', (await text('#status')).includes('d4'));
   await ready();
-  await shot('08-preset');
+  await shot('09-preset');
 
   // The editor: remove two pegs, add one, goal on d4, and play on.
   await page.click('#editor summary');
@@ -162,7 +169,7 @@ try {
   await page.click(hole('d4', eng));
   await ready();
   check('editor-goal', (await text('#status')).includes('one peg on d4'));
-  await shot('09-editor');
+  await shot('10-editor');
 
   // A job: the English census, paused, resumed, then another cancelled.
   await page.selectOption('#board-select', 'english');
@@ -172,21 +179,21 @@ try {
   await page.click('#job-count');
   await page.click('#job-pause');
   await page.waitForSelector('#job-state[data-state="paused"]', { timeout: 10000 });
-  await shot('10-job-paused');
+  await shot('11-job-paused');
   await page.click('#job-resume');
   await page.waitForSelector('#job-state[data-state="done"]', { timeout: 120000 });
   check('job-funnel', (await page.$$('#job-result svg.funnel rect')).length > 10);
-  await shot('11-job-done');
+  await shot('12-job-done');
   await page.click('#job-count');
   await page.click('#job-cancel');
   await page.waitForSelector('#job-state[data-state="cancelled"]', { timeout: 20000 });
-  await shot('12-job-cancelled');
+  await shot('13-job-cancelled');
 
   // A phone-sized screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(base + '#board=triangle:5');
   await ready();
-  await shot('13-phone');
+  await shot('14-phone');
   check('no-page-errors', errors.length === 0, errors.join('; '));
 } finally {
   await browser.close();
