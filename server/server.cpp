@@ -446,9 +446,22 @@ class Api {
     return solve_json(p, solve(p, o));
   }
 
-  // The analyzer of the game's board and goal, kept for later requests on them (it remembers
-  // counts and solutions), at most analyzer_cache of them, the least recently used dropped.
-  std::shared_ptr<Analyzer> analyzer_for(const Game& g) {
+  // An analyzer of the game's board and goal for one request, given back when the lease ends.
+  // An analyzer answers one call at a time, so each key keeps a few (idle ones are reused: they
+  // remember counts and solutions); at most analyzer_cache keys, the least recently used dropped.
+  struct Lease {
+    Api* api;
+    std::string key;
+    std::shared_ptr<Analyzer> analyzer;
+    Lease(Api* a, std::string k, std::shared_ptr<Analyzer> an)
+        : api(a), key(std::move(k)), analyzer(std::move(an)) {}
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() { api->give_back(key, std::move(analyzer)); }
+    Analyzer* operator->() const { return analyzer.get(); }
+  };
+
+  Lease analyzer_for(const Game& g) {
     const Problem& p = g.problem();
     std::string key = p.board->name() + "|" + std::to_string(p.board->size()) + "|" +
                       std::string(lattice_name(p.board->lattice())) + "|";
@@ -456,18 +469,34 @@ class Api {
       key += std::to_string(p.board->coord(h).r) + "," + std::to_string(p.board->coord(h).c) + ";";
     key += "|" + std::to_string(static_cast<int>(p.goal.kind)) + ":" + std::to_string(p.goal.hole) +
            ":" + (p.goal.kind == Goal::Kind::Position ? p.goal.position.to_bits() : "");
+    {
+      std::lock_guard lock(analyzers_m_);
+      for (auto it = analyzers_.begin(); it != analyzers_.end(); ++it)
+        if (it->first == key) {
+          analyzers_.splice(analyzers_.begin(), analyzers_, it);
+          auto& idle = analyzers_.front().second;
+          if (!idle.empty()) {
+            auto a = std::move(idle.back());
+            idle.pop_back();
+            return Lease(this, key, std::move(a));
+          }
+          break;
+        }
+    }
+    return Lease(this, key, std::make_shared<Analyzer>(p.board, p.goal));
+  }
+
+  void give_back(const std::string& key, std::shared_ptr<Analyzer> a) {
     std::lock_guard lock(analyzers_m_);
-    for (auto it = analyzers_.begin(); it != analyzers_.end(); ++it)
-      if (it->first == key) {
-        auto found = *it;
-        analyzers_.erase(it);
-        analyzers_.push_front(found);
-        return found.second;
-      }
-    auto a = std::make_shared<Analyzer>(p.board, p.goal);
-    analyzers_.emplace_front(key, a);
-    if (static_cast<int>(analyzers_.size()) > opt_.analyzer_cache) analyzers_.pop_back();
-    return a;
+    auto it = analyzers_.begin();
+    while (it != analyzers_.end() && it->first != key) ++it;
+    if (it == analyzers_.end()) {
+      analyzers_.emplace_front(key, std::vector<std::shared_ptr<Analyzer>>{});
+      it = analyzers_.begin();
+    }
+    if (static_cast<int>(it->second.size()) < opt_.idle_analyzers)
+      it->second.push_back(std::move(a));
+    while (static_cast<int>(analyzers_.size()) > opt_.analyzer_cache) analyzers_.pop_back();
   }
 
   AnalysisOptions analysis_options(const json& body, const Control& c) const {
@@ -488,7 +517,7 @@ class Api {
     Game g = request_game(body);
     SlotGuard slot(slots_);
     Control c(&control_);
-    auto a = analyzer_for(g);
+    Lease a = analyzer_for(g);
     json out = analysis_json(g.position(), a->analyze(g.position(), analysis_options(body, c)));
     out["finished"] = g.finished();
     out["won"] = g.won();
@@ -503,7 +532,10 @@ class Api {
     Control c(&control_);
     AnalysisOptions o = analysis_options(body, c);
     o.count = false;
-    Analysis a = analyzer_for(g)->analyze(g.position(), o);
+    Analysis a = [&] {
+      Lease an = analyzer_for(g);
+      return an->analyze(g.position(), o);
+    }();
     Hint h;
     h.answer = a.hint_to_goal || !a.hint ? a.goal : a.one_peg;
     h.move = a.hint;
@@ -520,7 +552,8 @@ class Api {
     Control c(&control_);
     AnalysisOptions o = analysis_options(body, c);
     o.time_limit = opt_.request_seconds;
-    return mistake_json(g, analyzer_for(g)->first_mistake(g, o));
+    Lease an = analyzer_for(g);
+    return mistake_json(g, an->first_mistake(g, o));
   }
 
   std::shared_ptr<Job> find_job(const std::string& id) {
@@ -607,7 +640,7 @@ class Api {
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::deque<std::string> order_;
   std::mutex analyzers_m_;
-  std::list<std::pair<std::string, std::shared_ptr<Analyzer>>> analyzers_;
+  std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> analyzers_;
   std::uint64_t next_id_ = 0;
 };
 

@@ -26,7 +26,8 @@ struct ServeOptions {
   std::size_t job_memory = 1024u << 20;     // bytes for a job's census tables
   std::size_t max_body = 64u << 10;         // bytes of a request body
   int max_census_holes = 41;                // count and table jobs: boards up to this size
-  int analyzer_cache = 4;                   // analyzers kept (one per board and goal)
+  int analyzer_cache = 4;                   // boards and goals whose analyzers are kept
+  int idle_analyzers = 2;                   // idle analyzers kept per board and goal
 };
 
 // Serves until `control` says to stop (a signal), then stops every job and returns 0; returns 1
