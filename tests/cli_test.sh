@@ -36,6 +36,11 @@ check version-kernels 0 'census kernels: (portable|avx2|avx512)' -- "$pegsol" --
 check version-capped 0 'census kernels: portable \(capped by PEGSOL_KERNELS=portable\)' -- env PEGSOL_KERNELS=portable "$pegsol" --version
 check boards-json 0 '"kernels":\{"cap":"[a-z0-9]*","census":"(portable|avx2|avx512)","cpu":' -- "$pegsol" boards --json
 check kernels-bad 2 'PEGSOL_KERNELS=bogus: expected auto, portable, avx2 or avx512' -- env PEGSOL_KERNELS=bogus "$pegsol" count -b triangle:5
+check presets 0 '^latin-cross +easy +6 +english +d4' -- "$pegsol" presets
+check presets-json 0 '"name":"cracker-barrel"' -- "$pegsol" presets --json
+check preset-solve 0 'solved in' -- "$pegsol" solve --preset latin-cross --no-draw
+check preset-unknown 2 "did you mean 'latin-cross'" -- "$pegsol" solve --preset latin-cros
+check preset-and-board 2 'drop --board' -- "$pegsol" solve --preset plus -b french
 # The bench's signature: a change in search behaviour changes it (and its commit says so).
 check bench-signature 0 '^signature: 1161436 nodes$' -- "$pegsol" bench --repeat 1
 # The beam bench's (fixed seeds; the count leaves out threads above the one that succeeded).

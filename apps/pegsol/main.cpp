@@ -18,8 +18,11 @@
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
+#include "pegsol/presets.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
+#include "presets_cmd.hpp"
+#include "serve_cmd.hpp"
 
 namespace {
 
@@ -102,6 +105,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(beam_method_names()));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
+  std::string preset_name;
+  solve_cmd->add_option("--preset", preset_name,
+                        "A preset problem by name (`pegsol presets`); excludes --board, --start, "
+                        "--end, --goal");
 
   bool boards_json = false;
   auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
@@ -130,6 +137,8 @@ int main(int argc, char** argv) {
       ->check(cli::whole_number_check(0, cli::max_threads()));
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
+  cli::PresetsCommand presets_cmd(app);
+  cli::ServeCommand serve_cmd(app);
 
   app.footer(cli::exit_status_help());
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(cli::exit_status_help());
@@ -150,6 +159,7 @@ int main(int argc, char** argv) {
     try {
       if (*boards_cmd) return cli::print_boards(boards_json);
       if (*show_cmd) return cli::print_show(show_args, show_json);
+      if (auto rc = presets_cmd.run()) return *rc;
       for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
       Control control;
       control.watch(&g_stop, StopReason::Signal);
@@ -158,12 +168,22 @@ int main(int argc, char** argv) {
         return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
       };
       if (auto rc = census_cmds.run(control)) return status(*rc);
+      if (auto rc = serve_cmd.run(control))
+        return control.stop_reason() == StopReason::Signal ? 0 : *rc;
       if (*bench_cmd && bench_census)
         return cli::run_census_bench(repeats, bench_threads, bench_json);
       if (*bench_cmd)
         return bench_beam ? cli::run_beam_bench(repeats, bench_json)
                           : cli::run_bench(repeats, bench_json);
       // `pegsol` alone and `pegsol solve` solve the default problem.
+      if (!preset_name.empty()) {
+        if (!solve_args.board.empty() || !solve_args.start.empty() || !solve_args.end.empty() ||
+            !solve_args.goal.empty() || !solve_args.lattice.empty())
+          throw InputError("--preset " + preset_name +
+                           ": a preset names its board, start and goal; drop --board, --lattice, "
+                           "--start, --end and --goal");
+        solve_args = preset(preset_name).spec;
+      }
       Problem p = build_problem(solve_args);
       SolveOptions o;
       o.direction = *parse_direction(direction);

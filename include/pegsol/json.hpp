@@ -10,7 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
@@ -71,15 +74,50 @@ class SolutionsJson {
   EnumerateOptions o_;
   bool first_ = true;
 };
+// A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
+// "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason", "solution" (move
+// chains), "nodes", "seconds"}), "hint" (a move chain or null), "hint_moves" ([from, over, to] per
+// jump), "hint_to_goal", "counted", "ways_goal" and "ways_one_peg" (decimal strings, null when not
+// counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
+// "positions", "seconds"}.
+nlohmann::json analysis_json(const Position& p, const Analysis& a);
+
+// "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",
+// "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
+// "reason", "note", "seconds"}.
+nlohmann::json mistake_json(const Game& game, const Mistake& m);
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 // "bit_width", "names"}.
 nlohmann::json board_json(const Board& b);
 
+// A board's geometry for drawing and playing it: board_json and "coords" ([row, column] lattice
+// coordinates per hole, docs/board-format.md), "jump_list" ([from, over, to] per jump) and
+// "default" {"start" (0/1 per hole), "end" (a hole name or "any")} when the board has a default
+// problem (null otherwise).
+nlohmann::json geometry_json(const Board& b);
+
+// A "still solvable?" answer: {"verdict" ("solvable", "not solvable", "unknown"), "reason",
+// "moves", "notation" (the solution found, as in solve_json), "nodes", "seconds"}.
+nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a);
+
+// A hint: solvability_json of its answer with "move": {"jumps" ([from, over, to]), "notation"
+// (the chain, "4-1-6")} or null.
+nlohmann::json hint_json(const Board& b, const Hint& h);
+
+// A game: {"board", "holes", "start", "goal" ({"kind": "hole"|"any"|"position", "hole" (name),
+// "position" (0/1)}), "moves" (chains, played ones), "undone" (chains), "position" (0/1 after the
+// played moves), "pegs", "finished", "won", "text" (the game file, docs/game-format.md)}.
+nlohmann::json game_json(const Game& g);
+
 // The catalogue: {"version", "kernels" {"cpu", "census", "cap"}, "boards": [board_json without
 // "names", with "description" and "default_problem"]}. Throws InputError for a bad
 // PEGSOL_KERNELS.
 nlohmann::json catalogue_json();
+
+// The presets, easiest first: {"presets": [{"name", "title", "description", "board", "start"
+// (0/1 per hole), "end", "difficulty" (1..5), "difficulty_name", "pegs"}]}.
+nlohmann::json presets_json();
 
 // `pegsol bench --json` (and --beam, --census): {"cases": [one object per row], "signature"}.
 nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature);

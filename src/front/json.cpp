@@ -6,6 +6,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/play.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
 
@@ -274,6 +275,70 @@ std::string SolutionsJson::tail(const EnumerateResult& r, double seconds) const 
   return "]," + dump_json(t).substr(1);  // the rest of the object, its opening brace dropped
 }
 
+namespace {
+
+nlohmann::json answer_json(const Board& b, const SolvabilityAnswer& s) {
+  nlohmann::json chains = nlohmann::json::array();
+  for (const Move& m : group_moves(s.solution)) chains.push_back(move_chain_text(b, m));
+  return {{"verdict", std::string(solvability_name(s.verdict))},
+          {"reason", s.reason},
+          {"solution", chains},
+          {"nodes", s.nodes},
+          {"seconds", s.seconds}};
+}
+
+}  // namespace
+
+nlohmann::json analysis_json(const Position& p, const Analysis& a) {
+  const Board& b = p.board();
+  nlohmann::json hint = nullptr, hint_moves = nlohmann::json::array();
+  if (a.hint) {
+    hint = move_chain_text(b, *a.hint);
+    for (const Jump& j : a.hint->jumps) hint_moves.push_back({j.from, j.over, j.to});
+  }
+  nlohmann::json ends = nullptr, end_indices = nullptr;
+  if (a.counted) {
+    ends = nlohmann::json::array();
+    end_indices = nlohmann::json::array();
+    for (int h : a.end_holes.members()) {
+      ends.push_back(b.hole_name(h));
+      end_indices.push_back(h);
+    }
+  }
+  return {
+      {"position", p.to_string()},
+      {"pegs", p.peg_count()},
+      {"goal", answer_json(b, a.goal)},
+      {"one_peg", answer_json(b, a.one_peg)},
+      {"hint", hint},
+      {"hint_moves", hint_moves},
+      {"hint_to_goal", a.hint_to_goal},
+      {"counted", a.counted},
+      {"ways_goal", a.counted ? nlohmann::json(count_text(a.ways_goal)) : nlohmann::json()},
+      {"ways_one_peg", a.counted ? nlohmann::json(count_text(a.ways_one_peg)) : nlohmann::json()},
+      {"end_holes", ends},
+      {"end_hole_indices", end_indices},
+      {"count_note", a.count_note},
+      {"positions", a.positions},
+      {"seconds", a.seconds}};
+}
+
+nlohmann::json mistake_json(const Game& game, const Mistake& m) {
+  nlohmann::json move = nullptr, chain = nullptr;
+  if (m.move) {
+    move = *m.move;
+    chain = move_chain_text(*game.problem().board, game.moves()[*m.move]);
+  }
+  return {{"now", std::string(solvability_name(m.now))},
+          {"start_lost", m.start_lost},
+          {"move", move},
+          {"move_notation", chain},
+          {"rewind_to", m.rewind_to},
+          {"reason", m.reason},
+          {"note", m.note},
+          {"seconds", m.seconds}};
+}
+
 nlohmann::json board_json(const Board& b) {
   nlohmann::json names = nlohmann::json::array();
   for (int h = 0; h < b.size(); ++h) names.push_back(b.hole_name(h));
@@ -305,6 +370,100 @@ nlohmann::json catalogue_json() {
             {"census", std::string(isa_name(k.census))},
             {"cap", k.cap}}},
           {"boards", all}};
+}
+
+nlohmann::json geometry_json(const Board& b) {
+  nlohmann::json j = board_json(b);
+  nlohmann::json coords = nlohmann::json::array(), jumps = nlohmann::json::array();
+  for (int h = 0; h < b.size(); ++h) coords.push_back({b.coord(h).r, b.coord(h).c});
+  for (const Jump& jp : b.jumps()) jumps.push_back({jp.from, jp.over, jp.to});
+  j["coords"] = coords;
+  j["jump_list"] = jumps;
+  j["default"] = nullptr;
+  try {
+    BoardPtr shared = make_board(b.name());
+    if (shared->size() == b.size()) {
+      Problem p = default_problem(shared);
+      std::string end = p.goal.kind == Goal::Kind::Hole ? b.hole_name(p.goal.hole) : "any";
+      j["default"] = {{"start", p.start.to_bits()}, {"end", end}};
+    }
+  } catch (const InputError&) {
+    // A drawn board has no default problem.
+  }
+  return j;
+}
+
+nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a) {
+  nlohmann::json moves = nlohmann::json::array(), notation = nlohmann::json::array();
+  for (const Jump& jp : a.solution) {
+    moves.push_back({jp.from, jp.over, jp.to});
+    notation.push_back(b.hole_name(jp.from) + "-" + b.hole_name(jp.to));
+  }
+  return {{"verdict", std::string(solvability_name(a.verdict))},
+          {"reason", a.reason},
+          {"moves", moves},
+          {"notation", notation},
+          {"nodes", a.nodes},
+          {"seconds", a.seconds}};
+}
+
+nlohmann::json hint_json(const Board& b, const Hint& h) {
+  nlohmann::json j = solvability_json(b, h.answer);
+  j["move"] = nullptr;
+  if (h.move) {
+    nlohmann::json jumps = nlohmann::json::array();
+    for (const Jump& jp : h.move->jumps) jumps.push_back({jp.from, jp.over, jp.to});
+    j["move"] = {{"jumps", jumps}, {"notation", move_chain_text(b, *h.move)}};
+  }
+  return j;
+}
+
+nlohmann::json game_json(const Game& g) {
+  const Problem& p = g.problem();
+  const Board& b = *p.board;
+  nlohmann::json goal;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      goal = {{"kind", "hole"}, {"hole", b.hole_name(p.goal.hole)}};
+      break;
+    case Goal::Kind::Any:
+      goal = {{"kind", "any"}};
+      break;
+    case Goal::Kind::Position:
+      goal = {{"kind", "position"}, {"position", p.goal.position.to_bits()}};
+      break;
+  }
+  nlohmann::json played = nlohmann::json::array(), undone = nlohmann::json::array();
+  for (std::size_t i = 0; i < g.moves().size(); ++i)
+    (i < g.cursor() ? played : undone).push_back(move_chain_text(b, g.moves()[i]));
+  return {{"board", b.name()},
+          {"holes", b.size()},
+          {"start", p.start.to_bits()},
+          {"goal", goal},
+          {"moves", played},
+          {"undone", undone},
+          {"position", g.position().to_string()},
+          {"pegs", g.position().peg_count()},
+          {"finished", g.finished()},
+          {"won", g.won()},
+          {"text", g.to_text()}};
+}
+
+nlohmann::json presets_json() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Preset& p : presets()) {
+    Problem prob = preset_problem(p);
+    all.push_back({{"name", p.name},
+                   {"title", p.title},
+                   {"description", p.description},
+                   {"board", p.spec.board},
+                   {"start", prob.start.to_bits()},
+                   {"end", p.spec.end},
+                   {"difficulty", p.difficulty},
+                   {"difficulty_name", std::string(difficulty_name(p.difficulty))},
+                   {"pegs", p.pegs}});
+  }
+  return {{"presets", all}};
 }
 
 nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature) {

@@ -1,0 +1,102 @@
+// Analysis of a position for a player: can it still be solved (to one peg anywhere, to the goal),
+// and if not why; how many ways remain and on which holes the last peg can still end; a hint;
+// and for a game, the first move after which no solution remained ("where did I go wrong").
+//
+// Every answer is computed: a count walks every jump sequence from the position (memoised), a
+// "not solvable" carries a proof (position class, peg types, pagoda) or a completed search, a
+// solution is replayed. Work is bounded by the options' time and memory; what the bound cut short
+// is said (Solvability::Unknown, `counted` false with a note).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/problem.hpp"
+
+namespace pegsol {
+
+struct AnalysisOptions {
+  // Deadline, cancel for one call (analyze or first_mistake); may be null. With time_limit,
+  // both apply.
+  const Control* control = nullptr;
+  double time_limit = 2;  // seconds for one call; 0: no limit
+  // Count the ways left and the end holes when the board fits 64 bits and the positions
+  // reachable from here stay within count_positions (the memo's bound, about 40 bytes each).
+  bool count = true;
+  std::size_t count_positions = 2'000'000;
+  double count_seconds = 0.5;  // at most this much of the call goes to the count
+  bool hint = true;            // fill Analysis::hint
+};
+
+// What analyze() found about one position.
+struct Analysis {
+  // To one peg anywhere, and to the analyzer's goal (the same answer when the goal is Any).
+  // Solvable answers carry a replayed solution; NotSolvable ones the proof in `reason`.
+  SolvabilityAnswer one_peg;
+  SolvabilityAnswer goal;
+  // The next move of a solution to the goal (to one peg when the goal cannot be reached but one
+  // peg can); nullopt when neither is solvable, or the position already is the goal.
+  std::optional<Move> hint;
+  bool hint_to_goal = false;  // the hint leads to the goal (false: to one peg anywhere)
+  // Exact counts, when `counted`: jump sequences from here to the goal and to one peg anywhere,
+  // and the holes a single last peg can still end on.
+  bool counted = false;
+  Count ways_goal = 0;
+  Count ways_one_peg = 0;
+  HoleSet end_holes;
+  std::string count_note;       // why not counted (empty when counted)
+  std::uint64_t positions = 0;  // distinct positions the count holds for this position's subtree
+  double seconds = 0;
+};
+
+// "Where did I go wrong": the first played move after which the goal could no longer be reached.
+struct Mistake {
+  // Solvability of the game's current position (after the played moves).
+  Solvability now = Solvability::Unknown;
+  // The start itself cannot reach the goal (then `move` is empty and `reason` says why).
+  bool start_lost = false;
+  // Index in Game::moves() of the first move after which no solution remained; empty when the
+  // game is not lost, the start was lost, or a bounded search could not decide.
+  std::optional<std::size_t> move;
+  // Rewind here (the number of moves to keep: Game's cursor before `move`) to stand on the last
+  // position that could still reach the goal.
+  std::size_t rewind_to = 0;
+  std::string reason;  // why the position after `move` (or the start) cannot reach the goal
+  std::string note;    // for Unknown: which position the bound left undecided, and why
+  double seconds = 0;
+};
+
+// Analyses positions of one board towards one goal, keeping what it learnt (the count's memo,
+// positions known to lie on a solution) for later calls. Thread-safe; calls share one lock.
+class Analyzer {
+ public:
+  // Throws InputError when the goal does not fit the board.
+  Analyzer(BoardPtr board, Goal goal);
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+
+  const Board& board() const;
+  const Goal& goal() const;
+
+  // Everything about `p` (on this analyzer's board; InputError otherwise).
+  Analysis analyze(const Position& p, const AnalysisOptions& options = {}) const;
+  // Solvability of `p` to the goal alone (the count, when cheap, else a search).
+  SolvabilityAnswer solvable(const Position& p, const AnalysisOptions& options = {}) const;
+  // The first losing move of `game`'s played moves (the game's board and goal must be this
+  // analyzer's). Solvability only drops along a game, so a binary search over the positions
+  // finds it with about log2(moves) questions.
+  Mistake first_mistake(const Game& game, const AnalysisOptions& options = {}) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pegsol

@@ -1,0 +1,39 @@
+// Presets: named classic problems graded from easy to difficult (the English board's patterns,
+// the French board's and the 15-hole triangle's), each a ProblemSpec a front end can solve.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pegsol/problem.hpp"
+#include "pegsol/spec.hpp"
+
+namespace pegsol {
+
+struct Preset {
+  std::string name;         // the key: "latin-cross", used by `pegsol solve --preset`
+  std::string title;        // "Latin cross"
+  std::string description;  // one line
+  ProblemSpec spec;         // board, start (a hole or a 0/1 string), end (a hole or "any")
+  int difficulty = 1;       // 1 (easy) .. 5 (difficult); the list is sorted by it
+  int pegs = 0;             // pegs at the start
+};
+
+// "easy", "moderate", "medium", "hard", "difficult" for 1..5.
+std::string_view difficulty_name(int difficulty);
+
+// Every preset, easiest first.
+const std::vector<Preset>& presets();
+
+// The preset named `name`; nullopt when there is none.
+const Preset* find_preset(std::string_view name);
+
+// The preset named `name`; throws InputError naming the closest name when there is none.
+const Preset& preset(std::string_view name);
+
+// The preset's problem (build_problem of its spec).
+Problem preset_problem(const Preset& p);
+
+}  // namespace pegsol

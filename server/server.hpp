@@ -1,0 +1,38 @@
+// The HTTP server of `pegsol serve`: the page embedded from web/ and a JSON API over the
+// library's front-end layer (docs/api.md). Built when cpp-httplib is found; the library itself
+// needs no HTTP.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "pegsol/control.hpp"
+
+namespace pegsol::server {
+
+// The server's caps: every request's work is bounded by them (docs/api.md).
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                          // 0: any free port (on_listen says which)
+  int http_threads = 64;                    // connections served at once
+  int compute_slots = 4;                    // solves, hints and analyses at once; more: 503
+  int max_jobs = 2;                         // jobs running at once; more: 503
+  int max_kept_jobs = 32;                   // jobs kept for polling, finished ones evicted first
+  double request_seconds = 5;               // a solve's, hint's or analysis's time cap
+  double job_seconds = 300;                 // a job's time cap
+  double job_lease_seconds = 30;            // a job nobody polled for this long is cancelled
+  std::size_t request_memory = 256u << 20;  // bytes for a request's search table
+  std::size_t job_memory = 1024u << 20;     // bytes for a job's census tables
+  std::size_t max_body = 64u << 10;         // bytes of a request body
+  int max_census_holes = 41;                // count and table jobs: boards up to this size
+  int analyzer_cache = 4;                   // boards and goals whose analyzers are kept
+  int idle_analyzers = 2;                   // idle analyzers kept per board and goal
+};
+
+// Serves until `control` says to stop (a signal), then stops every job and returns 0; returns 1
+// when the address cannot be bound. `on_listen` gets the bound port before the first request.
+int serve(const ServeOptions& options, const Control& control,
+          const std::function<void(int port)>& on_listen = {});
+
+}  // namespace pegsol::server

@@ -1,0 +1,375 @@
+// Position analysis (include/pegsol/analysis.hpp): a memoised count of every jump sequence from a
+// position for boards of up to 64 bits, and solve() for what the count cannot reach.
+#include "pegsol/analysis.hpp"
+
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "pegsol/error.hpp"
+#include "pegsol/geometry.hpp"
+#include "pegsol/invariants.hpp"
+
+namespace pegsol {
+
+namespace {
+
+using Pos = Bits<64>;
+
+// What the count knows of one position: jump sequences to the goal and to one peg anywhere, and
+// the layout bits a single last peg can end on.
+struct Entry {
+  Count goal = 0;
+  Count one = 0;
+  std::uint64_t ends = 0;
+};
+
+// The count gave up: its memo would pass the options' bound.
+struct TooMany {};
+
+void add(Count& a, Count b) {
+  if (b > ~Count{0} - a) throw CensusError("analysis: a count overflows 128 bits");
+  a += b;
+}
+
+// A control for one call: the caller's, with the options' time limit added.
+struct CallControl {
+  explicit CallControl(const AnalysisOptions& o) : ctl(o.control) {
+    ctl.set_time_limit(o.time_limit);
+  }
+  Control ctl;
+};
+
+}  // namespace
+
+struct Analyzer::Impl {
+  BoardPtr board;
+  Goal goal;
+  int goal_pegs = 1;
+  std::optional<Geometry<64>> geo;  // boards whose layout fits 64 bits
+  Pos goal_bits;                    // Goal::Position and Goal::Hole, in the layout
+  mutable std::mutex mutex;
+  mutable std::unordered_map<std::uint64_t, Entry> memo;
+  // Positions on a solution found by a search: the solution's next jump from each, so that a
+  // player following it is answered without searching again.
+  mutable std::unordered_map<std::string, int> known_goal, known_one;
+
+  Problem problem(const Position& p, const Goal& g) const { return Problem{board, p.pegs(), g}; }
+
+  bool is_goal(const Pos& x) const {
+    switch (goal.kind) {
+      case Goal::Kind::Any:
+        return x.count() == 1;
+      case Goal::Kind::Hole:
+      case Goal::Kind::Position:
+        return x == goal_bits;
+    }
+    return false;
+  }
+
+  // The entry of x, counted with the memo; throws Stopped or TooMany.
+  Entry count(const Pos& x, const Control& ctl, std::size_t cap, std::uint64_t& expanded) const {
+    const int c = x.count();
+    if (c <= 1) {
+      Entry e;
+      if (c == 1) {
+        e.one = 1;
+        e.ends = x.w[0];
+        e.goal = is_goal(x) ? 1 : 0;
+      }
+      return e;
+    }
+    auto it = memo.find(x.w[0]);
+    if (it != memo.end()) return it->second;
+    if ((++expanded & 1023) == 0) ctl.throw_if_stopped();
+    if (memo.size() >= cap) throw TooMany{};
+    Entry e;
+    geo->for_each_jump(x, [&](int j) {
+      Entry ch = count(x ^ geo->jump_mask(j), ctl, cap, expanded);
+      add(e.goal, ch.goal);
+      add(e.one, ch.one);
+      e.ends |= ch.ends;
+    });
+    if (c == goal_pegs) e.goal = is_goal(x) ? 1 : 0;  // a goal of c pegs ends its paths here
+    if (c < goal_pegs) e.goal = 0;
+    memo.emplace(x.w[0], e);
+    return e;
+  }
+
+  // The entry of a position whose count completed (memoised, or a leaf).
+  Entry known(const Pos& x) const {
+    std::uint64_t unused = 0;
+    Control none;
+    return count(x, none, ~std::size_t{0}, unused);
+  }
+
+  // A solution from x read off the memo: the first jump (in board order) that keeps a way to the
+  // target open, until the target. to_goal: the goal; else one peg anywhere.
+  std::vector<Jump> walk(Pos x, bool to_goal) const {
+    std::vector<Jump> moves;
+    for (;;) {
+      if (to_goal ? (x.count() == goal_pegs && is_goal(x)) : x.count() == 1) return moves;
+      int next = -1;
+      geo->for_each_jump(x, [&](int j) {
+        if (next >= 0) return;
+        Entry e = known(x ^ geo->jump_mask(j));
+        if ((to_goal ? e.goal : e.one) > 0) next = j;
+      });
+      if (next < 0) throw std::logic_error("analysis: the count lost its way");
+      moves.push_back(board->jumps()[static_cast<std::size_t>(next)]);
+      x ^= geo->jump_mask(next);
+    }
+  }
+
+  // The answer the count gives for `p` towards `g` (the goal, or Any when !to_goal).
+  SolvabilityAnswer from_count(const Position& p, const Entry& e, bool to_goal,
+                               const Goal& g) const {
+    SolvabilityAnswer a;
+    const Count ways = to_goal ? e.goal : e.one;
+    if (ways > 0) {
+      a.verdict = Solvability::Solvable;
+      a.solution = walk(geo->to_bits(p.pegs()), to_goal);
+      Position q = p;
+      for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
+      if (!goal_reached(problem(p, g), q.pegs()))
+        throw std::logic_error("analysis: the counted solution misses the target");
+    } else {
+      a.verdict = Solvability::NotSolvable;
+      if (p.peg_count() == 0)
+        a.reason = "there are no pegs on the board";
+      else if (auto why = impossibility(problem(p, g)))
+        a.reason = *why;
+      else
+        a.reason = "no solution exists (searched: every jump sequence from this position)";
+    }
+    return a;
+  }
+
+  // Remembers the positions along a found solution from p.
+  void learn(std::unordered_map<std::string, int>& known_map, const Position& p,
+             const std::vector<Jump>& solution) const {
+    if (known_map.size() > 1'000'000) known_map.clear();
+    Position q = p;
+    for (const Jump& j : solution) {
+      known_map[q.to_string()] = index_of(j);
+      q.apply(j);
+    }
+  }
+
+  int index_of(const Jump& j) const {
+    const auto& js = board->jumps();
+    for (std::size_t i = 0; i < js.size(); ++i)
+      if (js[i] == j) return static_cast<int>(i);
+    throw std::logic_error("analysis: a jump that is not the board's");
+  }
+
+  // The rest of a remembered solution from p, if p lies on one.
+  std::optional<std::vector<Jump>> recall(const std::unordered_map<std::string, int>& known_map,
+                                          const Position& p, const Goal& g) const {
+    Position q = p;
+    std::vector<Jump> moves;
+    const Problem pr = problem(p, g);
+    while (!goal_reached(pr, q.pegs())) {
+      auto it = known_map.find(q.to_string());
+      if (it == known_map.end()) return std::nullopt;
+      const Jump& j = board->jumps()[static_cast<std::size_t>(it->second)];
+      moves.push_back(j);
+      q.apply(j);
+    }
+    return moves;
+  }
+
+  // The answer from a remembered solution, else from solve() under `ctl`.
+  SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl) const {
+    const Goal g = to_goal ? goal : Goal{};
+    auto& known_map = to_goal ? known_goal : known_one;
+    if (auto moves = recall(known_map, p, g)) {
+      SolvabilityAnswer a;
+      a.verdict = Solvability::Solvable;
+      a.solution = std::move(*moves);
+      return a;
+    }
+    SolveOptions o;
+    o.control = &ctl;
+    o.memory_limit = std::size_t{256} << 20;
+    SolvabilityAnswer a = is_solvable(p, g, o);
+    if (a.verdict == Solvability::Solvable) learn(known_map, p, a.solution);
+    return a;
+  }
+
+  // Counts p when the options allow and the bounds hold; fills `note` when it does not.
+  std::optional<Entry> try_count(const Position& p, const AnalysisOptions& o, const Control& call,
+                                 std::string& note, std::uint64_t& expanded) const {
+    if (!o.count) {
+      note = "not asked";
+      return std::nullopt;
+    }
+    if (!geo) {
+      note = "the board's layout is wider than 64 bits";
+      return std::nullopt;
+    }
+    if (memo.size() >= o.count_positions) memo.clear();
+    Control ctl(&call);
+    ctl.set_time_limit(o.count_seconds);
+    try {
+      return count(geo->to_bits(p.pegs()), ctl, o.count_positions, expanded);
+    } catch (const TooMany&) {
+      note = "more than " + std::to_string(o.count_positions) +
+             " positions to count from here (the bound)";
+    } catch (const Stopped& s) {
+      note = "stopped after " + std::to_string(expanded) + " positions (" +
+             std::string(stop_reason_name(s.reason)) + ")";
+    }
+    return std::nullopt;
+  }
+
+  void check(const Position& p) const {
+    if (p.board_ptr() != board &&
+        (p.board().name() != board->name() || p.board().size() != board->size()))
+      throw InputError("the position is on board " + p.board().name() + "; the analysis is of " +
+                       board->name());
+  }
+};
+
+Analyzer::Analyzer(BoardPtr board, Goal goal) : impl_(std::make_unique<Impl>()) {
+  if (!board) throw InputError("an analysis needs a board");
+  // Game's constructor checks that the goal fits the board.
+  Game check(Problem{board, HoleSet(board->size()), goal});
+  (void)check;
+  Impl& m = *impl_;
+  m.board = std::move(board);
+  m.goal = std::move(goal);
+  m.goal_pegs = goal_pegs(Problem{m.board, HoleSet(m.board->size()), m.goal});
+  if (m.board->width() == 64) {
+    m.geo.emplace(*m.board);
+    if (m.goal.kind == Goal::Kind::Hole) m.goal_bits.set(m.board->bit(m.goal.hole));
+    if (m.goal.kind == Goal::Kind::Position) m.goal_bits = m.geo->to_bits(m.goal.position);
+  }
+}
+
+Analyzer::~Analyzer() = default;
+
+const Board& Analyzer::board() const {
+  return *impl_->board;
+}
+const Goal& Analyzer::goal() const {
+  return impl_->goal;
+}
+
+Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) const {
+  const Impl& m = *impl_;
+  m.check(p);
+  CallControl call(options);
+  std::lock_guard lock(m.mutex);
+  Analysis a;
+  const auto t0 = Control::Clock::now();
+  std::uint64_t expanded = 0;
+  if (auto e = m.try_count(p, options, call.ctl, a.count_note, expanded)) {
+    a.counted = true;
+    a.ways_goal = e->goal;
+    a.ways_one_peg = e->one;
+    Pos ends;
+    ends.w[0] = e->ends;
+    a.end_holes = m.geo->to_holes(ends);
+    a.goal = m.from_count(p, *e, true, m.goal);
+    a.one_peg = m.from_count(p, *e, false, Goal{});
+  } else {
+    a.end_holes = HoleSet(m.board->size());
+    a.goal = m.search(p, true, call.ctl);
+    a.one_peg = m.goal.kind == Goal::Kind::Any ? a.goal : m.search(p, false, call.ctl);
+  }
+  a.positions = expanded;
+  if (options.hint) {
+    const SolvabilityAnswer* s = a.goal.verdict == Solvability::Solvable      ? &a.goal
+                                 : a.one_peg.verdict == Solvability::Solvable ? &a.one_peg
+                                                                              : nullptr;
+    if (s && !s->solution.empty()) {
+      a.hint = group_moves(s->solution).front();
+      a.hint_to_goal = s == &a.goal;
+    }
+  }
+  a.seconds = std::chrono::duration<double>(Control::Clock::now() - t0).count();
+  return a;
+}
+
+SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& options) const {
+  const Impl& m = *impl_;
+  m.check(p);
+  CallControl call(options);
+  std::lock_guard lock(m.mutex);
+  std::string note;
+  std::uint64_t expanded = 0;
+  if (auto e = m.try_count(p, options, call.ctl, note, expanded))
+    return m.from_count(p, *e, true, m.goal);
+  return m.search(p, true, call.ctl);
+}
+
+Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options) const {
+  const Impl& m = *impl_;
+  const Problem& pr = game.problem();
+  if (pr.board != m.board && pr.board->name() != m.board->name())
+    throw InputError("the game is on board " + pr.board->name() + "; the analysis is of " +
+                     m.board->name());
+  const auto t0 = Control::Clock::now();
+  // One deadline for the whole search over the game's positions.
+  CallControl call(options);
+  AnalysisOptions each = options;
+  each.control = &call.ctl;
+  each.time_limit = 0;
+  each.hint = false;
+
+  std::vector<Position> at{Position(pr.board, pr.start)};
+  for (std::size_t i = 0; i < game.cursor(); ++i) {
+    at.push_back(at.back());
+    at.back().apply(game.moves()[i]);
+  }
+  Mistake r;
+  auto finish = [&] {
+    r.seconds = std::chrono::duration<double>(Control::Clock::now() - t0).count();
+    return r;
+  };
+  auto undecided = [&](std::size_t i, const SolvabilityAnswer& s) {
+    r.note = "the position after " + std::to_string(i) + " moves is undecided: " + s.reason;
+  };
+  std::size_t hi = at.size() - 1;
+  SolvabilityAnswer last = solvable(at[hi], each);
+  r.now = last.verdict;
+  if (last.verdict != Solvability::NotSolvable) {
+    if (last.verdict == Solvability::Unknown) undecided(hi, last);
+    r.rewind_to = game.cursor();
+    return finish();
+  }
+  SolvabilityAnswer first = hi == 0 ? last : solvable(at[0], each);
+  if (first.verdict == Solvability::NotSolvable) {
+    r.start_lost = true;
+    r.reason = first.reason;
+    return finish();
+  }
+  if (first.verdict == Solvability::Unknown) {
+    undecided(0, first);
+    return finish();
+  }
+  // at[lo] can reach the goal, at[hi] cannot; solvability never returns once lost.
+  std::size_t lo = 0;
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    SolvabilityAnswer s = solvable(at[mid], each);
+    if (s.verdict == Solvability::Unknown) {
+      undecided(mid, s);
+      return finish();
+    }
+    if (s.verdict == Solvability::Solvable) {
+      lo = mid;
+    } else {
+      hi = mid;
+      last = std::move(s);
+    }
+  }
+  r.move = lo;
+  r.rewind_to = lo;
+  r.reason = last.reason;
+  return finish();
+}
+
+}  // namespace pegsol

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""The JSON API against a real `pegsol serve` on a loopback port (docs/api.md):
+python3 tests/api_test.py PEGSOL_BINARY."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from server_util import Server  # noqa: E402
+
+pegsol = sys.argv[1]
+failures = []
+
+
+def check(name, ok, detail=""):
+    if not ok:
+        failures.append(name)
+        print(f"FAIL {name}: {detail}"[:800])
+
+
+def replay(holes, start, moves, jumps):
+    """The position after `moves` from `start`, each jump checked here; None if one is illegal."""
+    pos = list(start)
+    for f, o, t in moves:
+        if [f, o, t] not in jumps or pos[f] != "1" or pos[o] != "1" or pos[t] != "0":
+            return None
+        pos[f] = pos[o] = "0"
+        pos[t] = "1"
+    return "".join(pos)
+
+
+s = Server(pegsol, "--jobs", "1")
+try:
+    st, boards, _ = s.get("/api/boards")
+    check("boards", st == 200 and any(b["board"] == "english" for b in boards["boards"]), boards)
+    st, pre, _ = s.get("/api/presets")
+    check("presets", st == 200 and len(pre["presets"]) >= 12, pre)
+    cli = json.loads(subprocess.run([pegsol, "presets", "--json"], capture_output=True,
+                                    text=True).stdout)
+    check("presets-same-as-cli", cli == pre)
+    st, geo, _ = s.get("/api/board?board=triangle:5")
+    check("geometry", st == 200 and geo["holes"] == 15 and len(geo["coords"]) == 15 and
+          len(geo["jump_list"]) == geo["jumps"] and geo["names"][0] == "1", geo)
+    eng = s.get("/api/board?board=english")[1]
+
+    # The issue's example answers what `pegsol solve --json` prints (stats aside).
+    body = {"board": "triangle:5", "start": "4", "end": "1"}
+    st, web, _ = s.post("/api/solve", body)
+    out = subprocess.run([pegsol, "solve", "--json", "-b", "triangle:5", "-s", "4", "-e", "1"],
+                         capture_output=True, text=True).stdout
+    cli = json.loads(out)
+    web.pop("stats"), cli.pop("stats")
+    check("solve-like-cli", st == 200 and web == cli, (web, cli))
+    for b in ({"board": "triangle:5", "start": "1"}, {"board": "english"}):
+        st, r, _ = s.post("/api/solve", b)
+        g = geo if b["board"] == "triangle:5" else eng
+        end = replay(g["holes"], r["start"], r["moves"], g["jump_list"])
+        check("solve-replayed " + b["board"], st == 200 and r["status"] == "solved" and
+              end is not None and end.count("1") == 1 and end == r["final"], r)
+
+    # A game's moves: solve from there keeping them, a hint, the analysis.
+    st, r, _ = s.post("/api/solve", {"board": "english", "moves": ["d2-d4", "b3-d3"]})
+    check("solve-from-moves", st == 200 and r["status"] == "solved" and
+          r["start"].count("1") == 30 and len(r["moves"]) == 29, r)
+    st, h, _ = s.post("/api/hint", {"board": "english", "moves": "d2-d4"})
+    d2, d3, d4 = (eng["names"].index(n) for n in ("d2", "d3", "d4"))
+    after = replay(33, eng["default"]["start"], [[d2, d3, d4]], eng["jump_list"])
+    check("hint", st == 200 and h["verdict"] == "solvable" and h["move"] and
+          replay(33, after, h["move"]["jumps"], eng["jump_list"]) is not None and
+          replay(33, after, h["moves"], eng["jump_list"]).count("1") == 1, h)
+    st, a, _ = s.post("/api/analysis", {"board": "triangle:5"})
+    cnt = json.loads(subprocess.run([pegsol, "count", "--json", "-b", "triangle:5"],
+                                    capture_output=True, text=True).stdout)
+    check("analysis", st == 200 and a["one_peg"]["verdict"] == "solvable" and a["counted"] and
+          a["ways_goal"] == cnt["solutions"] and
+          sorted(a["end_holes"]) == sorted(h for h, n in cnt["solutions_by_final_hole"].items()
+                                           if n != "0"), (a, cnt.get("solutions_by_final_hole")))
+    cross = next(p for p in pre["presets"] if p["name"] == "latin-cross")
+    st, a, _ = s.post("/api/analysis", {"board": "english", "start": cross["start"], "end": "d4",
+                                        "moves": ["d3-d1"]})
+    check("analysis-lost", st == 200 and a["goal"]["verdict"] == "not solvable" and
+          a["goal"]["reason"], a)
+    st, m, _ = s.post("/api/mistake", {"board": "english", "start": cross["start"], "end": "d4",
+                                       "moves": ["d3-d1"]})
+    check("mistake", st == 200 and m["move"] == 0 and m["rewind_to"] == 0 and m["reason"], m)
+    st, g, _ = s.post("/api/game", {"board": "english", "moves": ["d2-d4"]})
+    check("game", st == 200 and g["text"].startswith("pegsol game\nboard: english\n") and
+          g["moves"] == ["d2-d4"], g)
+    st, g2, _ = s.post("/api/game", {"text": g["text"]})
+    check("game-roundtrip", st == 200 and g2 == g, g2)
+
+    # Bad input: 4xx naming the problem.
+    bad = [
+        ("malformed", "/api/solve", None, b'{"board": ', 400, "malformed JSON"),
+        ("not-object", "/api/solve", None, b'[1]', 400, "JSON object"),
+        ("unknown-board", "/api/solve", {"board": "nope"}, None, 400, "unknown board 'nope'"),
+        ("bad-hole", "/api/hint", {"start": "z9"}, None, 400, "no hole named 'z9'"),
+        ("illegal-move", "/api/hint", {"moves": ["d4-d2"]}, None, 400, "move 1 (d4-d2)"),
+        ("no-files", "/api/solve", {"board": "@/etc/passwd"}, None, 400, "reads no files"),
+        ("bad-type", "/api/solve", {"board": 5}, None, 400, '"board" must be a string'),
+        ("oversized", "/api/solve", None, b'{"board": "' + b"x" * 70000 + b'"}', 413, "larger"),
+        ("too-large-job", "/api/jobs", {"kind": "count", "board": "wiegleb"}, None, 413,
+         "at most 41 holes"),
+        ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"kind"'),
+        ("no-job", "/api/jobs/999/pause", {}, None, 404, "no job 999"),
+    ]
+    for name, path, body, raw, want, text in bad:
+        st, r, _ = s.post(path, body, raw)
+        check(name, st == want and r and text in r.get("error", ""), (st, r))
+    st, r, _ = s.get("/nowhere")
+    check("404", st == 404 and "no page" in r["error"], r)
+
+    # The page itself.
+    st, html, _ = s.get("/")
+    check("page", st == 200 and b"<title>pegsol" in html)
+
+    # Jobs: progress, pause, resume, result; cancel; a second job at once gets 503.
+    st, j, _ = s.post("/api/jobs", {"kind": "count", "board": "english"})
+    check("job-start", st == 202 and j["state"] in ("running", "done"), j)
+    st, j2, hdr = s.post("/api/jobs", {"kind": "count", "board": "triangle:5"})
+    check("job-503", st == 503 and hdr.get("Retry-After") == "1" or j["state"] == "done", (st, j2))
+    st, p, _ = s.post(f"/api/jobs/{j['id']}/pause", {})
+    time.sleep(0.5)
+    st, p, _ = s.get(f"/api/jobs/{j['id']}")
+    check("job-paused", p["state"] in ("paused", "done"), p)
+    s.post(f"/api/jobs/{j['id']}/resume", {})
+    for _ in range(300):
+        st, p, _ = s.get(f"/api/jobs/{j['id']}")
+        if p["state"] != "running":
+            break
+        time.sleep(0.2)
+    cli = json.loads(subprocess.run([pegsol, "count", "--json", "-b", "english"],
+                                    capture_output=True, text=True).stdout)
+    same = all(p["result"].get(k) == cli[k] for k in ("levels", "reachable", "solutions", "games"))
+    check("job-done-like-cli", p["state"] == "done" and same, p)
+    st, c, _ = s.post("/api/jobs", {"kind": "count", "board": "english"})
+    s.post(f"/api/jobs/{c['id']}/cancel", {})
+    for _ in range(100):
+        st, c2, _ = s.get(f"/api/jobs/{c['id']}")
+        if c2["state"] not in ("running", "cancelling"):
+            break
+        time.sleep(0.1)
+    check("job-cancelled", c2["state"] in ("cancelled",) and c2["stop"] == "cancelled", c2)
+
+    # SIGTERM while a job runs: a clean exit.
+    s.post("/api/jobs", {"kind": "table", "board": "english"})
+    t0 = time.time()
+    rc = s.stop()
+    check("sigterm", rc == 0 and time.time() - t0 < 10, rc)
+finally:
+    if s.proc.poll() is None:
+        s.proc.kill()
+
+# Loopback by default; --host says when it is not.
+p = subprocess.Popen([pegsol, "serve", "--port", "0", "--host", "0.0.0.0"], stdout=subprocess.PIPE,
+                     text=True)
+first, second = p.stdout.readline(), p.stdout.readline()
+p.terminate()
+p.wait(timeout=10)
+check("host-warning", "not loopback" in second, (first, second))
+print(f"{len(failures)} failed" if failures else "all API checks passed")
+sys.exit(1 if failures else 0)

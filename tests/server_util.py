@@ -1,0 +1,50 @@
+"""Starts `pegsol serve` on a free loopback port for the API and load tests."""
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+
+class Server:
+    def __init__(self, pegsol, *args):
+        self.proc = subprocess.Popen([pegsol, "serve", "--port", "0", *args],
+                                     stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"listening on (http://\S+)/", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError("pegsol serve did not start: " + line)
+        self.base = m.group(1)
+
+    def request(self, method, path, body=None, raw=None, timeout=30):
+        """(status, decoded JSON or None, headers)."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                text = r.read()
+                return r.status, json.loads(text) if text[:1] in (b"{", b"[") else text, r.headers
+        except urllib.error.HTTPError as e:
+            text = e.read()
+            try:
+                return e.code, json.loads(text), e.headers
+            except ValueError:
+                return e.code, None, e.headers
+
+    def get(self, path):
+        return self.request("GET", path)
+
+    def post(self, path, body=None, raw=None):
+        return self.request("POST", path, body, raw)
+
+    def rss_kb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self):
+        self.proc.terminate()
+        return self.proc.wait(timeout=20)

@@ -1,0 +1,335 @@
+// Position analysis: solvability, ways left, end holes, hints and the first losing move, checked
+// against plain recursion over HoleSets on small boards (no bit layout, no memo shared with the
+// code under test).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+
+#include "pegsol/analysis.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/notation.hpp"
+#ifdef PEGSOL_TEST_JSON
+#include "pegsol/json.hpp"
+#endif
+
+using namespace pegsol;
+
+namespace {
+
+// Reference figures of one position: jump sequences to the goal and to one peg, end holes.
+struct Ref {
+  Count goal = 0, one = 0;
+  std::set<int> ends;
+};
+
+// Plain recursion over every jump sequence from `pos` (memoised on the 0/1 string).
+class Reference {
+ public:
+  explicit Reference(Problem p) : p_(std::move(p)) {}
+
+  const Ref& of(const HoleSet& pos) {
+    const std::string key = pos.to_bits();
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    Ref r;
+    const int pegs = pos.count();
+    if (pegs == 1) {
+      r.one = 1;
+      r.ends.insert(pos.members().front());
+    }
+    const Board& b = *p_.board;
+    for (const Jump& j : b.jumps()) {
+      if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
+      HoleSet next = pos;
+      next.set(j.from, false);
+      next.set(j.over, false);
+      next.set(j.to, true);
+      const Ref child = of(next);  // a copy: the map may rehash
+      r.goal += child.goal;
+      r.one += child.one;
+      r.ends.insert(child.ends.begin(), child.ends.end());
+    }
+    if (pegs == goal_pegs(p_)) r.goal = goal_reached(p_, pos) ? 1 : 0;
+    if (pegs < goal_pegs(p_)) r.goal = 0;
+    return memo_.emplace(key, std::move(r)).first->second;
+  }
+
+ private:
+  Problem p_;
+  std::map<std::string, Ref> memo_;
+};
+
+// A random game from the problem's start to a stuck position: every position along it.
+std::vector<HoleSet> random_game(const Problem& p, std::mt19937& rng) {
+  std::vector<HoleSet> at{p.start};
+  Position pos(p.board, p.start);
+  for (;;) {
+    auto js = pos.legal_jumps();
+    if (js.empty()) return at;
+    pos.apply(js[std::uniform_int_distribution<std::size_t>(0, js.size() - 1)(rng)]);
+    at.push_back(pos.pegs());
+  }
+}
+
+Solvability verdict_of(Count ways) {
+  return ways > 0 ? Solvability::Solvable : Solvability::NotSolvable;
+}
+
+std::vector<Problem> small_problems() {
+  std::vector<Problem> out;
+  BoardPtr tri = make_board("triangle:5");
+  out.push_back(default_problem(tri));  // vacancy 1 -> anywhere
+  out.push_back(Problem{tri, single_vacancy(*tri, 3), Goal{Goal::Kind::Hole, 12, {}}});
+  BoardPtr rect = make_board("rect:3x5");
+  Goal two{Goal::Kind::Position, -1, HoleSet(rect->size())};
+  two.position.set(0);
+  two.position.set(14);
+  out.push_back(Problem{rect, single_vacancy(*rect, 7), Goal{Goal::Kind::Hole, 7, {}}});
+  out.push_back(Problem{rect, single_vacancy(*rect, 1), two});
+  BoardPtr tri6 = make_board("triangle:6");
+  out.push_back(Problem{tri6, single_vacancy(*tri6, 3), Goal{Goal::Kind::Hole, 3, {}}});
+  return out;
+}
+
+// Checks one analysis against the reference, the solutions by replay.
+void expect_matches(const Problem& p, const Position& pos, const Analysis& a, Reference& ref) {
+  const Ref& r = ref.of(pos.pegs());
+  SCOPED_TRACE(describe(p) + " at " + pos.to_string());
+  ASSERT_TRUE(a.counted) << a.count_note;
+  EXPECT_EQ(count_text(a.ways_goal), count_text(r.goal));
+  EXPECT_EQ(count_text(a.ways_one_peg), count_text(r.one));
+  std::set<int> ends;
+  for (int h : a.end_holes.members()) ends.insert(h);
+  EXPECT_EQ(ends, r.ends);
+  EXPECT_EQ(a.goal.verdict, verdict_of(r.goal));
+  EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+  for (const SolvabilityAnswer* s : {&a.goal, &a.one_peg}) {
+    if (s->verdict == Solvability::NotSolvable) {
+      EXPECT_FALSE(s->reason.empty());
+      continue;
+    }
+    Replay rp = replay(*p.board, pos.pegs(), s->solution);
+    ASSERT_TRUE(rp.ok) << rp.error;
+    if (s == &a.goal)
+      EXPECT_TRUE(goal_reached(p, rp.final));
+    else
+      EXPECT_EQ(rp.final.count(), 1);
+  }
+  if (r.goal > 0 || r.one > 0) {
+    if (pos.pegs().count() > goal_pegs(p) || r.goal == 0) {
+      ASSERT_TRUE(a.hint.has_value());
+      Position next = pos;
+      next.apply(*a.hint);
+      const Ref& after = ref.of(next.pegs());
+      EXPECT_GT(a.hint_to_goal ? after.goal : after.one, Count{0});
+      EXPECT_EQ(a.hint_to_goal, r.goal > 0);
+    }
+  } else {
+    EXPECT_FALSE(a.hint.has_value());
+  }
+}
+
+}  // namespace
+
+TEST(Analysis, CountsMatchPlainRecursionAlongRandomGames) {
+  std::mt19937 rng(20);
+  for (const Problem& p : small_problems()) {
+    Analyzer an(p.board, p.goal);
+    Reference ref(p);
+    for (int game = 0; game < 12; ++game)
+      for (const HoleSet& s : random_game(p, rng)) {
+        Position pos(p.board, s);
+        expect_matches(p, pos, an.analyze(pos), ref);
+      }
+  }
+}
+
+TEST(Analysis, SearchesAgreeWithPlainRecursionWhenNotCounting) {
+  std::mt19937 rng(7);
+  AnalysisOptions o;
+  o.count = false;
+  o.time_limit = 0;
+  for (const Problem& p : small_problems()) {
+    Analyzer an(p.board, p.goal);
+    Reference ref(p);
+    for (int game = 0; game < 4; ++game)
+      for (const HoleSet& s : random_game(p, rng)) {
+        Position pos(p.board, s);
+        Analysis a = an.analyze(pos, o);
+        const Ref& r = ref.of(s);
+        SCOPED_TRACE(describe(p) + " at " + pos.to_string());
+        EXPECT_FALSE(a.counted);
+        EXPECT_EQ(a.count_note, "not asked");
+        EXPECT_EQ(a.goal.verdict, verdict_of(r.goal));
+        EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+        EXPECT_EQ(an.solvable(pos, o).verdict, verdict_of(r.goal));
+        if (a.goal.verdict == Solvability::Solvable) {
+          Replay rp = replay(*p.board, s, a.goal.solution);
+          ASSERT_TRUE(rp.ok);
+          EXPECT_TRUE(goal_reached(p, rp.final));
+        }
+      }
+  }
+}
+
+TEST(Analysis, CountBoundFallsBackToSearch) {
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  Analyzer an(b, p.goal);
+  AnalysisOptions o;
+  o.count_positions = 1000;
+  Position start(b, p.start);
+  Analysis a = an.analyze(start, o);
+  EXPECT_FALSE(a.counted);
+  EXPECT_NE(a.count_note.find("more than 1000 positions"), std::string::npos) << a.count_note;
+  EXPECT_EQ(a.goal.verdict, Solvability::Solvable);
+  ASSERT_TRUE(a.hint.has_value());
+  EXPECT_TRUE(a.hint_to_goal);
+  // The found solution is remembered: following it is answered without a search.
+  Position next = start;
+  next.apply(*a.hint);
+  SolvabilityAnswer again = an.solvable(next, o);
+  EXPECT_EQ(again.verdict, Solvability::Solvable);
+  EXPECT_EQ(again.nodes, 0u);
+}
+
+TEST(Analysis, EnglishLateInAGameIsCounted) {
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  // Follow a solution 20 jumps in: 11 pegs left, few enough to count.
+  SolveResult s = solve(p);
+  ASSERT_EQ(s.status, Status::Solved);
+  Position pos(b, p.start);
+  for (std::size_t i = 0; i < 21; ++i) pos.apply(s.moves[i]);
+  Analyzer an(b, p.goal);
+  Analysis a = an.analyze(pos);
+  ASSERT_TRUE(a.counted) << a.count_note;
+  EXPECT_GT(a.ways_goal, Count{0});
+  EXPECT_TRUE(a.end_holes.test(p.goal.hole));
+  Reference ref(p);
+  expect_matches(p, pos, a, ref);
+}
+
+TEST(Analysis, FirstMistakeMatchesALinearScan) {
+  std::mt19937 rng(11);
+  for (const Problem& p : small_problems()) {
+    Analyzer an(p.board, p.goal);
+    Reference ref(p);
+    for (int g = 0; g < 10; ++g) {
+      std::vector<HoleSet> at = random_game(p, rng);
+      Game game(p);
+      for (std::size_t i = 1; i < at.size(); ++i) {
+        // the jump between at[i-1] and at[i]
+        for (const Jump& j : Position(p.board, at[i - 1]).legal_jumps()) {
+          Position q(p.board, at[i - 1]);
+          q.apply(j);
+          if (q.pegs() == at[i]) {
+            game.play(Move{{j}});
+            break;
+          }
+        }
+      }
+      ASSERT_EQ(game.cursor() + 1, at.size());
+      // Also ask about every prefix of the game (undo walks the cursor back).
+      for (;;) {
+        SCOPED_TRACE(describe(p) + " after " + std::to_string(game.cursor()) + " moves");
+        Mistake m = an.first_mistake(game);
+        std::optional<std::size_t> first_lost;
+        for (std::size_t i = 0; i <= game.cursor(); ++i)
+          if (ref.of(at[i]).goal == 0) {
+            first_lost = i;
+            break;
+          }
+        if (!first_lost) {
+          EXPECT_EQ(m.now, Solvability::Solvable);
+          EXPECT_FALSE(m.move.has_value());
+          EXPECT_EQ(m.rewind_to, game.cursor());
+        } else if (*first_lost == 0) {
+          EXPECT_EQ(m.now, Solvability::NotSolvable);
+          EXPECT_TRUE(m.start_lost);
+          EXPECT_FALSE(m.move.has_value());
+          EXPECT_FALSE(m.reason.empty());
+        } else {
+          EXPECT_EQ(m.now, Solvability::NotSolvable);
+          ASSERT_TRUE(m.move.has_value());
+          EXPECT_EQ(*m.move, *first_lost - 1);
+          EXPECT_EQ(m.rewind_to, *first_lost - 1);
+          EXPECT_FALSE(m.reason.empty());
+        }
+        if (!game.undo()) break;
+      }
+    }
+  }
+}
+
+TEST(Analysis, ProofsAreGivenInWords) {
+  // English, one peg left on a1's corner... a hole of another position class: the class proof.
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  Goal wrong{Goal::Kind::Hole, *b->find("c1"), {}};
+  Analyzer an(b, wrong);
+  AnalysisOptions o;
+  o.count = false;
+  Analysis a = an.analyze(Position(b, p.start), o);
+  EXPECT_EQ(a.goal.verdict, Solvability::NotSolvable);
+  EXPECT_NE(a.goal.reason.find("position class"), std::string::npos) << a.goal.reason;
+  EXPECT_EQ(a.one_peg.verdict, Solvability::Solvable);
+  ASSERT_TRUE(a.hint.has_value());
+  EXPECT_FALSE(a.hint_to_goal);
+}
+
+TEST(Analysis, BadInputIsNamed) {
+  BoardPtr tri = make_board("triangle:5");
+  BoardPtr eng = make_board("english");
+  Analyzer an(tri, Goal{});
+  Position other(eng, default_problem(eng).start);
+  try {
+    an.analyze(other);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("english"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Analyzer(tri, Goal{Goal::Kind::Hole, 99, {}}), InputError);
+}
+
+TEST(Analysis, StoppedCallsSayUnknown) {
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  Analyzer an(b, p.goal);
+  Control c;
+  c.cancel();
+  AnalysisOptions o;
+  o.control = &c;
+  // A position off every solution whose refutation needs a search.
+  Position pos(b, p.start);
+  Analysis a = an.analyze(pos, o);
+  EXPECT_FALSE(a.counted);
+  EXPECT_EQ(a.goal.verdict, Solvability::Unknown);
+}
+
+#ifdef PEGSOL_TEST_JSON
+TEST(Analysis, Json) {
+  BoardPtr tri = make_board("triangle:5");
+  Problem p = default_problem(tri);
+  Analyzer an(tri, p.goal);
+  Position pos(tri, p.start);
+  nlohmann::json j = analysis_json(pos, an.analyze(pos));
+  EXPECT_EQ(j["goal"]["verdict"], "solvable");
+  EXPECT_EQ(j["counted"], true);
+  Reference ref(p);
+  EXPECT_EQ(j["ways_goal"], count_text(ref.of(p.start).goal));
+  EXPECT_EQ(j["end_holes"].size(), ref.of(p.start).ends.size());
+  EXPECT_TRUE(j["hint"].is_string());
+
+  Game g(p);
+  g.play(parse_move_chain(*tri, "4-1"));
+  g.play(parse_move_chain(*tri, "6-4"));
+  g.play(parse_move_chain(*tri, "1-6"));
+  nlohmann::json m = mistake_json(g, an.first_mistake(g));
+  EXPECT_TRUE(m.contains("rewind_to"));
+  EXPECT_EQ(m["now"], std::string(solvability_name(an.solvable(g.position()).verdict)));
+}
+#endif

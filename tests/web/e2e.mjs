@@ -1,0 +1,205 @@
+// End-to-end tests of the page in the system's headless Chromium (playwright-core, no browser
+// download): node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR. Starts `pegsol serve` on a free
+// loopback port, plays, and keeps a screenshot of every step in SCREENSHOT_DIR.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const [pegsol, shots = 'screenshots'] = process.argv.slice(2);
+mkdirSync(shots, { recursive: true });
+let failures = 0, passes = 0;
+const check = (name, ok, detail = '') => {
+  if (ok) passes++; else { failures++; console.log(`FAIL ${name} ${detail}`); }
+};
+
+const server = spawn(pegsol, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = out.match(/listening on (http:\/\/\S+)/);
+    if (m) resolve(m[1]);
+  });
+  server.on('exit', (c) => reject(new Error(`pegsol serve exited with ${c}`)));
+  setTimeout(() => reject(new Error('pegsol serve did not start')), 10000);
+});
+const api = async (path, body) => {
+  const r = await fetch(base + path.slice(1), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  return r.json();
+};
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const figures = {};
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 820 }, acceptDownloads: true });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const shot = (name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  const ready = () => page.waitForSelector('#feedback-body[data-state="done"]', { timeout: 15000 });
+  const text = (sel) => page.textContent(sel);
+  // Waits (up to 15 s) until the element's text satisfies `want` (a string or a RegExp).
+  const waitText = (sel, want) => page.waitForFunction(([s, w, re]) => {
+    const t = document.querySelector(s)?.textContent ?? '';
+    return re ? new RegExp(w).test(t) : t === w;
+  }, [sel, want instanceof RegExp ? want.source : want, want instanceof RegExp], { timeout: 15000 }).then(() => true, () => false);
+  const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
+
+  // First paint, and the page's size.
+  const paints = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto('about:blank');
+    await page.goto(base + '#board=triangle:5');
+    await page.waitForSelector('body[data-ready="1"]');
+    paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
+  }
+  paints.sort((a, b) => a - b);
+  figures.first_paint_ms_median = paints[2];
+  let bytes = 0;
+  for (const f of ['', 'app.js', 'board.js', 'style.css']) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
+  figures.page_bytes = bytes;
+  check('first-paint', paints[2] > 0 && paints[2] < 200, `median ${paints[2]} ms`);
+  check('page-size', bytes < 200 * 1024, `${bytes} bytes`);
+
+  // Play the 15-hole triangle to one peg by clicks: a solution from the server, clicked move by move.
+  await page.goto(base + '#board=triangle:5&start=011111111111111&end=any');
+  await ready();
+  const geo = await api('/api/board?board=triangle:5');
+  const sol = await api('/api/solve', { board: 'triangle:5', start: '1' });
+  await shot('01-start');
+  for (const [f, , t] of sol.moves) {
+    await page.click(`#board circle.peg[data-hole="${f}"]`);
+    await page.click(`#board circle.target[data-hole="${t}"]`);
+  }
+  await ready();
+  check('play-one-peg', (await text('#pegs-count')) === '1 pegs', await text('#pegs-count'));
+  check('play-solved', (await text('#status')).includes('Solved'), await text('#status'));
+  await shot('02-solved-by-clicks');
+
+  // Undo with Ctrl+Z, redo with Ctrl+Y.
+  const movesBefore = await text('#moves-count');
+  await page.focus('#board');
+  await page.keyboard.press('Control+z');
+  check('undo', (await text('#pegs-count')) === '2 pegs', await text('#pegs-count'));
+  await page.keyboard.press('Control+y');
+  check('redo', (await text('#moves-count')) === movesBefore);
+  await page.keyboard.press('Control+z');
+  await ready();
+  await shot('03-undone');
+
+  // A hint from the start.
+  await page.click('#restart');
+  await ready();
+  await page.click('#hint-btn');
+  await page.waitForSelector('#board line.hint-arrow');
+  check('hint', (await text('#status')).startsWith('Hint: '), await text('#status'));
+  await shot('04-hint');
+
+  // Two moves, then finish this game: the player's moves kept, the rest animated to one peg.
+  const [a, b] = sol.moves;
+  for (const [f, , t] of [a, b]) {
+    await page.click(`#board circle.peg[data-hole="${f}"]`);
+    await page.click(`#board circle.target[data-hole="${t}"]`);
+  }
+  await page.click('#finish-btn');
+  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 pegs', null, { timeout: 20000 });
+  const list = await page.$$eval('#move-list li', (l) => l.map((x) => x.textContent));
+  check('finish-keeps-moves', list[0] === `${geo.names[a[0]]}-${geo.names[a[2]]}` && list[1] === `${geo.names[b[0]]}-${geo.names[b[2]]}`, list.join(' '));
+  await shot('05-finished');
+  await page.click('#anim-back');
+  check('finish-step-back', (await text('#pegs-count')) === '2 pegs');
+
+  // The "no longer solvable" explanation: a first move of the Latin cross that loses the goal.
+  await page.selectOption('#preset-select', 'latin-cross');
+  check('preset-cross', await waitText('#pegs-count', '6 pegs'));
+  await ready();
+  const eng = await api('/api/board?board=english');
+  const cross = (await api('/api/presets')).presets.find((p) => p.name === 'latin-cross');
+  let losing = null;
+  for (const [f, o, t] of eng.jump_list) {
+    if (cross.start[f] !== '1' || cross.start[o] !== '1' || cross.start[t] !== '0') continue;
+    const mv = `${eng.names[f]}-${eng.names[t]}`;
+    const an = await api('/api/analysis', { board: 'english', start: cross.start, end: 'd4', moves: [mv] });
+    if (an.goal.verdict === 'not solvable') { losing = [f, t]; break; }
+  }
+  check('losing-move-found', losing !== null);
+  if (losing) {
+    await page.click(`#board circle.peg[data-hole="${losing[0]}"]`);
+    await page.click(`#board circle.target[data-hole="${losing[1]}"]`);
+    await page.waitForSelector('#feedback-body [data-verdict="not solvable"]', { timeout: 15000 });
+    const why = await text('#feedback-body');
+    check('why-not', /not solvable — \S/.test(why), why);
+    await shot('06-not-solvable');
+    // Where did I go wrong: the first losing move named, the game rewound to just before it.
+    await page.click('#wrong-btn');
+    check('where-wrong', await waitText('#status', /^Move 1 \(.+\) lost the game: .+Rewound/), await text('#status'));
+    check('where-wrong-rewound', (await text('#moves-count')) === '0 moves');
+    await shot('07-where-wrong');
+    await page.click('#redo');
+    await ready();
+  }
+
+  // Save and load: the game file in the textarea, loaded back after a restart.
+  await page.click('#files summary');
+  const dl = page.waitForEvent('download');
+  await page.click('#save-btn');
+  const file = await dl;
+  check('save-download', file.suggestedFilename() === 'game.txt');
+  const saved = await page.inputValue('#game-text');
+  check('save-format', saved.startsWith('pegsol game\nboard: english\n'), saved);
+  await page.click('#restart');
+  await page.click('#load-text');
+  check('load', await waitText('#moves-count', '1 moves'), await text('#moves-count'));
+  await ready();
+  await shot('08-loaded');
+
+  // A preset: the plus sign, nine pegs on the English board.
+  await page.selectOption('#preset-select', 'plus');
+  check('preset', await waitText('#pegs-count', '9 pegs'), await text('#pegs-count'));
+  check('preset-goal', (await text('#status')).includes('d4'));
+  await ready();
+  await shot('09-preset');
+
+  // The editor: remove two pegs, add one, goal on d4, and play on.
+  await page.click('#editor summary');
+  await page.click('#edit-start');
+  for (const h of ['d2', 'd6', 'd1']) await page.click(hole(h, eng));
+  check('editor-pegs', (await text('#pegs-count')) === '8 pegs', await text('#pegs-count'));
+  await page.click('#edit-goal');
+  await page.click(hole('d4', eng));
+  await ready();
+  check('editor-goal', (await text('#status')).includes('one peg on d4'));
+  await shot('10-editor');
+
+  // A job: the English census, paused, resumed, then another cancelled.
+  await page.selectOption('#board-select', 'english');
+  check('board-english', await waitText('#pegs-count', '32 pegs'));
+  await ready();
+  await page.click('#jobs summary');
+  await page.click('#job-count');
+  await page.click('#job-pause');
+  await page.waitForSelector('#job-state[data-state="paused"]', { timeout: 10000 });
+  await shot('11-job-paused');
+  await page.click('#job-resume');
+  await page.waitForSelector('#job-state[data-state="done"]', { timeout: 120000 });
+  check('job-funnel', (await page.$$('#job-result svg.funnel rect')).length > 10);
+  await shot('12-job-done');
+  await page.click('#job-count');
+  await page.click('#job-cancel');
+  await page.waitForSelector('#job-state[data-state="cancelled"]', { timeout: 20000 });
+  await shot('13-job-cancelled');
+
+  // A phone-sized screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(base + '#board=triangle:5');
+  await ready();
+  await shot('14-phone');
+  check('no-page-errors', errors.length === 0, errors.join('; '));
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+}
+writeFileSync(`${shots}/figures.json`, JSON.stringify(figures, null, 1));
+console.log(JSON.stringify(figures));
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
