@@ -31,7 +31,10 @@ struct AnalysisOptions {
   bool count = true;
   std::size_t count_positions = 2'000'000;
   double count_seconds = 0.5;  // at most this much of the call goes to the count
-  bool hint = true;            // fill Analysis::hint
+  // Positions of a first, short depth-first search (0: none), tried before the count and the
+  // search to the end; most positions of a game are settled there in milliseconds.
+  std::uint64_t quick_nodes = 20'000;
+  bool hint = true;  // fill Analysis::hint
 };
 
 // What analyze() found about one position.
