@@ -2,7 +2,8 @@
 # Installs the Debian packages pegsol needs that are missing; does nothing when all are there.
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user)
+  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user tmux
+  libxml2-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,6 +16,7 @@
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
+#include "play_cmd.hpp"
 
 namespace {
 
@@ -121,6 +122,7 @@ int main(int argc, char** argv) {
                         "Census worker threads (default: one per core)");
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
+  cli::PlayCommand play_cmd(app);        // play
 
   try {
     app.parse(argc, argv);
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
       return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
     };
     if (auto rc = census_cmds.run(control)) return status(*rc);
+    if (auto rc = play_cmd.run(control)) return status(*rc);
     if (*bench_cmd && bench_census)
       return cli::run_census_bench(repeats, bench_threads, bench_json);
     if (*bench_cmd)
