@@ -341,3 +341,38 @@ TEST(Analysis, Json) {
   EXPECT_EQ(m["now"], std::string(solvability_name(an.solvable(g.position()).verdict)));
 }
 #endif
+
+TEST(Analysis, FinishGameKeepsThePlayersMoves) {
+  BoardPtr b = make_board("english");
+  Problem p = default_problem(b);
+  std::vector<Move> kept{parse_move_chain(*b, "d2-d4"), parse_move_chain(*b, "f3-d3")};
+  FinishResult f = finish_game(p, kept);
+  ASSERT_EQ(f.result.status, Status::Solved);
+  EXPECT_EQ(f.kept_jumps, 2u);
+  ASSERT_GE(f.result.moves.size(), 2u);
+  EXPECT_EQ(f.result.moves[0], kept[0].jumps[0]);
+  EXPECT_EQ(f.result.moves[1], kept[1].jumps[0]);
+  Replay r = replay(*b, p.start, f.result.moves);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(goal_reached(p, r.final));
+  EXPECT_EQ(r.final, f.result.final);
+
+  // A lost game: impossible from the kept moves, which stay in the result.
+  BoardPtr tri = make_board("triangle:5");
+  Problem t = default_problem(tri);
+  std::vector<Move> lost;
+  for (const char* m : {"4-1", "6-4", "15-6", "13-15", "11-13"})
+    lost.push_back(parse_move_chain(*tri, m));
+  FinishResult g = finish_game(t, lost);
+  EXPECT_EQ(g.result.status, Status::Impossible);
+  EXPECT_EQ(g.result.moves.size(), 5u);
+  Reference ref(t);
+  EXPECT_EQ(ref.of(g.result.final).goal, Count{0});
+
+  try {
+    finish_game(p, {parse_move_chain(*b, "d2-d4"), parse_move_chain(*b, "d2-d4")});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("move 2 (d2-d4)"), std::string::npos) << e.what();
+  }
+}

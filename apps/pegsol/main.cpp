@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(beam_method_names()));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
+  std::string keep_moves;
+  solve_cmd->add_option("--moves", keep_moves,
+                        "Moves played first and kept (\"d2-d4 b5-d5\", chains f3-d3-d5); the "
+                        "search finishes the game from there");
 
   bool boards_json = false;
   auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
@@ -160,6 +164,7 @@ int main(int argc, char** argv) {
     o.seed = seed;
     o.beam_method = *parse_beam_method(beam_method);
     check_solve_options(o);
+    if (!keep_moves.empty()) return status(cli::run_finish(p, keep_moves, o, json, !no_draw));
     bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [&progress_shown](const Progress& pr) {

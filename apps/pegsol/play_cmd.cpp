@@ -18,6 +18,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
 #include "pegsol/play.hpp"
 
 namespace pegsol::cli {
@@ -406,6 +407,55 @@ class Session {
 };
 
 }  // namespace
+
+int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
+               bool draw) {
+  std::vector<Move> kept;
+  std::string text = moves;
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  for (std::string word; in >> word;) {
+    // "12.d2-d4", as solve prints moves: the number goes.
+    const std::size_t dot = word.find('.');
+    if (dot != std::string::npos &&
+        std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(dot),
+                    [](unsigned char c) { return std::isdigit(c); }))
+      word.erase(0, dot + 1);
+    try {
+      kept.push_back(parse_move_chain(*p.board, word));
+    } catch (const InputError& e) {
+      throw InputError("--moves: move " + std::to_string(kept.size() + 1) + ": " + e.what());
+    }
+  }
+  FinishResult f;
+  try {
+    f = finish_game(p, kept, options);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--moves: ") + e.what());
+  }
+  if (json) {
+    fmt::print("{}\n", finish_json(p, f).dump());
+  } else {
+    const Board& b = *p.board;
+    std::string line;
+    for (const Move& m : kept) line += " " + move_chain_text(b, m);
+    fmt::print("kept your {} move{} ({} jump{}):{}\n", kept.size(), kept.size() == 1 ? "" : "s",
+               f.kept_jumps, f.kept_jumps == 1 ? "" : "s", line);
+    if (f.result.status == Status::Solved) {
+      line.clear();
+      for (const Move& m : group_moves(
+               std::vector<Jump>(f.result.moves.begin() + static_cast<std::ptrdiff_t>(f.kept_jumps),
+                                 f.result.moves.end())))
+        line += " " + move_chain_text(b, m);
+      fmt::print("found the rest ({} jumps):{}\n", f.result.moves.size() - f.kept_jumps,
+                 line.empty() ? " none needed" : line);
+    } else {
+      fmt::print("from the position after them: ");
+    }
+    fmt::print("{}", format_solution(p, f.result, want_colour(), terminal_columns(), draw));
+  }
+  return f.result.status == Status::Solved ? 0 : 1;
+}
 
 PlayCommand::PlayCommand(CLI::App& app) {
   cmd_ =

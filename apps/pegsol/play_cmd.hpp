@@ -8,12 +8,19 @@
 #include <CLI/CLI.hpp>
 
 #include "pegsol/control.hpp"
+#include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
 
 namespace pegsol::cli {
 
 // Registers `play` on the app; after parsing, run() plays the game on stdin/stdout when the user
 // chose it and returns its exit status (nullopt otherwise).
+// `pegsol solve --moves "d2-d4 ..."`: plays the moves (chains of jumps, optionally numbered
+// "3.d2-d4"), solves the rest keeping them, prints the kept moves then the found ones (or JSON).
+// Returns the exit status (0 solved, 1 not).
+int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
+               bool draw);
+
 class PlayCommand {
  public:
   explicit PlayCommand(CLI::App& app);

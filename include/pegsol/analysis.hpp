@@ -102,4 +102,17 @@ class Analyzer {
   std::unique_ptr<Impl> impl_;
 };
 
+// A game finished by the engine, keeping the player's moves (the seed program's protected moves).
+struct FinishResult {
+  // On the original problem: status and reason of the search from the kept moves' position;
+  // moves are the kept jumps then the found ones (replayed from the start), final where they end.
+  SolveResult result;
+  std::size_t kept_jumps = 0;  // the first kept_jumps of result.moves are the player's
+};
+
+// Plays `kept` from p.start, then solves the rest with `options`. Throws InputError naming the
+// first kept move that is illegal ("move 3 (d2-d4): ...").
+FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
+                         const SolveOptions& options = {});
+
 }  // namespace pegsol

@@ -418,4 +418,28 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   return finish();
 }
 
+FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
+                         const SolveOptions& options) {
+  Game game(p);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    try {
+      game.play(kept[i]);
+    } catch (const InputError& e) {
+      throw InputError("move " + std::to_string(i + 1) + " (" + move_chain_text(*p.board, kept[i]) +
+                       "): " + e.what());
+    }
+  }
+  FinishResult f;
+  const std::vector<Jump> played = flatten(kept);
+  f.kept_jumps = played.size();
+  f.result = solve(Problem{p.board, game.position().pegs(), p.goal}, options);
+  f.result.moves.insert(f.result.moves.begin(), played.begin(), played.end());
+  Replay check = replay(*p.board, p.start, f.result.moves);
+  if (!check.ok) throw std::logic_error("finish_game: the moves do not replay: " + check.error);
+  if (f.result.status == Status::Solved && !goal_reached(p, check.final))
+    throw std::logic_error("finish_game: the finished game misses the goal");
+  f.result.final = check.final;
+  return f;
+}
+
 }  // namespace pegsol
