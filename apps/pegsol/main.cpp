@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(beam_method_names()));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
+  std::string svg_path;
+  solve_cmd->add_option(
+      "--svg", svg_path,
+      "Write the solution's picture (the start, then each move) to this SVG file");
   std::string keep_moves;
   solve_cmd->add_option("--moves", keep_moves,
                         "Moves played first and kept (\"d2-d4 b5-d5\", chains f3-d3-d5); the "
@@ -164,7 +168,8 @@ int main(int argc, char** argv) {
     o.seed = seed;
     o.beam_method = *parse_beam_method(beam_method);
     check_solve_options(o);
-    if (!keep_moves.empty()) return status(cli::run_finish(p, keep_moves, o, json, !no_draw));
+    if (!keep_moves.empty())
+      return status(cli::run_finish(p, keep_moves, o, json, !no_draw, svg_path));
     bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [&progress_shown](const Progress& pr) {
@@ -183,6 +188,7 @@ int main(int argc, char** argv) {
       };
     SolveResult r = solve(p, o);
     if (progress_shown) fmt::print(stderr, "\n");
+    if (!svg_path.empty()) cli::write_solution_svg(svg_path, p, r.moves);
     if (json)
       fmt::print("{}\n", solve_json(p, r).dump());
     else

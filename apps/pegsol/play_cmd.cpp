@@ -20,6 +20,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/play.hpp"
+#include "pegsol/svg.hpp"
 
 namespace pegsol::cli {
 
@@ -408,8 +409,14 @@ class Session {
 
 }  // namespace
 
+void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves) {
+  const std::string svg = solution_svg(*p.board, p.start, moves);
+  std::ofstream f(path);
+  if (!(f << svg) || !(f.close(), f)) throw InputError("--svg: cannot write " + path);
+}
+
 int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
-               bool draw) {
+               bool draw, const std::string& svg_path) {
   std::vector<Move> kept;
   std::string text = moves;
   std::replace(text.begin(), text.end(), ',', ' ');
@@ -433,6 +440,7 @@ int run_finish(const Problem& p, const std::string& moves, const SolveOptions& o
   } catch (const InputError& e) {
     throw InputError(std::string("--moves: ") + e.what());
   }
+  if (!svg_path.empty()) write_solution_svg(svg_path, p, f.result.moves);
   if (json) {
     fmt::print("{}\n", finish_json(p, f).dump());
   } else {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -19,7 +20,11 @@ namespace pegsol::cli {
 // "3.d2-d4"), solves the rest keeping them, prints the kept moves then the found ones (or JSON).
 // Returns the exit status (0 solved, 1 not).
 int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
-               bool draw);
+               bool draw, const std::string& svg_path);
+
+// `pegsol solve --svg FILE`: writes the picture of `moves` from p.start (pegsol/svg.hpp): the
+// start, then the position after each move. Throws InputError when the file cannot be written.
+void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves);
 
 class PlayCommand {
  public:
