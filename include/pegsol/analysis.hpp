@@ -34,6 +34,9 @@ struct AnalysisOptions {
   // Positions of a first, short depth-first search (0: none), tried before the count and the
   // search to the end; most positions of a game are settled there in milliseconds.
   std::uint64_t quick_nodes = 20'000;
+  // Then a beam search for this long (0: none): it finds solutions fast where they are many,
+  // and never answers "not solvable".
+  double beam_seconds = 0.2;
   bool hint = true;  // fill Analysis::hint
 };
 

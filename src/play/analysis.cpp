@@ -185,11 +185,16 @@ struct Analyzer::Impl {
     return moves;
   }
 
-  // The answer from a remembered solution; else from solve() under `ctl`, bounded to
-  // `node_limit` positions of depth-first search when that is not 0 (then Unknown when the bound
-  // is hit).
-  SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl,
-                           std::uint64_t node_limit = 0) const {
+  // How far search() goes: a depth-first search of a few positions, a short beam search (strong
+  // where solutions are many, never "not solvable"), or solve()'s Auto to its end.
+  struct Bound {
+    std::uint64_t dfs_nodes;  // Dfs bounded to this many positions (0: not this)
+    double beam_seconds;      // Beam for this long (0: not this)
+  };
+
+  // The answer from a remembered solution; else from solve() under `ctl` and `bound` (Unknown
+  // when the bound stops it).
+  SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl, Bound bound) const {
     const Goal g = to_goal ? goal : Goal{};
     auto& known_map = to_goal ? known_goal : known_one;
     if (auto moves = recall(known_map, p, g)) {
@@ -198,36 +203,45 @@ struct Analyzer::Impl {
       a.solution = std::move(*moves);
       return a;
     }
+    Control beam_ctl(&ctl);
     SolveOptions o;
     o.control = &ctl;
     o.memory_limit = std::size_t{256} << 20;
-    if (node_limit) {
+    if (bound.dfs_nodes) {
       o.algorithm = Algorithm::Dfs;
-      o.node_limit = node_limit;
+      o.node_limit = bound.dfs_nodes;
+    } else if (bound.beam_seconds > 0) {
+      beam_ctl.set_time_limit(bound.beam_seconds);
+      o.control = &beam_ctl;
+      o.algorithm = Algorithm::Beam;
+      o.threads = 1;
     }
     SolvabilityAnswer a = is_solvable(p, g, o);
     if (a.verdict == Solvability::Solvable) learn(known_map, p, a.solution);
     return a;
   }
 
-  // A remembered solution or a short search first (most positions a player meets answer there),
-  // then the count when asked, then the search to its end. With `want_count`, the count runs
-  // even after a decisive short search (for the ways and end holes).
-  SolvabilityAnswer decide(const Position& p, const AnalysisOptions& o, const Control& call,
-                           bool want_count, std::optional<Entry>& counted, std::string& note,
-                           std::uint64_t& expanded) const {
-    SolvabilityAnswer quick;
-    if (o.quick_nodes) {
-      quick = search(p, true, call, o.quick_nodes);
+  // A remembered solution, a short depth-first search, a short beam search: most positions a
+  // player meets are settled there. Then the count when asked, then the search to its end. With
+  // `want_count`, the count runs even after a decisive short search (for the ways and end holes).
+  SolvabilityAnswer decide(const Position& p, bool to_goal, const AnalysisOptions& o,
+                           const Control& call, bool want_count, std::optional<Entry>& counted,
+                           std::string& note, std::uint64_t& expanded) const {
+    std::uint64_t nodes = 0;
+    for (Bound b : {Bound{o.quick_nodes, 0}, Bound{0, o.beam_seconds}}) {
+      if (!b.dfs_nodes && b.beam_seconds <= 0) continue;
+      SolvabilityAnswer quick = search(p, to_goal, call, b);
+      nodes += quick.nodes;
       if (quick.verdict != Solvability::Unknown || call.should_stop()) {
         if (want_count) counted = try_count(p, o, call, note, expanded);
+        quick.nodes = nodes;
         return quick;
       }
     }
     counted = try_count(p, o, call, note, expanded);
-    if (counted) return from_count(p, *counted, true, goal);
-    SolvabilityAnswer a = search(p, true, call);
-    a.nodes += quick.nodes;
+    if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
+    SolvabilityAnswer a = search(p, to_goal, call, Bound{0, 0});
+    a.nodes += nodes;
     return a;
   }
 
@@ -306,7 +320,7 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
-  a.goal = m.decide(p, options, call.ctl, options.count, e, a.count_note, expanded);
+  a.goal = m.decide(p, true, options, call.ctl, options.count, e, a.count_note, expanded);
   if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
@@ -320,9 +334,11 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
     if (m.goal.kind == Goal::Kind::Any) {
       a.one_peg = a.goal;
     } else {
-      a.one_peg = m.search(p, false, call.ctl, options.quick_nodes);
-      if (a.one_peg.verdict == Solvability::Unknown && !call.ctl.should_stop())
-        a.one_peg = m.search(p, false, call.ctl);
+      AnalysisOptions no_count = options;
+      no_count.count = false;
+      std::optional<Entry> none;
+      std::string unused;
+      a.one_peg = m.decide(p, false, no_count, call.ctl, false, none, unused, expanded);
     }
   }
   if (!e && a.count_note.empty()) a.count_note = "not asked";
@@ -348,7 +364,7 @@ SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& o
   std::string note;
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
-  return m.decide(p, options, call.ctl, false, e, note, expanded);
+  return m.decide(p, true, options, call.ctl, false, e, note, expanded);
 }
 
 Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options) const {
