@@ -3,8 +3,9 @@
 # package-lock.json (the page's end-to-end tests); does nothing when all are there.
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user
-  python3-jsonschema clang libcpp-httplib-dev chromium)
+  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user tmux
+  python3-jsonschema clang libcpp-httplib-dev chromium
+  libxml2-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,7 +16,7 @@ PresetsCommand::PresetsCommand(CLI::App& app) {
 std::optional<int> PresetsCommand::run() const {
   if (!*cmd_) return std::nullopt;
   if (json_) {
-    fmt::print("{}\n", presets_json().dump());
+    fmt::print("{}\n", dump_json(presets_json()));
     return 0;
   }
   fmt::print("{:<18} {:<10} {:>4}  {:<11} {:<6} {}\n", "name", "difficulty", "pegs", "board", "end",

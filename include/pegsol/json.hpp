@@ -42,6 +42,10 @@ ProblemSpec spec_from_json(const nlohmann::json& j);
 // "attempts", "method" and, when the memory budget clamped the capacity, "clamped_from"}.
 nlohmann::json solve_json(const Problem& p, const SolveResult& r);
 
+// A game finished keeping the player's moves (pegsol solve --moves): solve_json of the whole game
+// from the start (the kept jumps first), with "kept_moves", the number of kept jumps.
+nlohmann::json finish_json(const Problem& p, const FinishResult& f);
+
 // A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs
 // first), the totals, the solution counts (decimal strings), the random player's chances (null
 // when not computed), "stats" {"seconds", "peak_bytes", "threads", "width"}.
