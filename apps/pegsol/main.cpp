@@ -10,6 +10,7 @@
 
 #include "census_cmd.hpp"
 #include "cli.hpp"
+#include "fewest_cmd.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
@@ -91,6 +92,11 @@ int main(int argc, char** argv) {
           "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
           "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
       ->check(CLI::IsMember(beam_method_names()));
+  std::string minimize;
+  solve_cmd
+      ->add_option("--minimize", minimize,
+                   "moves: a solution with the fewest moves (chains of jumps by one peg), proven")
+      ->check(CLI::IsMember({"moves"}));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
 
@@ -121,6 +127,7 @@ int main(int argc, char** argv) {
                         "Census worker threads (default: one per core)");
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
+  cli::FewestCommand fewest_cmd(app);
 
   try {
     app.parse(argc, argv);
@@ -140,6 +147,7 @@ int main(int argc, char** argv) {
       return control.stop_reason() == StopReason::Signal ? 128 + g_signal.load() : rc;
     };
     if (auto rc = census_cmds.run(control)) return status(*rc);
+    if (auto rc = fewest_cmd.run(control)) return status(*rc);
     if (*bench_cmd && bench_census)
       return cli::run_census_bench(repeats, bench_threads, bench_json);
     if (*bench_cmd)
@@ -147,6 +155,13 @@ int main(int argc, char** argv) {
                         : cli::run_bench(repeats, bench_json);
     // `pegsol` alone and `pegsol solve` solve the default problem.
     Problem p = build_problem(solve_args);
+    if (minimize == "moves") {
+      Control limits(&control);
+      limits.set_time_limit(time_limit);
+      if (solve_cmd->count("--memory-limit"))
+        limits.set_memory_budget(static_cast<std::size_t>(memory_mb * 1024 * 1024));
+      return status(cli::solve_fewest(p, limits, json, cli::terminal_columns()));
+    }
     SolveOptions o;
     o.direction = *parse_direction(direction);
     o.control = &control;

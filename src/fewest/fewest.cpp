@@ -1,0 +1,683 @@
+// Fewest moves (include/pegsol/fewest.hpp, docs/fewest.md).
+//
+// State of a position: the fewest moves c that reach it and the set L of holes the last jump can
+// have landed on at cost c. A jump from a hole of L continues that move (cost c), any other jump
+// starts a new one (c + 1). Reaching a position at a higher cost is never better: from there the
+// next jump costs at least c + 1, which the cheaper state also offers. So keeping (c, L) per
+// position is exact, and since every jump removes one peg, all positions with k pegs form a level
+// that only level k + 1 feeds: levels are final when made.
+//
+// The backward side runs the same pass on reversed jumps from the goal: its L holds the holes the
+// next forward jump can start from at the backward cost. Where the two sides meet, a position
+// costs cf + cb, less one when the forward L and the backward L share a hole (the last forward
+// move and the first backward one are then one chain).
+#include "pegsol/fewest.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+#include <stdexcept>
+
+#include "pegsol/error.hpp"
+
+namespace pegsol {
+
+namespace {
+
+using Bits = std::uint64_t;
+constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();
+
+Bits bit(int h) {
+  return Bits{1} << h;
+}
+
+// One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
+// an empty slot, never a position with pegs). land: the state's L in the key's frame.
+//   | key (64) | land (64) | cost (32) | pad (32) |
+struct Entry {
+  Bits key = 0;
+  Bits land = 0;
+  std::uint32_t cost = 0;
+  std::uint32_t pad = 0;
+};
+static_assert(sizeof(Entry) == 24);
+
+// A hash table from positions to states, open addressing with linear probing, a fixed hash so
+// runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
+class LevelMap {
+ public:
+  LevelMap() = default;
+
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return slots_.size() * sizeof(Entry); }
+
+  const Entry* find(Bits key) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      const Entry& e = slots_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+    }
+  }
+
+  // Keeps the cheaper state; at equal cost the union of the landing sets.
+  template <class Grow>
+  void merge(Bits key, std::uint32_t cost, Bits land, Grow&& grow) {
+    if ((size_ + 1) * 8 > slots_.size() * 5)
+      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      Entry& e = slots_[i];
+      if (e.key == key) {
+        if (cost < e.cost) {
+          e.cost = cost;
+          e.land = land;
+        } else if (cost == e.cost) {
+          e.land |= land;
+        }
+        return;
+      }
+      if (e.key == 0) {
+        e = Entry{key, land, cost, 0};
+        ++size_;
+        return;
+      }
+    }
+  }
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Entry& e : slots_)
+      if (e.key != 0) f(e);
+  }
+
+  void clear() {
+    std::vector<Entry>().swap(slots_);
+    size_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  std::size_t slot(Bits key) const {
+    Bits x = key * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return static_cast<std::size_t>(x) & mask_;
+  }
+
+  template <class Grow>
+  void rehash(std::size_t n, Grow&& grow) {
+    grow(n * sizeof(Entry));
+    std::vector<Entry> old;
+    old.swap(slots_);
+    slots_.assign(n, Entry{});
+    mask_ = n - 1;
+    for (const Entry& e : old) {
+      if (e.key == 0) continue;
+      std::size_t i = slot(e.key);
+      while (slots_[i].key != 0) i = (i + 1) & mask_;
+      slots_[i] = e;
+    }
+  }
+
+  std::vector<Entry> slots_;
+  std::size_t size_ = 0, mask_ = 0;
+};
+
+// The board as 64-bit masks and the symmetry group the search keeps, as byte tables.
+struct Geometry {
+  int n = 0;
+  std::vector<Jump> jumps;
+  std::vector<Bits> fo, t, all;             // per jump: from|over, to, from|over|to
+  std::vector<std::vector<int>> perm, inv;  // group elements and their inverses (perm[0]: identity)
+  // table[g][b * 256 + v]: image under g of byte b holding v.
+  std::vector<std::vector<Bits>> table, inv_table;
+  int bytes = 0;
+
+  Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
+    if (n > 64)
+      throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(n) +
+                       " holes; the search takes boards of at most 64");
+    jumps = b.jumps();
+    for (const Jump& j : jumps) {
+      fo.push_back(bit(j.from) | bit(j.over));
+      t.push_back(bit(j.to));
+      all.push_back(bit(j.from) | bit(j.over) | bit(j.to));
+    }
+    perm = group;
+    bytes = (n + 7) / 8;
+    for (const auto& p : perm) {
+      std::vector<int> q(p.size());
+      for (std::size_t h = 0; h < p.size(); ++h)
+        q[static_cast<std::size_t>(p[h])] = static_cast<int>(h);
+      inv.push_back(q);
+    }
+    auto build = [&](const std::vector<int>& p) {
+      std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
+      for (int by = 0; by < bytes; ++by)
+        for (int v = 0; v < 256; ++v) {
+          Bits img = 0;
+          for (int k = 0; k < 8; ++k) {
+            int h = by * 8 + k;
+            if (h < n && (v >> k & 1)) img |= bit(p[static_cast<std::size_t>(h)]);
+          }
+          tab[static_cast<std::size_t>(by * 256 + v)] = img;
+        }
+      return tab;
+    };
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      table.push_back(build(perm[g]));
+      inv_table.push_back(build(inv[g]));
+    }
+  }
+
+  int group_size() const { return static_cast<int>(perm.size()); }
+
+  static Bits apply(const std::vector<Bits>& tab, int bytes, Bits x) {
+    Bits r = 0;
+    for (int by = 0; by < bytes; ++by)
+      r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>((x >> (8 * by)) & 255))];
+    return r;
+  }
+  Bits image(int g, Bits x) const { return apply(table[static_cast<std::size_t>(g)], bytes, x); }
+  Bits preimage(int g, Bits x) const {
+    return apply(inv_table[static_cast<std::size_t>(g)], bytes, x);
+  }
+
+  // The canonical form of (pegs, land): the least image of the pegs, and the union of the landing
+  // sets' images under every element giving it (so the stored L is closed under the key's own
+  // symmetries: a symmetric path reaches the same key with the mirrored L).
+  std::pair<Bits, Bits> canonical(Bits pegs, Bits land) const {
+    if (perm.size() == 1) return {pegs, land};
+    std::array<Bits, 48> img{};
+    Bits best = pegs;
+    for (int g = 0; g < group_size(); ++g) {
+      img[static_cast<std::size_t>(g)] = g == 0 ? pegs : image(g, pegs);
+      best = std::min(best, img[static_cast<std::size_t>(g)]);
+    }
+    Bits l = 0;
+    for (int g = 0; g < group_size(); ++g)
+      if (img[static_cast<std::size_t>(g)] == best) l |= g == 0 ? land : image(g, land);
+    return {best, l};
+  }
+
+  // The canonical key of `pegs` and an element g with image(g, pegs) == key.
+  std::pair<Bits, int> canonical_key(Bits pegs) const {
+    Bits best = pegs;
+    int arg = 0;
+    for (int g = 1; g < group_size(); ++g) {
+      Bits i = image(g, pegs);
+      if (i < best) {
+        best = i;
+        arg = g;
+      }
+    }
+    return {best, arg};
+  }
+};
+
+Bits to_bits(const HoleSet& s) {
+  Bits b = 0;
+  for (int h : s.members()) b |= bit(h);
+  return b;
+}
+
+// The symmetries of `b` that map each of the sets to itself.
+std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits>>& sets,
+                                      bool symmetry) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : b.symmetries()) {
+    if (!out.empty() && !symmetry) break;
+    Geometry one(b, {p});
+    bool keeps = true;
+    for (const auto& set : sets) {
+      std::vector<Bits> img;
+      for (Bits x : set) img.push_back(one.image(0, x));
+      std::vector<Bits> a = set;
+      std::sort(a.begin(), a.end());
+      std::sort(img.begin(), img.end());
+      keeps = keeps && a == img;
+    }
+    if (keeps) out.push_back(p);
+  }
+  return out;
+}
+
+// A state looked up in a level: its cost and L in the frame of the position asked for.
+struct State {
+  std::uint32_t cost = kNoCost;
+  Bits land = 0;
+};
+
+// The bidirectional level pass between a set of starts (all with the same peg count) and a set of
+// goals (all with the same peg count).
+class Search {
+ public:
+  Search(const Geometry& geo, const FewestOptions& o)
+      : geo_(geo),
+        o_(o),
+        fwd_(static_cast<std::size_t>(geo.n + 1)),
+        bwd_(static_cast<std::size_t>(geo.n + 1)) {
+    budget_ =
+        o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  }
+
+  void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    fl_ = std::popcount(starts.front());
+    bh_ = std::popcount(goals.front());
+    for (Bits s : starts) insert(fwd_[static_cast<std::size_t>(fl_)], s, 0, 0);
+    for (Bits g : goals) insert(bwd_[static_cast<std::size_t>(bh_)], g, 0, 0);
+    top_ = fl_;
+    bottom_ = bh_;
+  }
+
+  // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
+  int run() {
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
+      if (level(fwd_, fl_).size() <= level(bwd_, bh_).size())
+        expand_forward();
+      else
+        expand_backward();
+      report(false);
+    }
+    return join();
+  }
+
+  // Runs the forward side alone down to one peg (no backward side), freeing the levels behind.
+  void run_forward_to(int last) {
+    while (fl_ > last && level(fwd_, fl_).size() > 0) {
+      expand_forward();
+      if (fl_ + 1 != top_) {
+        bytes_ -= level(fwd_, fl_ + 1).bytes();
+        level(fwd_, fl_ + 1).clear();
+      }
+      report(false);
+    }
+  }
+
+  const LevelMap& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
+
+  // The least cost any solution has, from the levels done so far.
+  int lower_bound() const {
+    int f = fmin_, b = bmin_;
+    int lb = std::max({f, b, f + b - 1});
+    if (top_ > bottom_) lb = std::max(lb, 1);
+    return lb;
+  }
+
+  std::uint64_t positions() const { return positions_; }
+
+  // The jumps of a solution of `best` moves through the meeting position found by run().
+  std::vector<Jump> path() const {
+    std::vector<Jump> front = forward_path(meet_, meet_fcost_, meet_hole_);
+    std::vector<Jump> back = backward_path(meet_, meet_bcost_, meet_hole_);
+    front.insert(front.end(), back.begin(), back.end());
+    return front;
+  }
+
+ private:
+  static LevelMap& level(std::vector<LevelMap>& v, int k) { return v[static_cast<std::size_t>(k)]; }
+  static const LevelMap& level(const std::vector<LevelMap>& v, int k) {
+    return v[static_cast<std::size_t>(k)];
+  }
+
+  void grow(std::size_t more) {
+    if (bytes_ + more > budget_) throw Stopped(StopReason::Memory);
+    bytes_ += more;
+  }
+
+  void insert(LevelMap& m, Bits pegs, std::uint32_t cost, Bits land) {
+    auto [key, l] = geo_.canonical(pegs, land);
+    std::size_t before = m.size(), old_bytes = m.bytes();
+    m.merge(key, cost, l, [&](std::size_t b) { grow(b); });
+    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    positions_ += m.size() - before;
+  }
+
+  void poll(std::size_t i) {
+    if ((i & 4095) == 0 && o_.control) o_.control->throw_if_stopped();
+  }
+
+  static std::uint32_t min_cost(const LevelMap& m) {
+    std::uint32_t c = kNoCost;
+    m.for_each([&](const Entry& e) { c = std::min(c, e.cost); });
+    return c;
+  }
+
+  void expand_forward() {
+    const LevelMap& src = level(fwd_, fl_);
+    LevelMap& dst = level(fwd_, fl_ - 1);
+    std::size_t i = 0;
+    const std::size_t nj = geo_.jumps.size();
+    src.for_each([&](const Entry& e) {
+      poll(i++);
+      for (std::size_t j = 0; j < nj; ++j) {
+        if ((e.key & geo_.fo[j]) != geo_.fo[j] || (e.key & geo_.t[j])) continue;
+        std::uint32_t c = e.cost + ((e.land >> geo_.jumps[j].from & 1) ? 0 : 1);
+        insert(dst, e.key ^ geo_.all[j], c, geo_.t[j]);
+      }
+    });
+    --fl_;
+    std::uint32_t m = min_cost(dst);
+    if (m != kNoCost) fmin_ = static_cast<int>(m);
+  }
+
+  void expand_backward() {
+    const LevelMap& src = level(bwd_, bh_);
+    LevelMap& dst = level(bwd_, bh_ + 1);
+    std::size_t i = 0;
+    const std::size_t nj = geo_.jumps.size();
+    src.for_each([&](const Entry& e) {
+      poll(i++);
+      for (std::size_t j = 0; j < nj; ++j) {
+        if (!(e.key & geo_.t[j]) || (e.key & geo_.fo[j])) continue;
+        std::uint32_t c = e.cost + ((e.land >> geo_.jumps[j].to & 1) ? 0 : 1);
+        insert(dst, e.key ^ geo_.all[j], c, bit(geo_.jumps[j].from));
+      }
+    });
+    ++bh_;
+    std::uint32_t m = min_cost(dst);
+    if (m != kNoCost) bmin_ = static_cast<int>(m);
+  }
+
+  int join() {
+    const LevelMap& f = level(fwd_, fl_);
+    const LevelMap& b = level(bwd_, bh_);
+    const bool f_small = f.size() <= b.size();
+    const LevelMap& scan = f_small ? f : b;
+    const LevelMap& other = f_small ? b : f;
+    std::uint32_t best = kNoCost;
+    scan.for_each([&](const Entry& e) {
+      const Entry* o = other.find(e.key);
+      if (!o) return;
+      const Entry& fe = f_small ? e : *o;
+      const Entry& be = f_small ? *o : e;
+      Bits shared = fe.land & be.land;
+      std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
+      if (c < best) {
+        best = c;
+        meet_ = e.key;
+        meet_fcost_ = fe.cost;
+        meet_bcost_ = be.cost;
+        meet_hole_ = shared ? std::countr_zero(shared) : -1;
+      }
+    });
+    return best == kNoCost ? -1 : static_cast<int>(best);
+  }
+
+  State lookup(const LevelMap& m, Bits pegs) const {
+    auto [key, g] = geo_.canonical_key(pegs);
+    const Entry* e = m.find(key);
+    if (!e) return {};
+    return {e->cost, g == 0 ? e->land : geo_.preimage(g, e->land)};
+  }
+
+  // Jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole` (-1: any).
+  std::vector<Jump> forward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = std::popcount(pegs);
+    while (k < top_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.to != hole) continue;
+        if (!(pegs & geo_.t[j]) || (pegs & geo_.fo[j])) continue;
+        Bits prev = pegs ^ geo_.all[j];
+        State s = lookup(level(fwd_, k + 1), prev);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.from & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = prev;
+        cost = s.cost;
+        hole = chain ? jp.from : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the forward path breaks off");
+      ++k;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  // Jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole` (-1: any).
+  std::vector<Jump> backward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = std::popcount(pegs);
+    while (k > bottom_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.from != hole) continue;
+        if ((pegs & geo_.fo[j]) != geo_.fo[j] || (pegs & geo_.t[j])) continue;
+        Bits next = pegs ^ geo_.all[j];
+        State s = lookup(level(bwd_, k - 1), next);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.to & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = next;
+        cost = s.cost;
+        hole = chain ? jp.to : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the backward path breaks off");
+      --k;
+    }
+    return out;
+  }
+
+  void report(bool force) {
+    if (!o_.progress || !o_.control) return;
+    double now = o_.control->elapsed_seconds();
+    if (!force && now < next_report_) return;
+    next_report_ = now + 0.5;
+    o_.progress(FewestProgress{now, positions_, lower_bound(), fl_, bh_});
+  }
+
+  const Geometry& geo_;
+  const FewestOptions& o_;
+  std::vector<LevelMap> fwd_, bwd_;
+  int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
+  int fmin_ = 0, bmin_ = 0;
+  std::size_t bytes_ = 0, budget_ = 0;
+  std::uint64_t positions_ = 0;
+  double next_report_ = 0;
+  Bits meet_ = 0;
+  std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
+  int meet_hole_ = -1;
+};
+
+// A control to run under: the caller's, or a local one without limits.
+struct Under {
+  Control local;
+  const Control* c;
+  explicit Under(const Control* given) : c(given ? given : &local) {}
+};
+
+// Runs the pass between `starts` and `goals` and fills `r`.
+void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+            const HoleSet* start, const FewestOptions& o, FewestResult& r) {
+  Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
+  Search s(geo, o);
+  const double t0 = o.control->elapsed_seconds();
+  try {
+    s.seed(starts, goals);
+    int best = s.run();
+    if (best < 0) {
+      r.status = Status::Impossible;
+      r.reason = "no solution: the completed level pass found no position both sides reach";
+      r.lower_bound = 0;
+    } else {
+      r.jumps = s.path();
+      r.moves = count_moves(r.jumps);
+      if (r.moves != best)
+        throw std::logic_error("fewest moves: the path has " + std::to_string(r.moves) +
+                               " moves, the pass " + std::to_string(best));
+      r.status = Status::Solved;
+      r.lower_bound = best;
+      r.proven = true;
+    }
+  } catch (const Stopped& e) {
+    r.stop = e.reason;
+    r.status = Status::Unknown;
+    r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
+    r.lower_bound = s.lower_bound();
+  }
+  r.positions = s.positions();
+  r.seconds = o.control->elapsed_seconds() - t0;
+  if (start && !r.jumps.empty()) {
+    Replay rep = replay(b, *start, r.jumps);
+    if (!rep.ok) throw std::logic_error("fewest moves: the solution does not replay: " + rep.error);
+  }
+}
+
+}  // namespace
+
+int count_moves(const std::vector<Jump>& jumps) {
+  return static_cast<int>(group_moves(jumps).size());
+}
+
+SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
+  SolveResult s;
+  s.status = r.status;
+  s.reason = r.reason;
+  s.moves = r.jumps;
+  Replay rep = replay(*p.board, p.start, r.jumps);
+  s.final = rep.ok ? rep.final : p.start;
+  s.nodes = r.positions;
+  s.seconds = r.seconds;
+  s.width = 64;
+  s.stop = r.stop;
+  return s;
+}
+
+FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
+  const Board& b = *p.board;
+  if (p.start.size() != b.size())
+    throw InputError("fewest moves: the start has " + std::to_string(p.start.size()) +
+                     " holes, the board " + std::to_string(b.size()));
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  FewestResult r;
+  if (b.size() > 64) Geometry check(b, {});  // throws the InputError
+  Bits start = to_bits(p.start);
+  std::vector<Bits> goals;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      if (p.goal.hole < 0 || p.goal.hole >= b.size())
+        throw InputError("fewest moves: the goal hole is not on the board");
+      goals.push_back(bit(p.goal.hole));
+      break;
+    case Goal::Kind::Any:
+      for (int h = 0; h < b.size(); ++h) goals.push_back(bit(h));
+      break;
+    case Goal::Kind::Position:
+      if (p.goal.position.size() != b.size())
+        throw InputError("fewest moves: the goal position does not fit the board");
+      goals.push_back(to_bits(p.goal.position));
+      break;
+  }
+  if (std::popcount(start) == 0) throw InputError("fewest moves: the start has no pegs");
+  if (std::popcount(goals.front()) == 0) throw InputError("fewest moves: the goal has no pegs");
+  if (std::popcount(start) < std::popcount(goals.front())) {
+    r.status = Status::Impossible;
+    r.reason = "the goal has more pegs than the start";
+    return r;
+  }
+  search(b, {start}, goals, &p.start, o, r);
+  return r;
+}
+
+FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
+  const Board& b = *board;
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  if (b.size() > 64) Geometry check(b, {});
+  std::vector<Bits> starts, goals;
+  Bits full = b.size() == 64 ? ~Bits{0} : bit(b.size()) - 1;
+  for (int h = 0; h < b.size(); ++h) {
+    starts.push_back(full & ~bit(h));
+    goals.push_back(bit(h));
+  }
+  FewestBoardResult out;
+  search(b, starts, goals, nullptr, o, out.result);
+  if (!out.result.jumps.empty()) {
+    // The vacancy: the one hole the first jump fills that no jump emptied before.
+    HoleSet start(b.size(), true);
+    const Jump& first = out.result.jumps.front();
+    start.set(first.to, false);
+    Replay rep = replay(b, start, out.result.jumps);
+    if (!rep.ok || rep.final.count() != 1)
+      throw std::logic_error("fewest moves: the board's solution does not replay");
+    out.start = first.to;
+    out.end = rep.final.members().front();
+  }
+  return out;
+}
+
+FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
+  const Board& b = *board;
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  if (b.size() > 64) Geometry check(b, {});
+  const int n = b.size();
+  FewestTable t;
+  t.holes = n;
+  t.moves.assign(static_cast<std::size_t>(n * n), FewestTable::kUnknown);
+  const double t0 = o.control->elapsed_seconds();
+  const auto& syms = b.symmetries();
+  std::vector<bool> done(static_cast<std::size_t>(n), false);
+  Bits full = n == 64 ? ~Bits{0} : bit(n) - 1;
+  try {
+    for (int s = 0; s < n; ++s) {
+      if (done[static_cast<std::size_t>(s)]) continue;
+      Geometry geo(b, keeping(b, {{full & ~bit(s)}}, o.symmetry));
+      Search search(geo, o);
+      search.seed({full & ~bit(s)}, {bit(0)});
+      search.run_forward_to(1);
+      t.positions += search.positions();
+      std::vector<int> row(static_cast<std::size_t>(n), FewestTable::kImpossible);
+      search.forward_level(1).for_each([&](const Entry& e) {
+        int h = std::countr_zero(e.key);
+        for (const auto& p : geo.perm)
+          row[static_cast<std::size_t>(p[static_cast<std::size_t>(h)])] = static_cast<int>(e.cost);
+      });
+      // Every symmetry carries the row to its image vacancy.
+      for (const auto& p : syms) {
+        int s2 = p[static_cast<std::size_t>(s)];
+        if (done[static_cast<std::size_t>(s2)]) continue;
+        done[static_cast<std::size_t>(s2)] = true;
+        for (int e = 0; e < n; ++e)
+          t.moves[static_cast<std::size_t>(s2 * n + p[static_cast<std::size_t>(e)])] =
+              row[static_cast<std::size_t>(e)];
+      }
+    }
+  } catch (const Stopped& e) {
+    t.stop = e.reason;
+  }
+  t.complete = std::none_of(t.moves.begin(), t.moves.end(),
+                            [](int m) { return m == FewestTable::kUnknown; });
+  for (int s = 0; s < n; ++s)
+    for (int e = 0; e < n; ++e) {
+      int m = t.at(s, e);
+      if (m >= 0 && (t.fewest < 0 || m < t.fewest)) {
+        t.fewest = m;
+        t.start = s;
+        t.end = e;
+      }
+    }
+  if (!t.complete) {  // an unsettled pair might be shorter
+    t.fewest = -1;
+    t.start = t.end = -1;
+  }
+  t.seconds = o.control->elapsed_seconds() - t0;
+  return t;
+}
+
+}  // namespace pegsol
