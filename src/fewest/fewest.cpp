@@ -85,6 +85,19 @@ class LevelMap {
     }
   }
 
+  // Brings the key's first slot into cache before merge() needs it.
+  void prefetch(Bits key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[slot(key)]);
+  }
+
+  // Room for `n` positions without growing.
+  template <class Grow>
+  void reserve(std::size_t n, Grow&& grow) {
+    std::size_t want = 64;
+    while (want * 5 < n * 8) want *= 2;
+    if (want > slots_.size()) rehash(want, grow);
+  }
+
   template <class F>
   void for_each(F&& f) const {
     for (const Entry& e : slots_)
@@ -134,6 +147,9 @@ struct Geometry {
   // table[g][b * 256 + v]: image under g of byte b holding v.
   std::vector<std::vector<Bits>> table, inv_table;
   int bytes = 0;
+  // Images of each jump's three holes and of each hole: a jump's child has the images
+  // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
+  std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * 64 + h]
 
   Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
     if (n > 64)
@@ -169,6 +185,16 @@ struct Geometry {
     for (std::size_t g = 0; g < perm.size(); ++g) {
       table.push_back(build(perm[g]));
       inv_table.push_back(build(inv[g]));
+    }
+    hole_image.assign(perm.size() * 64, 0);
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      for (const Jump& j : jumps)
+        jump_image.push_back(bit(perm[g][static_cast<std::size_t>(j.from)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.over)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.to)]));
+      for (int h = 0; h < n; ++h)
+        hole_image[g * 64 + static_cast<std::size_t>(h)] =
+            bit(perm[g][static_cast<std::size_t>(h)]);
     }
   }
 
@@ -346,39 +372,82 @@ class Search {
     return c;
   }
 
-  void expand_forward() {
-    const LevelMap& src = level(fwd_, fl_);
-    LevelMap& dst = level(fwd_, fl_ - 1);
-    std::size_t i = 0;
+  // A child waiting for its insert while its slot is fetched.
+  struct Child {
+    Bits key, land;
+    std::uint32_t cost;
+  };
+
+  // Every child of the level `src` into `dst`: Backward takes jumps back. The parent's images
+  // under the group are made once; each child's come from them by the jump's images.
+  template <bool Backward>
+  void expand(const LevelMap& src, LevelMap& dst) {
+    {
+      std::size_t old_bytes = dst.bytes();
+      dst.reserve(src.size(), [&](std::size_t b) { grow(b); });
+      if (dst.bytes() != old_bytes) bytes_ -= old_bytes;
+    }
     const std::size_t nj = geo_.jumps.size();
+    const int gs = geo_.group_size();
+    std::array<Bits, 48> parent{}, img{};
+    std::array<Child, 32> batch{};
+    std::size_t pending = 0, i = 0;
+    auto flush = [&] {
+      for (std::size_t k = 0; k < pending; ++k) {
+        const Child& c = batch[k];
+        std::size_t before = dst.size(), old_bytes = dst.bytes();
+        dst.merge(c.key, c.cost, c.land, [&](std::size_t b) { grow(b); });
+        if (dst.bytes() != old_bytes) bytes_ -= old_bytes;
+        positions_ += dst.size() - before;
+      }
+      pending = 0;
+    };
     src.for_each([&](const Entry& e) {
       poll(i++);
+      bool imaged = false;
       for (std::size_t j = 0; j < nj; ++j) {
-        if ((e.key & geo_.fo[j]) != geo_.fo[j] || (e.key & geo_.t[j])) continue;
-        std::uint32_t c = e.cost + ((e.land >> geo_.jumps[j].from & 1) ? 0 : 1);
-        insert(dst, e.key ^ geo_.all[j], c, geo_.t[j]);
+        const bool legal = Backward ? (e.key & geo_.t[j]) && !(e.key & geo_.fo[j])
+                                    : (e.key & geo_.fo[j]) == geo_.fo[j] && !(e.key & geo_.t[j]);
+        if (!legal) continue;
+        const Jump& jp = geo_.jumps[j];
+        const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+        const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+        Bits key = e.key ^ geo_.all[j], l = bit(land);
+        if (gs > 1) {
+          if (!imaged) {
+            for (int g = 0; g < gs; ++g) parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+            imaged = true;
+          }
+          for (int g = 0; g < gs; ++g) {
+            auto ug = static_cast<std::size_t>(g);
+            img[ug] = parent[ug] ^ geo_.jump_image[ug * nj + j];
+            key = std::min(key, img[ug]);
+          }
+          l = 0;
+          for (int g = 0; g < gs; ++g) {
+            auto ug = static_cast<std::size_t>(g);
+            if (img[ug] == key) l |= geo_.hole_image[ug * 64 + static_cast<std::size_t>(land)];
+          }
+        }
+        dst.prefetch(key);
+        batch[pending++] = Child{key, l, c};
+        if (pending == batch.size()) flush();
       }
     });
+    flush();
+  }
+
+  void expand_forward() {
+    expand<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
     --fl_;
-    std::uint32_t m = min_cost(dst);
+    std::uint32_t m = min_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
   }
 
   void expand_backward() {
-    const LevelMap& src = level(bwd_, bh_);
-    LevelMap& dst = level(bwd_, bh_ + 1);
-    std::size_t i = 0;
-    const std::size_t nj = geo_.jumps.size();
-    src.for_each([&](const Entry& e) {
-      poll(i++);
-      for (std::size_t j = 0; j < nj; ++j) {
-        if (!(e.key & geo_.t[j]) || (e.key & geo_.fo[j])) continue;
-        std::uint32_t c = e.cost + ((e.land >> geo_.jumps[j].to & 1) ? 0 : 1);
-        insert(dst, e.key ^ geo_.all[j], c, bit(geo_.jumps[j].from));
-      }
-    });
+    expand<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
     ++bh_;
-    std::uint32_t m = min_cost(dst);
+    std::uint32_t m = min_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
   }
 
