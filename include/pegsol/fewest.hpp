@@ -31,6 +31,7 @@ struct FewestOptions {
   // Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
   const Control* control = nullptr;
   bool symmetry = true;  // store positions up to the symmetries the problem keeps
+  int threads = 0;       // worker threads (0: the hardware's count); the answer is the same
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };
 

@@ -15,10 +15,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
+#include "../core/pool.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {
@@ -42,6 +46,15 @@ struct Entry {
   std::uint32_t pad = 0;
 };
 static_assert(sizeof(Entry) == 24);
+
+// The fixed hash of a position: its low bits pick a slot, its top bits a shard.
+inline Bits mix(Bits key) {
+  Bits x = key * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  return x;
+}
 
 // A hash table from positions to states, open addressing with linear probing, a fixed hash so
 // runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
@@ -104,6 +117,14 @@ class LevelMap {
       if (e.key != 0) f(e);
   }
 
+  // The slots, for walking a range of them.
+  std::size_t capacity() const { return slots_.size(); }
+  template <class F>
+  void for_range(std::size_t begin, std::size_t end, F&& f) const {
+    for (std::size_t i = begin; i < end; ++i)
+      if (slots_[i].key != 0) f(slots_[i]);
+  }
+
   void clear() {
     std::vector<Entry>().swap(slots_);
     size_ = 0;
@@ -111,13 +132,7 @@ class LevelMap {
   }
 
  private:
-  std::size_t slot(Bits key) const {
-    Bits x = key * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 29;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 32;
-    return static_cast<std::size_t>(x) & mask_;
-  }
+  std::size_t slot(Bits key) const { return static_cast<std::size_t>(mix(key)) & mask_; }
 
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
@@ -136,6 +151,41 @@ class LevelMap {
 
   std::vector<Entry> slots_;
   std::size_t size_ = 0, mask_ = 0;
+};
+
+// A level: positions split into a fixed number of shards by the top bits of their hash, so that
+// threads can fill the shards apart. The content does not depend on the thread count.
+class Level {
+ public:
+  static constexpr int kShardBits = 4, kShards = 1 << kShardBits;
+  Level() : shards_(kShards) {}
+
+  static std::size_t shard_of(Bits key) {
+    return static_cast<std::size_t>(mix(key) >> (64 - kShardBits));
+  }
+  LevelMap& shard(std::size_t i) { return shards_[i]; }
+  const LevelMap& shard(std::size_t i) const { return shards_[i]; }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.size();
+    return n;
+  }
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.bytes();
+    return n;
+  }
+  const Entry* find(Bits key) const { return shards_[shard_of(key)].find(key); }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const LevelMap& m : shards_) m.for_each(f);
+  }
+  void clear() {
+    for (LevelMap& m : shards_) m.clear();
+  }
+
+ private:
+  std::vector<LevelMap> shards_;
 };
 
 // The board as 64-bit masks and the symmetry group the search keeps, as byte tables.
@@ -276,6 +326,12 @@ struct State {
   Bits land = 0;
 };
 
+// A child waiting for its merge.
+struct Child {
+  Bits key, land;
+  std::uint32_t cost;
+};
+
 // The bidirectional level pass between a set of starts (all with the same peg count) and a set of
 // goals (all with the same peg count).
 class Search {
@@ -284,7 +340,10 @@ class Search {
       : geo_(geo),
         o_(o),
         fwd_(static_cast<std::size_t>(geo.n + 1)),
-        bwd_(static_cast<std::size_t>(geo.n + 1)) {
+        bwd_(static_cast<std::size_t>(geo.n + 1)),
+        threads_(o.threads > 0 ? o.threads : default_threads()),
+        out_(static_cast<std::size_t>(threads_),
+             std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))) {
     budget_ =
         o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
   }
@@ -292,8 +351,8 @@ class Search {
   void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
     fl_ = std::popcount(starts.front());
     bh_ = std::popcount(goals.front());
-    for (Bits s : starts) insert(fwd_[static_cast<std::size_t>(fl_)], s, 0, 0);
-    for (Bits g : goals) insert(bwd_[static_cast<std::size_t>(bh_)], g, 0, 0);
+    for (Bits s : starts) insert(level(fwd_, fl_), s, 0, 0);
+    for (Bits g : goals) insert(level(bwd_, bh_), g, 0, 0);
     top_ = fl_;
     bottom_ = bh_;
   }
@@ -323,7 +382,7 @@ class Search {
     }
   }
 
-  const LevelMap& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
+  const Level& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
 
   // The least cost any solution has, from the levels done so far.
   int lower_bound() const {
@@ -344,66 +403,97 @@ class Search {
   }
 
  private:
-  static LevelMap& level(std::vector<LevelMap>& v, int k) { return v[static_cast<std::size_t>(k)]; }
-  static const LevelMap& level(const std::vector<LevelMap>& v, int k) {
+  static Level& level(std::vector<Level>& v, int k) { return v[static_cast<std::size_t>(k)]; }
+  static const Level& level(const std::vector<Level>& v, int k) {
     return v[static_cast<std::size_t>(k)];
   }
 
+  // Counts `more` bytes against the budget (from any thread).
   void grow(std::size_t more) {
-    if (bytes_ + more > budget_) throw Stopped(StopReason::Memory);
-    bytes_ += more;
+    if (bytes_.fetch_add(more) + more > budget_) throw Stopped(StopReason::Memory);
   }
 
-  void insert(LevelMap& m, Bits pegs, std::uint32_t cost, Bits land) {
-    auto [key, l] = geo_.canonical(pegs, land);
+  // Merges into one shard, keeping the byte and position counts.
+  void merge(LevelMap& m, Bits key, std::uint32_t cost, Bits land) {
     std::size_t before = m.size(), old_bytes = m.bytes();
-    m.merge(key, cost, l, [&](std::size_t b) { grow(b); });
+    m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
     if (m.bytes() != old_bytes) bytes_ -= old_bytes;
     positions_ += m.size() - before;
   }
 
-  void poll(std::size_t i) {
-    if ((i & 4095) == 0 && o_.control) o_.control->throw_if_stopped();
+  void insert(Level& lv, Bits pegs, std::uint32_t cost, Bits land) {
+    auto [key, l] = geo_.canonical(pegs, land);
+    merge(lv.shard(Level::shard_of(key)), key, cost, l);
   }
 
-  static std::uint32_t min_cost(const LevelMap& m) {
+  static std::uint32_t min_cost(const Level& m) {
     std::uint32_t c = kNoCost;
     m.for_each([&](const Entry& e) { c = std::min(c, e.cost); });
     return c;
   }
 
-  // A child waiting for its insert while its slot is fetched.
-  struct Child {
-    Bits key, land;
-    std::uint32_t cost;
-  };
-
   // Every child of the level `src` into `dst`: Backward takes jumps back. The parent's images
-  // under the group are made once; each child's come from them by the jump's images.
+  // under the group are made once; each child's come from them by the jump's images. Rounds of
+  // one slot range per thread: the threads make the children of their ranges, sorted by the
+  // destination shard, then merge them, each thread its own shards.
   template <bool Backward>
-  void expand(const LevelMap& src, LevelMap& dst) {
-    {
-      std::size_t old_bytes = dst.bytes();
-      dst.reserve(src.size(), [&](std::size_t b) { grow(b); });
-      if (dst.bytes() != old_bytes) bytes_ -= old_bytes;
+  void expand(const Level& src, Level& dst) {
+    for (std::size_t d = 0; d < Level::kShards; ++d) {
+      LevelMap& m = dst.shard(d);
+      std::size_t old_bytes = m.bytes();
+      m.reserve(src.size() / Level::kShards + 1, [&](std::size_t b) { grow(b); });
+      if (m.bytes() != old_bytes) bytes_ -= old_bytes;
     }
+    struct Unit {
+      std::size_t shard, begin, end;
+    };
+    constexpr std::size_t kRange = std::size_t{1} << 14;
+    std::vector<Unit> units;
+    for (std::size_t sh = 0; sh < Level::kShards; ++sh)
+      for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
+        units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
+    // Small levels on the calling thread: waking the pool would cost more than it saves.
+    const int threads = src.size() < (std::size_t{1} << 15) ? 1 : threads_;
+    if (threads > 1 && !pool_) pool_.emplace(threads_);
+    auto run = [&](const std::function<void(int)>& f) {
+      if (threads == 1)
+        f(0);
+      else
+        pool_->run(threads, f);
+    };
+    const auto nt = static_cast<std::size_t>(threads);
+    for (std::size_t u0 = 0; u0 < units.size(); u0 += nt) {
+      run([&](int t) {
+        auto ut = static_cast<std::size_t>(t);
+        if (u0 + ut >= units.size()) return;
+        o_.control->throw_if_stopped();
+        const Unit& u = units[u0 + ut];
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut]);
+      });
+      run([&](int t) {
+        for (auto d = static_cast<std::size_t>(t); d < Level::kShards; d += nt) {
+          LevelMap& m = dst.shard(d);
+          for (std::size_t q = 0; q < nt; ++q) {
+            std::vector<Child>& v = out_[q][d];
+            for (std::size_t k = 0; k < v.size(); ++k) {
+              if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
+              merge(m, v[k].key, v[k].cost, v[k].land);
+            }
+            v.clear();
+          }
+        }
+      });
+    }
+  }
+
+  // The children of the slots [begin, end) of `src`, by destination shard into `out`.
+  template <bool Backward>
+  void children(const LevelMap& src, std::size_t begin, std::size_t end,
+                std::vector<std::vector<Child>>& out) const {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
     std::array<Bits, 48> parent{}, img{};
-    std::array<Child, 32> batch{};
-    std::size_t pending = 0, i = 0;
-    auto flush = [&] {
-      for (std::size_t k = 0; k < pending; ++k) {
-        const Child& c = batch[k];
-        std::size_t before = dst.size(), old_bytes = dst.bytes();
-        dst.merge(c.key, c.cost, c.land, [&](std::size_t b) { grow(b); });
-        if (dst.bytes() != old_bytes) bytes_ -= old_bytes;
-        positions_ += dst.size() - before;
-      }
-      pending = 0;
-    };
-    src.for_each([&](const Entry& e) {
-      poll(i++);
+    src.for_range(begin, end, [&](const Entry& e) {
       bool imaged = false;
       for (std::size_t j = 0; j < nj; ++j) {
         const bool legal = Backward ? (e.key & geo_.t[j]) && !(e.key & geo_.fo[j])
@@ -429,12 +519,9 @@ class Search {
             if (img[ug] == key) l |= geo_.hole_image[ug * 64 + static_cast<std::size_t>(land)];
           }
         }
-        dst.prefetch(key);
-        batch[pending++] = Child{key, l, c};
-        if (pending == batch.size()) flush();
+        out[Level::shard_of(key)].push_back(Child{key, l, c});
       }
     });
-    flush();
   }
 
   void expand_forward() {
@@ -452,11 +539,11 @@ class Search {
   }
 
   int join() {
-    const LevelMap& f = level(fwd_, fl_);
-    const LevelMap& b = level(bwd_, bh_);
+    const Level& f = level(fwd_, fl_);
+    const Level& b = level(bwd_, bh_);
     const bool f_small = f.size() <= b.size();
-    const LevelMap& scan = f_small ? f : b;
-    const LevelMap& other = f_small ? b : f;
+    const Level& scan = f_small ? f : b;
+    const Level& other = f_small ? b : f;
     std::uint32_t best = kNoCost;
     scan.for_each([&](const Entry& e) {
       const Entry* o = other.find(e.key);
@@ -465,7 +552,8 @@ class Search {
       const Entry& be = f_small ? *o : e;
       Bits shared = fe.land & be.land;
       std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
-      if (c < best) {
+      if (c < best ||
+          (c == best && e.key < meet_)) {  // the least key: the same for any thread count
         best = c;
         meet_ = e.key;
         meet_fcost_ = fe.cost;
@@ -476,7 +564,7 @@ class Search {
     return best == kNoCost ? -1 : static_cast<int>(best);
   }
 
-  State lookup(const LevelMap& m, Bits pegs) const {
+  State lookup(const Level& m, Bits pegs) const {
     auto [key, g] = geo_.canonical_key(pegs);
     const Entry* e = m.find(key);
     if (!e) return {};
@@ -548,11 +636,15 @@ class Search {
 
   const Geometry& geo_;
   const FewestOptions& o_;
-  std::vector<LevelMap> fwd_, bwd_;
+  std::vector<Level> fwd_, bwd_;
   int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
   int fmin_ = 0, bmin_ = 0;
-  std::size_t bytes_ = 0, budget_ = 0;
-  std::uint64_t positions_ = 0;
+  int threads_ = 1;
+  std::optional<WorkerPool> pool_;  // made for the first level large enough to share
+  std::vector<std::vector<std::vector<Child>>> out_;  // [thread][destination shard]
+  std::atomic<std::size_t> bytes_{0};
+  std::size_t budget_ = 0;
+  std::atomic<std::uint64_t> positions_{0};
   double next_report_ = 0;
   Bits meet_ = 0;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
