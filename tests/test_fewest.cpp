@@ -276,6 +276,28 @@ TEST(Fewest, LargeBoardIsAnInputError) {
   EXPECT_THROW(fewest_solve(default_problem(board)), InputError);
 }
 
+// Threads share every level here: the same answer, the same solution as one thread.
+TEST(Fewest, ThreadsGiveTheSameAnswer) {
+  FewestOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  one.shared_level = two.shared_level = 0;
+  BoardPtr board = make_board("triangle:6");
+  FewestBoardResult a = fewest_board(board, one), b = fewest_board(board, two);
+  ASSERT_EQ(a.result.status, Status::Solved);
+  EXPECT_EQ(a.result.moves, b.result.moves);
+  EXPECT_EQ(a.result.jumps, b.result.jumps);
+  EXPECT_EQ(a.result.positions, b.result.positions);
+  FewestTable ta = fewest_table(make_board("triangle:5"), one);
+  FewestTable tb = fewest_table(make_board("triangle:5"), two);
+  EXPECT_EQ(ta.moves, tb.moves);
+  BoardPtr t5 = make_board("triangle:5");
+  Problem p{t5, single_vacancy(*t5, 0), {Goal::Kind::Hole, 0, {}}};
+  FewestResult ra = fewest_solve(p, one), rb = fewest_solve(p, two);
+  EXPECT_EQ(ra.moves, rb.moves);
+  EXPECT_EQ(ra.jumps, rb.jumps);
+}
+
 TEST(Fewest, CountMoves) {
   std::vector<Jump> jumps{{0, 1, 3}, {3, 4, 5}, {0, 2, 5}, {5, 4, 3}};
   EXPECT_EQ(count_moves(jumps), recount(jumps));

@@ -6,6 +6,7 @@
 // the last jump could have landed on at that cost. A result is proven by the completed search.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -32,6 +33,7 @@ struct FewestOptions {
   const Control* control = nullptr;
   bool symmetry = true;  // store positions up to the symmetries the problem keeps
   int threads = 0;       // worker threads (0: the hardware's count); the answer is the same
+  std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };
 

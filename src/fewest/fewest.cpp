@@ -453,7 +453,7 @@ class Search {
       for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
         units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
     // Small levels on the calling thread: waking the pool would cost more than it saves.
-    const int threads = src.size() < (std::size_t{1} << 15) ? 1 : threads_;
+    const int threads = src.size() < o_.shared_level ? 1 : threads_;
     if (threads > 1 && !pool_) pool_.emplace(threads_);
     auto run = [&](const std::function<void(int)>& f) {
       if (threads == 1)
