@@ -260,6 +260,35 @@ TEST(Fewest, CancelledKeepsASoundLowerBound) {
   EXPECT_LE(r.lower_bound, full.moves);
 }
 
+// Stopped early by the memory budget: the short DFS's solution is the best found, with its moves
+// counted and the lower bound below them.
+TEST(Fewest, StoppedKeepsTheBestFound) {
+  BoardPtr board = make_board("english");
+  Problem p = default_problem(board);
+  Control c;
+  c.set_memory_budget(std::size_t{1} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestResult r = fewest_solve(p, o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  ASSERT_FALSE(r.jumps.empty());
+  EXPECT_EQ(r.moves, recount(r.jumps));
+  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Bits{1} << p.goal.hole);
+  EXPECT_FALSE(r.proven);
+  EXPECT_GE(r.lower_bound, 1);
+  EXPECT_LT(r.lower_bound, r.moves);
+}
+
+TEST(Fewest, ImpossibleByProof) {
+  BoardPtr board = make_board("french");
+  int d4 = *board->find("d4");
+  Problem p{board, single_vacancy(*board, d4), {Goal::Kind::Hole, d4, {}}};
+  FewestResult r = fewest_solve(p);
+  EXPECT_EQ(r.status, Status::Impossible);
+  EXPECT_NE(r.reason.find("position class"), std::string::npos) << r.reason;
+}
+
 TEST(Fewest, MemoryBudgetStops) {
   BoardPtr board = make_board("triangle:6");
   Control c;

@@ -54,8 +54,10 @@ struct FewestResult {
   std::vector<Move> chains() const { return group_moves(jumps); }
 };
 
-// The fewest moves of `p` (any goal kind; boards of at most 64 holes). Throws InputError for a
-// problem it cannot take (a larger board, a goal that does not fit).
+// The fewest moves of `p` (any goal kind; boards of at most 64 holes). A short first-solution DFS
+// runs first: its solution is the best found when a stop cuts the search short, and its
+// "impossible" (a proof or a completed search) is the answer. Throws InputError for a problem it
+// cannot take (a larger board, a goal that does not fit).
 FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
 
 // The board's fewest moves over every single-vacancy-to-one-peg problem, with a problem that

@@ -749,7 +749,26 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     r.reason = "the goal has more pegs than the start";
     return r;
   }
+  // A first solution from a short DFS: what a stopped search still offers, and an impossibility
+  // (a proof or a completed search) settles the question at once.
+  SolveOptions first;
+  first.control = o.control;
+  first.algorithm = Algorithm::Dfs;
+  first.node_limit = 200000;
+  SolveResult dfs = solve(p, first);
+  if (dfs.status == Status::Impossible) {
+    r.status = Status::Impossible;
+    r.reason = dfs.reason;
+    r.seconds = dfs.seconds;
+    return r;
+  }
   search(b, {start}, goals, &p.start, o, r);
+  if (r.status == Status::Unknown && dfs.status == Status::Solved) {
+    r.jumps = dfs.moves;
+    r.moves = count_moves(r.jumps);
+    r.proven = r.moves == r.lower_bound;
+    if (r.proven) r.status = Status::Solved;
+  }
   return r;
 }
 
