@@ -19,10 +19,12 @@ FewestOptions options(const Control& control, bool json) {
   o.control = &control;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const FewestProgress& p) {
+      const std::string best =
+          p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
       fmt::print(stderr,
-                 "\r{:.1f} s  every solution has at least {} moves  forward at {} pegs, backward "
-                 "at {}  {} positions   ",
-                 p.seconds, p.lower_bound, p.forward_level, p.backward_level, p.positions);
+                 "\r{:.1f} s  moves: at least {}{}  forward at {} pegs, backward at {}  {} "
+                 "positions   ",
+                 p.seconds, p.lower_bound, best, p.forward_level, p.backward_level, p.positions);
     };
   return o;
 }

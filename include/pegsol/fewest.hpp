@@ -24,6 +24,7 @@ struct FewestProgress {
   double seconds = 0;
   std::uint64_t positions = 0;  // positions stored so far (up to symmetry)
   int lower_bound = 0;          // every solution has at least this many moves
+  int best_found = -1;          // moves of the best solution found so far (-1: none yet)
   int forward_level = 0;        // peg count of the deepest forward level done
   int backward_level = 0;       // peg count of the highest backward level done
 };

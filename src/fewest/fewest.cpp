@@ -394,6 +394,9 @@ class Search {
 
   std::uint64_t positions() const { return positions_; }
 
+  // The moves of a solution known before the pass, for the progress reports.
+  void set_best_found(int moves) { best_found_ = moves; }
+
   // The jumps of a solution of `best` moves through the meeting position found by run().
   std::vector<Jump> path() const {
     std::vector<Jump> front = forward_path(meet_, meet_fcost_, meet_hole_);
@@ -631,7 +634,7 @@ class Search {
     double now = o_.control->elapsed_seconds();
     if (!force && now < next_report_) return;
     next_report_ = now + 0.5;
-    o_.progress(FewestProgress{now, positions_, lower_bound(), fl_, bh_});
+    o_.progress(FewestProgress{now, positions_, lower_bound(), best_found_, fl_, bh_});
   }
 
   const Geometry& geo_;
@@ -646,6 +649,7 @@ class Search {
   std::size_t budget_ = 0;
   std::atomic<std::uint64_t> positions_{0};
   double next_report_ = 0;
+  int best_found_ = -1;  // moves of a solution known before the pass (progress only)
   Bits meet_ = 0;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
   int meet_hole_ = -1;
@@ -660,9 +664,10 @@ struct Under {
 
 // Runs the pass between `starts` and `goals` and fills `r`.
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
-            const HoleSet* start, const FewestOptions& o, FewestResult& r) {
+            const HoleSet* start, const FewestOptions& o, FewestResult& r, int best_found = -1) {
   Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
   Search s(geo, o);
+  s.set_best_found(best_found);
   const double t0 = o.control->elapsed_seconds();
   try {
     s.seed(starts, goals);
@@ -762,7 +767,8 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     r.seconds = dfs.seconds;
     return r;
   }
-  search(b, {start}, goals, &p.start, o, r);
+  search(b, {start}, goals, &p.start, o, r,
+         dfs.status == Status::Solved ? count_moves(dfs.moves) : -1);
   if (r.status == Status::Unknown && dfs.status == Status::Solved) {
     r.jumps = dfs.moves;
     r.moves = count_moves(r.jumps);
