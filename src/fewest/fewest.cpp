@@ -200,6 +200,9 @@ struct Geometry {
   // Images of each jump's three holes and of each hole: a jump's child has the images
   // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
   std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * 64 + h]
+  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
+  std::vector<int> into, into_begin;
+  Bits full = 0;  // every hole
 
   Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
     if (n > 64)
@@ -236,6 +239,14 @@ struct Geometry {
       table.push_back(build(perm[g]));
       inv_table.push_back(build(inv[g]));
     }
+    full = n == 64 ? ~Bits{0} : bit(n) - 1;
+    into_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int h = 0; h < n; ++h) {
+      into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
+      for (std::size_t j = 0; j < jumps.size(); ++j)
+        if (jumps[j].to == h) into.push_back(static_cast<int>(j));
+    }
+    into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
     hole_image.assign(perm.size() * 64, 0);
     for (std::size_t g = 0; g < perm.size(); ++g) {
       for (const Jump& j : jumps)
@@ -495,34 +506,47 @@ class Search {
                 std::vector<std::vector<Child>>& out) const {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
+    const Bits* fo = geo_.fo.data();
+    const Bits* all = geo_.all.data();
+    const Jump* jumps = geo_.jumps.data();
+    const Bits* jump_image = geo_.jump_image.data();
+    const Bits* hole_image = geo_.hole_image.data();
+    const int* into = geo_.into.data();
+    const int* into_begin = geo_.into_begin.data();
+    const Bits full = geo_.full;
     std::array<Bits, 48> parent{}, img{};
     src.for_range(begin, end, [&](const Entry& e) {
       bool imaged = false;
-      for (std::size_t j = 0; j < nj; ++j) {
-        const bool legal = Backward ? (e.key & geo_.t[j]) && !(e.key & geo_.fo[j])
-                                    : (e.key & geo_.fo[j]) == geo_.fo[j] && !(e.key & geo_.t[j]);
-        if (!legal) continue;
-        const Jump& jp = geo_.jumps[j];
-        const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
-        const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
-        Bits key = e.key ^ geo_.all[j], l = bit(land);
-        if (gs > 1) {
-          if (!imaged) {
-            for (int g = 0; g < gs; ++g) parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
-            imaged = true;
+      // The jumps into each empty hole (forward) or each peg (taken back).
+      for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
+        const int h = std::countr_zero(holes);
+        for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+          const auto j = static_cast<std::size_t>(into[k]);
+          const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+          if (!legal) continue;
+          const Jump& jp = jumps[j];
+          const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+          const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+          Bits key = e.key ^ all[j], l = bit(land);
+          if (gs > 1) {
+            if (!imaged) {
+              for (int g = 0; g < gs; ++g)
+                parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+              imaged = true;
+            }
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              img[ug] = parent[ug] ^ jump_image[ug * nj + j];
+              key = std::min(key, img[ug]);
+            }
+            l = 0;
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              if (img[ug] == key) l |= hole_image[ug * 64 + static_cast<std::size_t>(land)];
+            }
           }
-          for (int g = 0; g < gs; ++g) {
-            auto ug = static_cast<std::size_t>(g);
-            img[ug] = parent[ug] ^ geo_.jump_image[ug * nj + j];
-            key = std::min(key, img[ug]);
-          }
-          l = 0;
-          for (int g = 0; g < gs; ++g) {
-            auto ug = static_cast<std::size_t>(g);
-            if (img[ug] == key) l |= geo_.hole_image[ug * 64 + static_cast<std::size_t>(land)];
-          }
+          out[Level::shard_of(key)].push_back(Child{key, l, c});
         }
-        out[Level::shard_of(key)].push_back(Child{key, l, c});
       }
     });
   }
