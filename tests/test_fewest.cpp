@@ -3,6 +3,7 @@
 // is replayed and its moves recounted here, forward and on the reversed (complemented) problem.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <unordered_map>
@@ -298,6 +299,20 @@ TEST(Fewest, MemoryBudgetStops) {
   FewestResult r = fewest_solve(default_problem(board), o);
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_EQ(r.stop, StopReason::Memory);
+}
+
+// A table stopped part way: unsettled pairs, no minimum, the positions stored so far.
+TEST(Fewest, StoppedTable) {
+  Control c;
+  c.set_memory_budget(std::size_t{1} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestTable t = fewest_table(make_board("triangle:7"), o);
+  EXPECT_EQ(t.stop, StopReason::Memory);
+  EXPECT_FALSE(t.complete);
+  EXPECT_EQ(t.fewest, -1);
+  EXPECT_GT(t.positions, 0u);
+  EXPECT_NE(std::find(t.moves.begin(), t.moves.end(), FewestTable::kUnknown), t.moves.end());
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {

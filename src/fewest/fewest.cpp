@@ -850,7 +850,12 @@ FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
       Geometry geo(b, keeping(b, {{full & ~bit(s)}}, o.symmetry));
       Search search(geo, o);
       search.seed({full & ~bit(s)}, {bit(0)});
-      search.run_forward_to(1);
+      try {
+        search.run_forward_to(1);
+      } catch (const Stopped&) {
+        t.positions += search.positions();  // the stopped class's positions count too
+        throw;
+      }
       t.positions += search.positions();
       std::vector<int> row(static_cast<std::size_t>(n), FewestTable::kImpossible);
       search.forward_level(1).for_each([&](const Entry& e) {
