@@ -185,5 +185,47 @@ assert sum(pos) == 1 and pos[16]
 assert "nodes" in d["stats"] and "seconds" in d["stats"]
 PY
 then pass=$((pass + 1)); else echo "FAIL json-shape"; fail=$((fail + 1)); fi
+# Fewest moves (docs/fewest.md): moves numbered one per chain, JSON "minimize", the board's minimum.
+check fewest-solve 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves
+check fewest-numbered 0 '^1\. [0-9]+(-[0-9]+)+  2\. ' -- "$pegsol" solve -b triangle:5 --minimize moves
+check fewest-json 0 '"minimize":\{"chains":\[\[\[' -- "$pegsol" solve -b triangle:5 --minimize moves --json
+check fewest-board 0 'fewest moves: 9, proven minimal' -- "$pegsol" fewest -b triangle:5
+check fewest-board-json 0 '"fewest":9,' -- "$pegsol" fewest -b triangle:5 --json
+check fewest-table 0 'board minimum: 9 moves, proven' -- "$pegsol" table -b triangle:5 --minimize moves
+check fewest-table-json 0 '"fewest":9,' -- "$pegsol" table -b triangle:5 --minimize moves --json
+check fewest-stopped 4 '"proven":false' -- "$pegsol" solve -b english --minimize moves --time-limit 0.2 --json
+check fewest-bad-minimize 2 'minimize' -- "$pegsol" solve --minimize jumps
+check fewest-too-wide 2 'at most 64' -- "$pegsol" fewest -b triangle:11
+"$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
+"$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null
+if python3 - "$tmp/f" "$tmp/fb" <<'PY'
+import json, sys
+# The flat jump list replays, its chains are the minimize chains, and they count the moves.
+d = json.load(open(sys.argv[1]))
+m = d["minimize"]
+assert set(m) == {"moves", "lower_bound", "proven", "chains", "notation"}, m.keys()
+assert m["proven"] is True and m["moves"] == m["lower_bound"] == len(m["chains"])
+assert [j for c in m["chains"] for j in c] == d["moves"]
+moves = sum(1 for i, j in enumerate(d["moves"]) if i == 0 or j[0] != d["moves"][i - 1][2])
+assert moves == m["moves"]
+pos = [c == "1" for c in d["start"]]
+for a, b, c in d["moves"]:
+    assert pos[a] and pos[b] and not pos[c]
+    pos[a] = pos[b] = False
+    pos[c] = True
+assert sum(pos) == 1
+f = json.load(open(sys.argv[2]))
+for k in ("board", "fewest", "proven", "start", "end", "moves", "minimize"):
+    assert k in f, k
+assert f["board"] == "triangle:5" and f["fewest"] == 9 and f["proven"] is True
+pos = [True] * 15
+pos[f["start_index"]] = False
+for a, b, c in f["moves"]:
+    assert pos[a] and pos[b] and not pos[c]
+    pos[a] = pos[b] = False
+    pos[c] = True
+assert sum(pos) == 1 and pos[f["end_index"]]
+PY
+then pass=$((pass + 1)); else echo "FAIL fewest-json-shape"; fail=$((fail + 1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

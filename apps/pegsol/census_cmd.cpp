@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "fewest_cmd.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
@@ -200,6 +201,10 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--search-seconds", search_seconds_,
                    "auto: seconds for each open pair's solution search (default 2)")
       ->check(positive_check());
+  table_
+      ->add_option("--minimize", minimize_,
+                   "moves: the fewest moves of each pair instead (chains of jumps by one peg)")
+      ->check(CLI::IsMember({"moves"}));
   resources(table_);
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
@@ -267,6 +272,12 @@ int CensusCommands::table(const Control& control) {
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
+  if (minimize_ == "moves") {
+    Control limits(&control);
+    if (memory_mb_ > 0)
+      limits.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
+    return table_fewest(p.board, limits, json_, terminal_columns());
+  }
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   TableOptions to;
   to.method = *parse_table_method(table_method_);

@@ -42,6 +42,7 @@ class CensusCommands {
   std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false, solutions_json_ = false;
   std::string table_method_ = "auto";
+  std::string minimize_;
   double search_seconds_ = TableOptions{}.search_seconds;
 };
 

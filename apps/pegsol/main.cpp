@@ -14,6 +14,7 @@
 
 #include "census_cmd.hpp"
 #include "cli.hpp"
+#include "fewest_cmd.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
@@ -104,6 +105,11 @@ int main(int argc, char** argv) {
           "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
           "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
       ->check(CLI::IsMember(beam_method_names()));
+  std::string minimize;
+  solve_cmd
+      ->add_option("--minimize", minimize,
+                   "moves: a solution with the fewest moves (chains of jumps by one peg), proven")
+      ->check(CLI::IsMember({"moves"}));
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
   std::string preset_name;
@@ -149,6 +155,7 @@ int main(int argc, char** argv) {
   cli::PresetsCommand presets_cmd(app);
   cli::ServeCommand serve_cmd(app);
   cli::PlayCommand play_cmd(app);  // play
+  cli::FewestCommand fewest_cmd(app);
 
   app.footer(cli::exit_status_help());
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(cli::exit_status_help());
@@ -179,6 +186,7 @@ int main(int argc, char** argv) {
       };
       if (auto rc = census_cmds.run(control)) return status(*rc);
       if (auto rc = play_cmd.run(control)) return status(*rc);
+      if (auto rc = fewest_cmd.run(control)) return status(*rc);
       if (auto rc = serve_cmd.run(control))
         return control.stop_reason() == StopReason::Signal ? 0 : *rc;
       if (*bench_cmd && bench_census)
@@ -196,6 +204,12 @@ int main(int argc, char** argv) {
         solve_args = preset(preset_name).spec;
       }
       Problem p = build_problem(solve_args);
+      if (minimize == "moves") {
+        Control limits(&control);
+        limits.set_time_limit(time_limit);
+        if (solve_cmd->count("--memory-limit")) limits.set_memory_budget(cli::megabytes(memory_mb));
+        return status(cli::solve_fewest(p, limits, json, cli::terminal_columns()));
+      }
       SolveOptions o;
       o.direction = *parse_direction(direction);
       o.control = &control;

@@ -12,6 +12,7 @@
 
 #include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
 #include "pegsol/problem.hpp"
@@ -45,6 +46,22 @@ nlohmann::json solve_json(const Problem& p, const SolveResult& r);
 // A game finished keeping the player's moves (pegsol solve --moves): solve_json of the whole game
 // from the start (the kept jumps first), with "kept_moves", the number of kept jumps.
 nlohmann::json finish_json(const Problem& p, const FinishResult& f);
+
+// A fewest-moves solve: solve_json of its solution and "minimize" {"moves" (null when none was
+// found), "lower_bound", "proven", "chains" ([[from, over, to], ...] per move), "notation" (one
+// chain per move, "f3-d3-d5")}.
+nlohmann::json fewest_json(const Problem& p, const FewestResult& r);
+
+// `pegsol fewest`: the board's fewest moves over its single-vacancy-to-one-peg problems:
+// {"board", "fewest" (null when none), "proven", "start", "end" (hole names, null when none),
+// "start_index", "end_index", "status", "reason", "moves", "notation", "minimize" (as
+// fewest_json), "stats" {"positions", "seconds"}, "stop"}.
+nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r);
+
+// `pegsol table --minimize moves`: {"board", "names", "matrix" (matrix[start][end]: fewest moves,
+// -1 when impossible, null when not settled), "fewest", "proven", "start", "end", "complete",
+// "stop", "positions", "seconds"}.
+nlohmann::json fewest_table_json(const Board& b, const FewestTable& t);
 
 // A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs
 // first), the totals, the solution counts (decimal strings), the random player's chances (null

@@ -118,6 +118,85 @@ nlohmann::json finish_json(const Problem& p, const FinishResult& f) {
   return j;
 }
 
+namespace {
+
+nlohmann::json minimize_json(const Board& b, const FewestResult& r) {
+  nlohmann::json chains = nlohmann::json::array(), notation = nlohmann::json::array();
+  for (const Move& m : r.chains()) {
+    nlohmann::json chain = nlohmann::json::array();
+    for (const Jump& j : m.jumps) chain.push_back({j.from, j.over, j.to});
+    chains.push_back(chain);
+    notation.push_back(move_chain_text(b, m));
+  }
+  return {{"moves", r.moves >= 0 ? nlohmann::json(r.moves) : nlohmann::json()},
+          {"lower_bound", r.lower_bound},
+          {"proven", r.proven},
+          {"chains", chains},
+          {"notation", notation}};
+}
+
+}  // namespace
+
+nlohmann::json fewest_json(const Problem& p, const FewestResult& r) {
+  nlohmann::json j = solve_json(p, to_solve_result(p, r));
+  j["minimize"] = minimize_json(*p.board, r);
+  return j;
+}
+
+nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r) {
+  const FewestResult& f = r.result;
+  auto hole = [&](int h) { return h >= 0 ? nlohmann::json(b.hole_name(h)) : nlohmann::json(); };
+  auto index = [&](int h) { return h >= 0 ? nlohmann::json(h) : nlohmann::json(); };
+  nlohmann::json moves = nlohmann::json::array(), notation = nlohmann::json::array();
+  for (const Jump& j : f.jumps) {
+    moves.push_back({j.from, j.over, j.to});
+    notation.push_back(move_text(b, j));
+  }
+  return {
+      {"board", b.name()},
+      {"fewest", f.moves >= 0 ? nlohmann::json(f.moves) : nlohmann::json()},
+      {"proven", f.proven},
+      {"start", hole(r.start)},
+      {"end", hole(r.end)},
+      {"start_index", index(r.start)},
+      {"end_index", index(r.end)},
+      {"status", std::string(status_name(f.status))},
+      {"reason", f.reason},
+      {"moves", moves},
+      {"notation", notation},
+      {"minimize", minimize_json(b, f)},
+      {"stats", {{"positions", f.positions}, {"seconds", f.seconds}}},
+      {"stop", std::string(stop_reason_name(f.stop))},
+  };
+}
+
+nlohmann::json fewest_table_json(const Board& b, const FewestTable& t) {
+  nlohmann::json names = nlohmann::json::array(), matrix = nlohmann::json::array();
+  for (int s = 0; s < b.size(); ++s) {
+    names.push_back(b.hole_name(s));
+    nlohmann::json row = nlohmann::json::array();
+    for (int e = 0; e < b.size(); ++e) {
+      int m = t.at(s, e);
+      row.push_back(m == FewestTable::kUnknown ? nlohmann::json() : nlohmann::json(m));
+    }
+    matrix.push_back(row);
+  }
+  auto hole = [&](int h) { return h >= 0 ? nlohmann::json(b.hole_name(h)) : nlohmann::json(); };
+  return {
+      {"board", b.name()},
+      {"names", names},
+      {"matrix", matrix},
+      {"fewest", t.fewest >= 0 ? nlohmann::json(t.fewest) : nlohmann::json()},
+      {"proven", t.complete && t.fewest >= 0},
+      {"start", hole(t.start)},
+      {"end", hole(t.end)},
+      {"complete", t.complete},
+      {"stop", std::string(stop_reason_name(t.stop))},
+      {"positions", t.positions},
+      {"seconds", t.seconds},
+  };
+}
+
 nlohmann::json census_json(const Problem& p, const CensusResult& r) {
   const Board& b = *p.board;
   nlohmann::json levels = nlohmann::json::array();

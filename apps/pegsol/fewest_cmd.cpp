@@ -1,0 +1,194 @@
+#include "fewest_cmd.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "census_cmd.hpp"
+#include "cli.hpp"
+#include "pegsol/fewest.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/spec.hpp"
+
+namespace pegsol::cli {
+
+namespace {
+
+FewestOptions options(const Control& control, bool json) {
+  FewestOptions o;
+  o.control = &control;
+  if (isatty(STDERR_FILENO) && !json)
+    o.progress = [](const FewestProgress& p) {
+      const std::string best =
+          p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
+      fmt::print(stderr,
+                 "\r{:.1f} s  moves: at least {}{}  forward at {} pegs, backward at {}  {} "
+                 "positions   ",
+                 p.seconds, p.lower_bound, best, p.forward_level, p.backward_level, p.positions);
+    };
+  return o;
+}
+
+void end_progress(const FewestOptions& o) {
+  if (o.progress) fmt::print(stderr, "\r{:100}\r", "");
+}
+
+// "1. d2-d4  2. f3-d3-d5 ...", wrapped at `columns`.
+std::string numbered_moves(const Board& b, const FewestResult& r, int columns) {
+  std::string out, line;
+  std::vector<Move> chains = r.chains();
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    std::string m = fmt::format("{}. {}", i + 1, move_chain_text(b, chains[i]));
+    if (!line.empty() && static_cast<int>(line.size() + 2 + m.size()) > columns) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : "  ") + m;
+  }
+  if (!line.empty()) out += line + "\n";
+  return out;
+}
+
+std::string verdict(const FewestResult& r) {
+  if (r.status == Status::Solved)
+    return fmt::format("fewest moves: {}, proven minimal by a completed search ({} jumps)", r.moves,
+                       r.jumps.size());
+  if (r.status == Status::Impossible) return "impossible: " + r.reason;
+  return fmt::format("unknown ({}): every solution has at least {} moves{}", r.reason,
+                     r.lower_bound,
+                     r.moves >= 0 ? fmt::format("; the best found has {}", r.moves) : "");
+}
+
+// The documented exit status of a fewest-moves answer.
+int exit_status(Status s) {
+  return s == Status::Solved ? kSolved : s == Status::Impossible ? kImpossible : kStopped;
+}
+
+}  // namespace
+
+FewestCommand::FewestCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "fewest", "The fewest moves over every single-vacancy-to-one-peg problem of a board");
+  cmd_->add_option("--board,-b", board_, "Catalogue board (english, triangle:5, ...) or @FILE");
+  cmd_->add_option("--lattice", lattice_, "square, square8 (diagonal jumps) or triangular");
+  cmd_->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
+      ->check(seconds_check());
+  cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
+      ->check(positive_check());
+  cmd_->add_flag("--json", json_, "Print one JSON object");
+}
+
+std::optional<int> FewestCommand::run(const Control& parent) {
+  if (!*cmd_) return std::nullopt;
+  Control control(&parent);
+  control.set_time_limit(time_limit_);
+  control.set_memory_budget(megabytes(memory_mb_));
+  ProblemSpec spec;
+  spec.board = board_;
+  spec.lattice = lattice_;
+  BoardPtr board = build_board(spec);
+  FewestOptions o = options(control, json_);
+  FewestBoardResult r = fewest_board(board, o);
+  end_progress(o);
+  const Board& b = *board;
+  if (json_) {
+    fmt::print("{}\n", dump_json(fewest_board_json(b, r)));
+  } else {
+    fmt::print("{}: the fewest moves over every single-vacancy-to-one-peg problem\n", b.name());
+    fmt::print("{}\n", verdict(r.result));
+    if (r.start >= 0)
+      fmt::print("achieved by vacancy {} -> one peg at {}:\n{}", b.hole_name(r.start),
+                 b.hole_name(r.end), numbered_moves(b, r.result, terminal_columns()));
+    fmt::print("{} positions stored (up to symmetry), {:.3f} s\n", r.result.positions,
+               r.result.seconds);
+  }
+  return exit_status(r.result.status);
+}
+
+int solve_fewest(const Problem& p, const Control& control, bool json, int columns) {
+  FewestOptions o = options(control, json);
+  FewestResult r = fewest_solve(p, o);
+  end_progress(o);
+  if (json) {
+    fmt::print("{}\n", dump_json(fewest_json(p, r)));
+  } else {
+    fmt::print("{}\n{}\n", describe(p), verdict(r));
+    fmt::print("{}", numbered_moves(*p.board, r, columns));
+    fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
+  }
+  return exit_status(r.status);
+}
+
+int table_fewest(const BoardPtr& board, const Control& control, bool json, int columns) {
+  FewestOptions o = options(control, json);
+  FewestTable t = fewest_table(board, o);
+  end_progress(o);
+  const Board& b = *board;
+  if (json) {
+    fmt::print("{}\n", dump_json(fewest_table_json(b, t)));
+    return t.complete ? kSolved : kStopped;
+  }
+  fmt::print(
+      "{}: fewest moves from each single vacancy (*) to one peg on each hole ('-' "
+      "impossible{})\n\n",
+      b.name(), t.complete ? "" : ", '?' not settled");
+  std::vector<std::string> blocks;
+  std::size_t width = 0;
+  for (int s = 0; s < b.size(); ++s) {
+    std::string block = b.hole_name(s) + "\n";
+    for (auto& l : b.render(
+             [&](int h) {
+               int m = t.at(s, h);
+               std::string cell = h == s                          ? "*"
+                                  : m == FewestTable::kImpossible ? "-"
+                                  : m == FewestTable::kUnknown    ? "?"
+                                                                  : std::to_string(m);
+               if (h == s && m >= 0) cell = std::to_string(m) + "*";
+               return fmt::format("{:>3}", cell);
+             },
+             3))
+      block += l + "\n";
+    for (std::size_t i = 0, j = 0; j != std::string::npos; i = j + 1) {
+      j = block.find('\n', i);
+      width = std::max(width, (j == std::string::npos ? block.size() : j) - i);
+    }
+    blocks.push_back(block);
+  }
+  // Grids side by side, as many as fit.
+  std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(columns) / (width + 3));
+  for (std::size_t i = 0; i < blocks.size(); i += per_row) {
+    std::vector<std::vector<std::string>> cols;
+    std::size_t rows = 0;
+    for (std::size_t k = i; k < std::min(blocks.size(), i + per_row); ++k) {
+      std::vector<std::string> lines;
+      std::size_t a = 0;
+      for (std::size_t e; (e = blocks[k].find('\n', a)) != std::string::npos; a = e + 1)
+        lines.push_back(blocks[k].substr(a, e - a));
+      rows = std::max(rows, lines.size());
+      cols.push_back(std::move(lines));
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::string line;
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        std::string cell = r < cols[c].size() ? cols[c][r] : "";
+        if (c + 1 < cols.size()) cell.resize(width + 3, ' ');
+        line += cell;
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      fmt::print("{}\n", line);
+    }
+    fmt::print("\n");
+  }
+  if (t.fewest >= 0)
+    fmt::print("board minimum: {} moves, proven (every pair settled), e.g. {} -> {}\n", t.fewest,
+               b.hole_name(t.start), b.hole_name(t.end));
+  else if (t.complete)
+    fmt::print("no single vacancy can be solved to one peg\n");
+  else
+    fmt::print("table incomplete (stopped: {}): the board minimum is not settled\n",
+               stop_reason_name(t.stop));
+  fmt::print("{} positions stored, {:.3f} s\n", t.positions, t.seconds);
+  return t.complete ? kSolved : kStopped;
+}
+
+}  // namespace pegsol::cli

@@ -1,0 +1,97 @@
+// Fewest moves: solutions with the fewest moves, where a move is a chain of jumps by one peg, and
+// the proof that none is shorter (docs/fewest.md).
+//
+// The search is exact: a bidirectional level-by-level pass (a level is every position with the
+// same peg count) whose state per position is the fewest moves that reach it and the set of holes
+// the last jump could have landed on at that cost. A result is proven by the completed search.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pegsol/control.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/problem.hpp"
+#include "pegsol/solve.hpp"
+
+namespace pegsol {
+
+// A progress report of a fewest-moves search: the bounds closing.
+struct FewestProgress {
+  double seconds = 0;
+  std::uint64_t positions = 0;  // positions stored so far (up to symmetry)
+  int lower_bound = 0;          // every solution has at least this many moves
+  int best_found = -1;          // moves of the best solution found so far (-1: none yet)
+  int forward_level = 0;        // peg count of the deepest forward level done
+  int backward_level = 0;       // peg count of the highest backward level done
+};
+
+struct FewestOptions {
+  // Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
+  const Control* control = nullptr;
+  bool symmetry = true;  // store positions up to the symmetries the problem keeps
+  int threads = 0;       // worker threads (0: the hardware's count); the answer is the same
+  std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
+  std::function<void(const FewestProgress&)> progress;  // at most about twice a second
+};
+
+// A fewest-moves answer. status: Solved (a solution; `proven` when no shorter one exists),
+// Impossible (the completed search found no solution), Unknown (stopped: `stop` says why).
+struct FewestResult {
+  Status status = Status::Unknown;
+  std::string reason;           // why impossible or unknown; empty when solved
+  std::vector<Jump> jumps;      // the solution, replayed and checked; empty when none was found
+  int moves = -1;               // its number of moves (chains of jumps by one peg); -1 when none
+  int lower_bound = 0;          // proven: every solution has at least this many moves
+  bool proven = false;          // moves == lower_bound, so the solution has the fewest moves
+  std::uint64_t positions = 0;  // positions stored (up to symmetry), both directions
+  double seconds = 0;
+  StopReason stop = StopReason::None;
+
+  // The solution's jumps grouped into moves.
+  std::vector<Move> chains() const { return group_moves(jumps); }
+};
+
+// The fewest moves of `p` (any goal kind; boards of at most 64 holes). A short first-solution DFS
+// runs first: its solution is the best found when a stop cuts the search short, and its
+// "impossible" (a proof or a completed search) is the answer. Throws InputError for a problem it
+// cannot take (a larger board, a goal that does not fit).
+FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
+
+// The board's fewest moves over every single-vacancy-to-one-peg problem, with a problem that
+// achieves it (`start` the vacancy, `end` the last peg) and its solution in `result`.
+struct FewestBoardResult {
+  FewestResult result;
+  int start = -1, end = -1;  // holes; -1 when no single-vacancy problem is solvable or stopped
+};
+FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& o = {});
+
+// Every single vacancy to every single survivor: the fewest moves of each pair.
+struct FewestTable {
+  static constexpr int kImpossible = -1, kUnknown = -2;
+  int holes = 0;
+  std::vector<int> moves;    // moves[start * holes + end]: fewest moves, kImpossible or kUnknown
+  int fewest = -1;           // the minimum over the pairs (-1: none solvable or not settled)
+  int start = -1, end = -1;  // a pair achieving it
+  bool complete = false;     // every pair settled
+  std::uint64_t positions = 0;
+  double seconds = 0;
+  StopReason stop = StopReason::None;
+
+  int at(int start_hole, int end_hole) const {
+    return moves[static_cast<std::size_t>(start_hole * holes + end_hole)];
+  }
+};
+FewestTable fewest_table(const BoardPtr& board, const FewestOptions& o = {});
+
+// The same answer as a first-solution result (for the solve front ends): the solution's jumps, its
+// final position (the start when none), positions as nodes, the status, reason and stop.
+SolveResult to_solve_result(const Problem& p, const FewestResult& r);
+
+// The number of moves of a jump list: consecutive jumps by the same peg count as one.
+int count_moves(const std::vector<Jump>& jumps);
+
+}  // namespace pegsol

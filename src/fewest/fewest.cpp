@@ -1,0 +1,898 @@
+// Fewest moves (include/pegsol/fewest.hpp, docs/fewest.md).
+//
+// State of a position: the fewest moves c that reach it and the set L of holes the last jump can
+// have landed on at cost c. A jump from a hole of L continues that move (cost c), any other jump
+// starts a new one (c + 1). Reaching a position at a higher cost is never better: from there the
+// next jump costs at least c + 1, which the cheaper state also offers. So keeping (c, L) per
+// position is exact, and since every jump removes one peg, all positions with k pegs form a level
+// that only level k + 1 feeds: levels are final when made.
+//
+// The backward side runs the same pass on reversed jumps from the goal: its L holds the holes the
+// next forward jump can start from at the backward cost. Where the two sides meet, a position
+// costs cf + cb, less one when the forward L and the backward L share a hole (the last forward
+// move and the first backward one are then one chain).
+#include "pegsol/fewest.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "../core/pool.hpp"
+#include "pegsol/error.hpp"
+
+namespace pegsol {
+
+namespace {
+
+using Bits = std::uint64_t;
+constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();
+
+Bits bit(int h) {
+  return Bits{1} << h;
+}
+
+// One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
+// an empty slot, never a position with pegs). land: the state's L in the key's frame.
+//   | key (64) | land (64) | cost (32) | pad (32) |
+struct Entry {
+  Bits key = 0;
+  Bits land = 0;
+  std::uint32_t cost = 0;
+  std::uint32_t pad = 0;
+};
+static_assert(sizeof(Entry) == 24);
+
+// The fixed hash of a position: its low bits pick a slot, its top bits a shard.
+inline Bits mix(Bits key) {
+  Bits x = key * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  return x;
+}
+
+// A hash table from positions to states, open addressing with linear probing, a fixed hash so
+// runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
+class LevelMap {
+ public:
+  LevelMap() = default;
+
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return slots_.size() * sizeof(Entry); }
+
+  const Entry* find(Bits key) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      const Entry& e = slots_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+    }
+  }
+
+  // Keeps the cheaper state; at equal cost the union of the landing sets.
+  template <class Grow>
+  void merge(Bits key, std::uint32_t cost, Bits land, Grow&& grow) {
+    if ((size_ + 1) * 8 > slots_.size() * 5)
+      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      Entry& e = slots_[i];
+      if (e.key == key) {
+        if (cost < e.cost) {
+          e.cost = cost;
+          e.land = land;
+        } else if (cost == e.cost) {
+          e.land |= land;
+        }
+        return;
+      }
+      if (e.key == 0) {
+        e = Entry{key, land, cost, 0};
+        ++size_;
+        return;
+      }
+    }
+  }
+
+  // Brings the key's first slot into cache before merge() needs it.
+  void prefetch(Bits key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[slot(key)]);
+  }
+
+  // Room for `n` positions without growing.
+  template <class Grow>
+  void reserve(std::size_t n, Grow&& grow) {
+    std::size_t want = 64;
+    while (want * 5 < n * 8) want *= 2;
+    if (want > slots_.size()) rehash(want, grow);
+  }
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Entry& e : slots_)
+      if (e.key != 0) f(e);
+  }
+
+  // The slots, for walking a range of them.
+  std::size_t capacity() const { return slots_.size(); }
+  template <class F>
+  void for_range(std::size_t begin, std::size_t end, F&& f) const {
+    for (std::size_t i = begin; i < end; ++i)
+      if (slots_[i].key != 0) f(slots_[i]);
+  }
+
+  void clear() {
+    std::vector<Entry>().swap(slots_);
+    size_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  std::size_t slot(Bits key) const { return static_cast<std::size_t>(mix(key)) & mask_; }
+
+  template <class Grow>
+  void rehash(std::size_t n, Grow&& grow) {
+    grow(n * sizeof(Entry));
+    std::vector<Entry> old;
+    old.swap(slots_);
+    slots_.assign(n, Entry{});
+    mask_ = n - 1;
+    for (const Entry& e : old) {
+      if (e.key == 0) continue;
+      std::size_t i = slot(e.key);
+      while (slots_[i].key != 0) i = (i + 1) & mask_;
+      slots_[i] = e;
+    }
+  }
+
+  std::vector<Entry> slots_;
+  std::size_t size_ = 0, mask_ = 0;
+};
+
+// A level: positions split into a fixed number of shards by the top bits of their hash, so that
+// threads can fill the shards apart. The content does not depend on the thread count.
+class Level {
+ public:
+  static constexpr int kShardBits = 4, kShards = 1 << kShardBits;
+  Level() : shards_(kShards) {}
+
+  static std::size_t shard_of(Bits key) {
+    return static_cast<std::size_t>(mix(key) >> (64 - kShardBits));
+  }
+  LevelMap& shard(std::size_t i) { return shards_[i]; }
+  const LevelMap& shard(std::size_t i) const { return shards_[i]; }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.size();
+    return n;
+  }
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.bytes();
+    return n;
+  }
+  const Entry* find(Bits key) const { return shards_[shard_of(key)].find(key); }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const LevelMap& m : shards_) m.for_each(f);
+  }
+  void clear() {
+    for (LevelMap& m : shards_) m.clear();
+  }
+
+ private:
+  std::vector<LevelMap> shards_;
+};
+
+// The board as 64-bit masks and the symmetry group the search keeps, as byte tables.
+struct Geometry {
+  int n = 0;
+  std::vector<Jump> jumps;
+  std::vector<Bits> fo, t, all;             // per jump: from|over, to, from|over|to
+  std::vector<std::vector<int>> perm, inv;  // group elements and their inverses (perm[0]: identity)
+  // table[g][b * 256 + v]: image under g of byte b holding v.
+  std::vector<std::vector<Bits>> table, inv_table;
+  int bytes = 0;
+  // Images of each jump's three holes and of each hole: a jump's child has the images
+  // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
+  std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * 64 + h]
+  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
+  std::vector<int> into, into_begin;
+  Bits full = 0;  // every hole
+
+  Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
+    if (n > 64)
+      throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(n) +
+                       " holes; the search takes boards of at most 64");
+    jumps = b.jumps();
+    for (const Jump& j : jumps) {
+      fo.push_back(bit(j.from) | bit(j.over));
+      t.push_back(bit(j.to));
+      all.push_back(bit(j.from) | bit(j.over) | bit(j.to));
+    }
+    perm = group;
+    bytes = (n + 7) / 8;
+    for (const auto& p : perm) {
+      std::vector<int> q(p.size());
+      for (std::size_t h = 0; h < p.size(); ++h)
+        q[static_cast<std::size_t>(p[h])] = static_cast<int>(h);
+      inv.push_back(q);
+    }
+    auto build = [&](const std::vector<int>& p) {
+      std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
+      for (int by = 0; by < bytes; ++by)
+        for (int v = 0; v < 256; ++v) {
+          Bits img = 0;
+          for (int k = 0; k < 8; ++k) {
+            int h = by * 8 + k;
+            if (h < n && (v >> k & 1)) img |= bit(p[static_cast<std::size_t>(h)]);
+          }
+          tab[static_cast<std::size_t>(by * 256 + v)] = img;
+        }
+      return tab;
+    };
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      table.push_back(build(perm[g]));
+      inv_table.push_back(build(inv[g]));
+    }
+    full = n == 64 ? ~Bits{0} : bit(n) - 1;
+    into_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int h = 0; h < n; ++h) {
+      into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
+      for (std::size_t j = 0; j < jumps.size(); ++j)
+        if (jumps[j].to == h) into.push_back(static_cast<int>(j));
+    }
+    into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
+    hole_image.assign(perm.size() * 64, 0);
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      for (const Jump& j : jumps)
+        jump_image.push_back(bit(perm[g][static_cast<std::size_t>(j.from)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.over)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.to)]));
+      for (int h = 0; h < n; ++h)
+        hole_image[g * 64 + static_cast<std::size_t>(h)] =
+            bit(perm[g][static_cast<std::size_t>(h)]);
+    }
+  }
+
+  int group_size() const { return static_cast<int>(perm.size()); }
+
+  static Bits apply(const std::vector<Bits>& tab, int bytes, Bits x) {
+    Bits r = 0;
+    for (int by = 0; by < bytes; ++by)
+      r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>((x >> (8 * by)) & 255))];
+    return r;
+  }
+  Bits image(int g, Bits x) const { return apply(table[static_cast<std::size_t>(g)], bytes, x); }
+  Bits preimage(int g, Bits x) const {
+    return apply(inv_table[static_cast<std::size_t>(g)], bytes, x);
+  }
+
+  // The canonical form of (pegs, land): the least image of the pegs, and the union of the landing
+  // sets' images under every element giving it (so the stored L is closed under the key's own
+  // symmetries: a symmetric path reaches the same key with the mirrored L).
+  std::pair<Bits, Bits> canonical(Bits pegs, Bits land) const {
+    if (perm.size() == 1) return {pegs, land};
+    std::array<Bits, 48> img{};
+    Bits best = pegs;
+    for (int g = 0; g < group_size(); ++g) {
+      img[static_cast<std::size_t>(g)] = g == 0 ? pegs : image(g, pegs);
+      best = std::min(best, img[static_cast<std::size_t>(g)]);
+    }
+    Bits l = 0;
+    for (int g = 0; g < group_size(); ++g)
+      if (img[static_cast<std::size_t>(g)] == best) l |= g == 0 ? land : image(g, land);
+    return {best, l};
+  }
+
+  // The canonical key of `pegs` and an element g with image(g, pegs) == key.
+  std::pair<Bits, int> canonical_key(Bits pegs) const {
+    Bits best = pegs;
+    int arg = 0;
+    for (int g = 1; g < group_size(); ++g) {
+      Bits i = image(g, pegs);
+      if (i < best) {
+        best = i;
+        arg = g;
+      }
+    }
+    return {best, arg};
+  }
+};
+
+Bits to_bits(const HoleSet& s) {
+  Bits b = 0;
+  for (int h : s.members()) b |= bit(h);
+  return b;
+}
+
+// The symmetries of `b` that map each of the sets to itself.
+std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits>>& sets,
+                                      bool symmetry) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : b.symmetries()) {
+    if (!out.empty() && !symmetry) break;
+    Geometry one(b, {p});
+    bool keeps = true;
+    for (const auto& set : sets) {
+      std::vector<Bits> img;
+      for (Bits x : set) img.push_back(one.image(0, x));
+      std::vector<Bits> a = set;
+      std::sort(a.begin(), a.end());
+      std::sort(img.begin(), img.end());
+      keeps = keeps && a == img;
+    }
+    if (keeps) out.push_back(p);
+  }
+  return out;
+}
+
+// A state looked up in a level: its cost and L in the frame of the position asked for.
+struct State {
+  std::uint32_t cost = kNoCost;
+  Bits land = 0;
+};
+
+// A child waiting for its merge.
+struct Child {
+  Bits key, land;
+  std::uint32_t cost;
+};
+
+// The bidirectional level pass between a set of starts (all with the same peg count) and a set of
+// goals (all with the same peg count).
+class Search {
+ public:
+  Search(const Geometry& geo, const FewestOptions& o)
+      : geo_(geo),
+        o_(o),
+        fwd_(static_cast<std::size_t>(geo.n + 1)),
+        bwd_(static_cast<std::size_t>(geo.n + 1)),
+        threads_(o.threads > 0 ? o.threads : default_threads()),
+        out_(static_cast<std::size_t>(threads_),
+             std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))) {
+    budget_ =
+        o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  }
+
+  void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    fl_ = std::popcount(starts.front());
+    bh_ = std::popcount(goals.front());
+    for (Bits s : starts) insert(level(fwd_, fl_), s, 0, 0);
+    for (Bits g : goals) insert(level(bwd_, bh_), g, 0, 0);
+    top_ = fl_;
+    bottom_ = bh_;
+  }
+
+  // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
+  int run() {
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
+      if (level(fwd_, fl_).size() <= level(bwd_, bh_).size())
+        expand_forward();
+      else
+        expand_backward();
+      report(false);
+    }
+    return join();
+  }
+
+  // Runs the forward side alone down to one peg (no backward side), freeing the levels behind.
+  void run_forward_to(int last) {
+    while (fl_ > last && level(fwd_, fl_).size() > 0) {
+      expand_forward();
+      if (fl_ + 1 != top_) {
+        bytes_ -= level(fwd_, fl_ + 1).bytes();
+        level(fwd_, fl_ + 1).clear();
+      }
+      report(false);
+    }
+  }
+
+  const Level& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
+
+  // The least cost any solution has, from the levels done so far.
+  int lower_bound() const {
+    int f = fmin_, b = bmin_;
+    int lb = std::max({f, b, f + b - 1});
+    if (top_ > bottom_) lb = std::max(lb, 1);
+    return lb;
+  }
+
+  std::uint64_t positions() const { return positions_; }
+
+  // The moves of a solution known before the pass, for the progress reports.
+  void set_best_found(int moves) { best_found_ = moves; }
+
+  // The jumps of a solution of `best` moves through the meeting position found by run().
+  std::vector<Jump> path() const {
+    std::vector<Jump> front = forward_path(meet_, meet_fcost_, meet_hole_);
+    std::vector<Jump> back = backward_path(meet_, meet_bcost_, meet_hole_);
+    front.insert(front.end(), back.begin(), back.end());
+    return front;
+  }
+
+ private:
+  static Level& level(std::vector<Level>& v, int k) { return v[static_cast<std::size_t>(k)]; }
+  static const Level& level(const std::vector<Level>& v, int k) {
+    return v[static_cast<std::size_t>(k)];
+  }
+
+  // Counts `more` bytes against the budget (from any thread).
+  void grow(std::size_t more) {
+    if (bytes_.fetch_add(more) + more > budget_) throw Stopped(StopReason::Memory);
+  }
+
+  // Merges into one shard, keeping the byte and position counts.
+  void merge(LevelMap& m, Bits key, std::uint32_t cost, Bits land) {
+    std::size_t before = m.size(), old_bytes = m.bytes();
+    m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
+    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    positions_ += m.size() - before;
+  }
+
+  void insert(Level& lv, Bits pegs, std::uint32_t cost, Bits land) {
+    auto [key, l] = geo_.canonical(pegs, land);
+    merge(lv.shard(Level::shard_of(key)), key, cost, l);
+  }
+
+  static std::uint32_t min_cost(const Level& m) {
+    std::uint32_t c = kNoCost;
+    m.for_each([&](const Entry& e) { c = std::min(c, e.cost); });
+    return c;
+  }
+
+  // Every child of the level `src` into `dst`: Backward takes jumps back. The parent's images
+  // under the group are made once; each child's come from them by the jump's images. Rounds of
+  // one slot range per thread: the threads make the children of their ranges, sorted by the
+  // destination shard, then merge them, each thread its own shards.
+  template <bool Backward>
+  void expand(const Level& src, Level& dst) {
+    for (std::size_t d = 0; d < Level::kShards; ++d) {
+      LevelMap& m = dst.shard(d);
+      std::size_t old_bytes = m.bytes();
+      m.reserve(src.size() / Level::kShards + 1, [&](std::size_t b) { grow(b); });
+      if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    }
+    struct Unit {
+      std::size_t shard, begin, end;
+    };
+    constexpr std::size_t kRange = std::size_t{1} << 14;
+    std::vector<Unit> units;
+    for (std::size_t sh = 0; sh < Level::kShards; ++sh)
+      for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
+        units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
+    // Small levels on the calling thread: waking the pool would cost more than it saves.
+    const int threads = src.size() < o_.shared_level ? 1 : threads_;
+    if (threads > 1 && !pool_) pool_.emplace(threads_);
+    auto run = [&](const std::function<void(int)>& f) {
+      if (threads == 1)
+        f(0);
+      else
+        pool_->run(threads, f);
+    };
+    const auto nt = static_cast<std::size_t>(threads);
+    for (std::size_t u0 = 0; u0 < units.size(); u0 += nt) {
+      run([&](int t) {
+        auto ut = static_cast<std::size_t>(t);
+        if (u0 + ut >= units.size()) return;
+        o_.control->throw_if_stopped();
+        const Unit& u = units[u0 + ut];
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut]);
+      });
+      run([&](int t) {
+        for (auto d = static_cast<std::size_t>(t); d < Level::kShards; d += nt) {
+          LevelMap& m = dst.shard(d);
+          for (std::size_t q = 0; q < nt; ++q) {
+            std::vector<Child>& v = out_[q][d];
+            for (std::size_t k = 0; k < v.size(); ++k) {
+              if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
+              merge(m, v[k].key, v[k].cost, v[k].land);
+            }
+            v.clear();
+          }
+        }
+      });
+    }
+  }
+
+  // The children of the slots [begin, end) of `src`, by destination shard into `out`.
+  template <bool Backward>
+  void children(const LevelMap& src, std::size_t begin, std::size_t end,
+                std::vector<std::vector<Child>>& out) const {
+    const std::size_t nj = geo_.jumps.size();
+    const int gs = geo_.group_size();
+    const Bits* fo = geo_.fo.data();
+    const Bits* all = geo_.all.data();
+    const Jump* jumps = geo_.jumps.data();
+    const Bits* jump_image = geo_.jump_image.data();
+    const Bits* hole_image = geo_.hole_image.data();
+    const int* into = geo_.into.data();
+    const int* into_begin = geo_.into_begin.data();
+    const Bits full = geo_.full;
+    std::array<Bits, 48> parent{}, img{};
+    src.for_range(begin, end, [&](const Entry& e) {
+      bool imaged = false;
+      // The jumps into each empty hole (forward) or each peg (taken back).
+      for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
+        const int h = std::countr_zero(holes);
+        for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+          const auto j = static_cast<std::size_t>(into[k]);
+          const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+          if (!legal) continue;
+          const Jump& jp = jumps[j];
+          const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+          const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+          Bits key = e.key ^ all[j], l = bit(land);
+          if (gs > 1) {
+            if (!imaged) {
+              for (int g = 0; g < gs; ++g)
+                parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+              imaged = true;
+            }
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              img[ug] = parent[ug] ^ jump_image[ug * nj + j];
+              key = std::min(key, img[ug]);
+            }
+            l = 0;
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              if (img[ug] == key) l |= hole_image[ug * 64 + static_cast<std::size_t>(land)];
+            }
+          }
+          out[Level::shard_of(key)].push_back(Child{key, l, c});
+        }
+      }
+    });
+  }
+
+  void expand_forward() {
+    expand<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
+    --fl_;
+    std::uint32_t m = min_cost(level(fwd_, fl_));
+    if (m != kNoCost) fmin_ = static_cast<int>(m);
+  }
+
+  void expand_backward() {
+    expand<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
+    ++bh_;
+    std::uint32_t m = min_cost(level(bwd_, bh_));
+    if (m != kNoCost) bmin_ = static_cast<int>(m);
+  }
+
+  int join() {
+    const Level& f = level(fwd_, fl_);
+    const Level& b = level(bwd_, bh_);
+    const bool f_small = f.size() <= b.size();
+    const Level& scan = f_small ? f : b;
+    const Level& other = f_small ? b : f;
+    std::uint32_t best = kNoCost;
+    scan.for_each([&](const Entry& e) {
+      const Entry* o = other.find(e.key);
+      if (!o) return;
+      const Entry& fe = f_small ? e : *o;
+      const Entry& be = f_small ? *o : e;
+      Bits shared = fe.land & be.land;
+      std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
+      if (c < best ||
+          (c == best && e.key < meet_)) {  // the least key: the same for any thread count
+        best = c;
+        meet_ = e.key;
+        meet_fcost_ = fe.cost;
+        meet_bcost_ = be.cost;
+        meet_hole_ = shared ? std::countr_zero(shared) : -1;
+      }
+    });
+    return best == kNoCost ? -1 : static_cast<int>(best);
+  }
+
+  State lookup(const Level& m, Bits pegs) const {
+    auto [key, g] = geo_.canonical_key(pegs);
+    const Entry* e = m.find(key);
+    if (!e) return {};
+    return {e->cost, g == 0 ? e->land : geo_.preimage(g, e->land)};
+  }
+
+  // Jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole` (-1: any).
+  std::vector<Jump> forward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = std::popcount(pegs);
+    while (k < top_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.to != hole) continue;
+        if (!(pegs & geo_.t[j]) || (pegs & geo_.fo[j])) continue;
+        Bits prev = pegs ^ geo_.all[j];
+        State s = lookup(level(fwd_, k + 1), prev);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.from & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = prev;
+        cost = s.cost;
+        hole = chain ? jp.from : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the forward path breaks off");
+      ++k;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  // Jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole` (-1: any).
+  std::vector<Jump> backward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = std::popcount(pegs);
+    while (k > bottom_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.from != hole) continue;
+        if ((pegs & geo_.fo[j]) != geo_.fo[j] || (pegs & geo_.t[j])) continue;
+        Bits next = pegs ^ geo_.all[j];
+        State s = lookup(level(bwd_, k - 1), next);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.to & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = next;
+        cost = s.cost;
+        hole = chain ? jp.to : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the backward path breaks off");
+      --k;
+    }
+    return out;
+  }
+
+  void report(bool force) {
+    if (!o_.progress || !o_.control) return;
+    double now = o_.control->elapsed_seconds();
+    if (!force && now < next_report_) return;
+    next_report_ = now + 0.5;
+    o_.progress(FewestProgress{now, positions_, lower_bound(), best_found_, fl_, bh_});
+  }
+
+  const Geometry& geo_;
+  const FewestOptions& o_;
+  std::vector<Level> fwd_, bwd_;
+  int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
+  int fmin_ = 0, bmin_ = 0;
+  int threads_ = 1;
+  std::optional<WorkerPool> pool_;  // made for the first level large enough to share
+  std::vector<std::vector<std::vector<Child>>> out_;  // [thread][destination shard]
+  std::atomic<std::size_t> bytes_{0};
+  std::size_t budget_ = 0;
+  std::atomic<std::uint64_t> positions_{0};
+  double next_report_ = 0;
+  int best_found_ = -1;  // moves of a solution known before the pass (progress only)
+  Bits meet_ = 0;
+  std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
+  int meet_hole_ = -1;
+};
+
+// A control to run under: the caller's, or a local one without limits.
+struct Under {
+  Control local;
+  const Control* c;
+  explicit Under(const Control* given) : c(given ? given : &local) {}
+};
+
+// Runs the pass between `starts` and `goals` and fills `r`.
+void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+            const HoleSet* start, const FewestOptions& o, FewestResult& r, int best_found = -1) {
+  Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
+  Search s(geo, o);
+  s.set_best_found(best_found);
+  const double t0 = o.control->elapsed_seconds();
+  try {
+    s.seed(starts, goals);
+    int best = s.run();
+    if (best < 0) {
+      r.status = Status::Impossible;
+      r.reason = "no solution: the completed level pass found no position both sides reach";
+      r.lower_bound = 0;
+    } else {
+      r.jumps = s.path();
+      r.moves = count_moves(r.jumps);
+      if (r.moves != best)
+        throw std::logic_error("fewest moves: the path has " + std::to_string(r.moves) +
+                               " moves, the pass " + std::to_string(best));
+      r.status = Status::Solved;
+      r.lower_bound = best;
+      r.proven = true;
+    }
+  } catch (const Stopped& e) {
+    r.stop = e.reason;
+    r.status = Status::Unknown;
+    r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
+    r.lower_bound = s.lower_bound();
+  }
+  r.positions = s.positions();
+  r.seconds = o.control->elapsed_seconds() - t0;
+  if (start && !r.jumps.empty()) {
+    Replay rep = replay(b, *start, r.jumps);
+    if (!rep.ok) throw std::logic_error("fewest moves: the solution does not replay: " + rep.error);
+  }
+}
+
+}  // namespace
+
+int count_moves(const std::vector<Jump>& jumps) {
+  return static_cast<int>(group_moves(jumps).size());
+}
+
+SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
+  SolveResult s;
+  s.status = r.status;
+  s.reason = r.reason;
+  s.moves = r.jumps;
+  Replay rep = replay(*p.board, p.start, r.jumps);
+  s.final = rep.ok ? rep.final : p.start;
+  s.nodes = r.positions;
+  s.seconds = r.seconds;
+  s.width = 64;
+  s.stop = r.stop;
+  return s;
+}
+
+FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
+  const Board& b = *p.board;
+  if (p.start.size() != b.size())
+    throw InputError("fewest moves: the start has " + std::to_string(p.start.size()) +
+                     " holes, the board " + std::to_string(b.size()));
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  FewestResult r;
+  if (b.size() > 64) Geometry check(b, {});  // throws the InputError
+  Bits start = to_bits(p.start);
+  std::vector<Bits> goals;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      if (p.goal.hole < 0 || p.goal.hole >= b.size())
+        throw InputError("fewest moves: the goal hole is not on the board");
+      goals.push_back(bit(p.goal.hole));
+      break;
+    case Goal::Kind::Any:
+      for (int h = 0; h < b.size(); ++h) goals.push_back(bit(h));
+      break;
+    case Goal::Kind::Position:
+      if (p.goal.position.size() != b.size())
+        throw InputError("fewest moves: the goal position does not fit the board");
+      goals.push_back(to_bits(p.goal.position));
+      break;
+  }
+  if (std::popcount(start) == 0) throw InputError("fewest moves: the start has no pegs");
+  if (std::popcount(goals.front()) == 0) throw InputError("fewest moves: the goal has no pegs");
+  if (std::popcount(start) < std::popcount(goals.front())) {
+    r.status = Status::Impossible;
+    r.reason = "the goal has more pegs than the start";
+    return r;
+  }
+  // A first solution from a short DFS: what a stopped search still offers, and an impossibility
+  // (a proof or a completed search) settles the question at once.
+  SolveOptions first;
+  first.control = o.control;
+  first.algorithm = Algorithm::Dfs;
+  first.node_limit = 200000;
+  SolveResult dfs = solve(p, first);
+  if (dfs.status == Status::Impossible) {
+    r.status = Status::Impossible;
+    r.reason = dfs.reason;
+    r.seconds = dfs.seconds;
+    return r;
+  }
+  search(b, {start}, goals, &p.start, o, r,
+         dfs.status == Status::Solved ? count_moves(dfs.moves) : -1);
+  if (r.status == Status::Unknown && dfs.status == Status::Solved) {
+    r.jumps = dfs.moves;
+    r.moves = count_moves(r.jumps);
+    r.proven = r.moves == r.lower_bound;
+    if (r.proven) r.status = Status::Solved;
+  }
+  return r;
+}
+
+FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
+  const Board& b = *board;
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  if (b.size() > 64) Geometry check(b, {});
+  std::vector<Bits> starts, goals;
+  Bits full = b.size() == 64 ? ~Bits{0} : bit(b.size()) - 1;
+  for (int h = 0; h < b.size(); ++h) {
+    starts.push_back(full & ~bit(h));
+    goals.push_back(bit(h));
+  }
+  FewestBoardResult out;
+  search(b, starts, goals, nullptr, o, out.result);
+  if (!out.result.jumps.empty()) {
+    // The vacancy: the one hole the first jump fills that no jump emptied before.
+    HoleSet start(b.size(), true);
+    const Jump& first = out.result.jumps.front();
+    start.set(first.to, false);
+    Replay rep = replay(b, start, out.result.jumps);
+    if (!rep.ok || rep.final.count() != 1)
+      throw std::logic_error("fewest moves: the board's solution does not replay");
+    out.start = first.to;
+    out.end = rep.final.members().front();
+  }
+  return out;
+}
+
+FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
+  const Board& b = *board;
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  if (b.size() > 64) Geometry check(b, {});
+  const int n = b.size();
+  FewestTable t;
+  t.holes = n;
+  t.moves.assign(static_cast<std::size_t>(n * n), FewestTable::kUnknown);
+  const double t0 = o.control->elapsed_seconds();
+  const auto& syms = b.symmetries();
+  std::vector<bool> done(static_cast<std::size_t>(n), false);
+  Bits full = n == 64 ? ~Bits{0} : bit(n) - 1;
+  try {
+    for (int s = 0; s < n; ++s) {
+      if (done[static_cast<std::size_t>(s)]) continue;
+      Geometry geo(b, keeping(b, {{full & ~bit(s)}}, o.symmetry));
+      Search search(geo, o);
+      search.seed({full & ~bit(s)}, {bit(0)});
+      try {
+        search.run_forward_to(1);
+      } catch (const Stopped&) {
+        t.positions += search.positions();  // the stopped class's positions count too
+        throw;
+      }
+      t.positions += search.positions();
+      std::vector<int> row(static_cast<std::size_t>(n), FewestTable::kImpossible);
+      search.forward_level(1).for_each([&](const Entry& e) {
+        int h = std::countr_zero(e.key);
+        for (const auto& p : geo.perm)
+          row[static_cast<std::size_t>(p[static_cast<std::size_t>(h)])] = static_cast<int>(e.cost);
+      });
+      // Every symmetry carries the row to its image vacancy.
+      for (const auto& p : syms) {
+        int s2 = p[static_cast<std::size_t>(s)];
+        if (done[static_cast<std::size_t>(s2)]) continue;
+        done[static_cast<std::size_t>(s2)] = true;
+        for (int e = 0; e < n; ++e)
+          t.moves[static_cast<std::size_t>(s2 * n + p[static_cast<std::size_t>(e)])] =
+              row[static_cast<std::size_t>(e)];
+      }
+    }
+  } catch (const Stopped& e) {
+    t.stop = e.reason;
+  }
+  t.complete = std::none_of(t.moves.begin(), t.moves.end(),
+                            [](int m) { return m == FewestTable::kUnknown; });
+  for (int s = 0; s < n; ++s)
+    for (int e = 0; e < n; ++e) {
+      int m = t.at(s, e);
+      if (m >= 0 && (t.fewest < 0 || m < t.fewest)) {
+        t.fewest = m;
+        t.start = s;
+        t.end = e;
+      }
+    }
+  if (!t.complete) {  // an unsettled pair might be shorter
+    t.fewest = -1;
+    t.start = t.end = -1;
+  }
+  t.seconds = o.control->elapsed_seconds() - t0;
+  return t;
+}
+
+}  // namespace pegsol

@@ -1,0 +1,349 @@
+// Fewest moves against a deliberately simple reference: a 0-1 breadth-first search over
+// (position, hole the last jump landed on) with no levels, symmetry or pruning. Every solution
+// is replayed and its moves recounted here, forward and on the reversed (complemented) problem.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+#include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+
+using namespace pegsol;
+
+namespace {
+
+using Bits = std::uint64_t;
+
+Bits bits_of(const HoleSet& s) {
+  Bits b = 0;
+  for (int h : s.members()) b |= Bits{1} << h;
+  return b;
+}
+
+// Reference: the fewest moves from `start` to every position with `pegs_left` pegs reachable
+// from it (position -> moves). A state is (pegs, last landing hole or -1); a jump from the last
+// landing hole costs nothing, any other one move.
+std::map<Bits, int> reference(const Board& b, Bits start, int pegs_left) {
+  // Boards of at most 57 holes: the state packs into one word, the landing hole plus one in the
+  // low 6 bits.
+  auto key = [](Bits pegs, int last) { return pegs << 6 | static_cast<Bits>(last + 1); };
+  std::unordered_map<Bits, int> dist;
+  std::deque<Bits> queue;
+  dist[key(start, -1)] = 0;
+  queue.push_back(key(start, -1));
+  std::map<Bits, int> out;
+  while (!queue.empty()) {
+    Bits state = queue.front();
+    queue.pop_front();
+    Bits pegs = state >> 6;
+    int last = static_cast<int>(state & 63) - 1;
+    int d = dist[state];
+    if (std::popcount(pegs) == pegs_left) {
+      auto it = out.find(pegs);
+      if (it == out.end() || d < it->second) out[pegs] = d;
+      continue;
+    }
+    for (const Jump& j : b.jumps()) {
+      Bits f = Bits{1} << j.from, o = Bits{1} << j.over, t = Bits{1} << j.to;
+      if (!(pegs & f) || !(pegs & o) || (pegs & t)) continue;
+      Bits next = (pegs & ~f & ~o) | t;
+      int w = j.from == last ? 0 : 1;
+      Bits k = key(next, j.to);
+      auto it = dist.find(k);
+      if (it != dist.end() && it->second <= d + w) continue;
+      dist[k] = d + w;
+      if (w == 0)
+        queue.push_front(k);
+      else
+        queue.push_back(k);
+    }
+  }
+  return out;
+}
+
+// Moves of a jump list counted here: a jump starts a new move unless it leaves the hole the
+// previous jump landed on.
+int recount(const std::vector<Jump>& jumps) {
+  int moves = 0;
+  for (std::size_t i = 0; i < jumps.size(); ++i)
+    if (i == 0 || jumps[i].from != jumps[i - 1].to) ++moves;
+  return moves;
+}
+
+// Replays `jumps` from `start` by hand and returns the final pegs.
+Bits play(const Board& b, Bits pegs, const std::vector<Jump>& jumps) {
+  for (const Jump& j : jumps) {
+    Bits f = Bits{1} << j.from, o = Bits{1} << j.over, t = Bits{1} << j.to;
+    bool legal = (pegs & f) && (pegs & o) && !(pegs & t);
+    bool on_board = false;
+    for (const Jump& k : b.jumps()) on_board = on_board || k == j;
+    EXPECT_TRUE(legal && on_board);
+    pegs = (pegs & ~f & ~o) | t;
+  }
+  return pegs;
+}
+
+void check_solution(const Problem& p, const FewestResult& r, int expected) {
+  ASSERT_EQ(r.status, Status::Solved) << r.reason;
+  EXPECT_TRUE(r.proven);
+  EXPECT_EQ(r.moves, expected);
+  EXPECT_EQ(r.lower_bound, expected);
+  EXPECT_EQ(recount(r.jumps), expected);
+  EXPECT_EQ(static_cast<int>(r.chains().size()), expected);
+  Bits final = play(*p.board, bits_of(p.start), r.jumps);
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      EXPECT_EQ(final, Bits{1} << p.goal.hole);
+      break;
+    case Goal::Kind::Any:
+      EXPECT_EQ(std::popcount(final), 1);
+      break;
+    case Goal::Kind::Position:
+      EXPECT_EQ(final, bits_of(p.goal.position));
+      break;
+  }
+}
+
+// Single-vacancy pairs of the board: fewest_solve forward and on the reversed problem (the
+// complemented board, where the jumps come in reverse order: a different problem, since a chain
+// reversed is no chain there), the table and the board's minimum, against the reference. The
+// reference runs from the vacancies in `starts` (every hole when empty); `every_pair` solves
+// each pair, otherwise the vacancy-to-same-hole pairs and the goal "any".
+void check_board(const std::string& spec, bool every_pair, std::vector<int> starts = {}) {
+  SCOPED_TRACE(spec);
+  BoardPtr board = make_board(spec);
+  const Board& b = *board;
+  const int n = b.size();
+  FewestTable table = fewest_table(board);
+  ASSERT_TRUE(table.complete);
+  int board_min = -1;
+  if (starts.empty())
+    for (int s = 0; s < n; ++s) starts.push_back(s);
+  for (int s : starts) {
+    HoleSet start = single_vacancy(b, s);
+    std::map<Bits, int> ref = reference(b, bits_of(start), 1);
+    for (int e = 0; e < n; ++e) {
+      auto it = ref.find(Bits{1} << e);
+      int expected = it == ref.end() ? -1 : it->second;
+      ASSERT_EQ(table.at(s, e), expected) << "table " << s << " -> " << e;
+      if (expected >= 0 && (board_min < 0 || expected < board_min)) board_min = expected;
+      if (!every_pair && e != s) continue;
+      Problem p{board, start, {Goal::Kind::Hole, e, {}}};
+      FewestResult r = fewest_solve(p);
+      if (expected < 0) {
+        EXPECT_EQ(r.status, Status::Impossible);
+        continue;
+      }
+      check_solution(p, r, expected);
+      // The reversed problem: jumps taken back on the complemented board.
+      Problem q = complement_problem(p);
+      std::map<Bits, int> ref_q = reference(b, bits_of(q.start), q.goal.position.count());
+      auto iq = ref_q.find(bits_of(q.goal.position));
+      FewestResult rq = fewest_solve(q);
+      if (iq == ref_q.end())
+        EXPECT_EQ(rq.status, Status::Impossible);
+      else
+        check_solution(q, rq, iq->second);
+      // Without symmetry: the same count.
+      FewestOptions raw;
+      raw.symmetry = false;
+      EXPECT_EQ(fewest_solve(p, raw).moves, expected);
+    }
+    // Goal any: the least over the ends.
+    int least = -1;
+    for (auto& [pegs, m] : ref)
+      if (least < 0 || m < least) least = m;
+    Problem any{board, start, {}};
+    FewestResult r = fewest_solve(any);
+    if (least < 0)
+      EXPECT_EQ(r.status, Status::Impossible);
+    else
+      check_solution(any, r, least);
+  }
+  FewestBoardResult best = fewest_board(board);
+  if (starts.size() < static_cast<std::size_t>(n)) {
+    // The reference saw some vacancies only: the minimum is at most what it found.
+    if (board_min >= 0) {
+      EXPECT_LE(table.fewest, board_min);
+    }
+    board_min = table.fewest;
+  }
+  EXPECT_EQ(table.fewest, board_min);
+  if (board_min < 0) {
+    EXPECT_EQ(best.result.status, Status::Impossible);
+    return;
+  }
+  ASSERT_EQ(best.result.status, Status::Solved);
+  EXPECT_EQ(best.result.moves, board_min);
+  Problem p{board, single_vacancy(b, best.start), {Goal::Kind::Hole, best.end, {}}};
+  check_solution(p, best.result, board_min);
+  EXPECT_EQ(table.at(best.start, best.end), board_min);
+}
+
+}  // namespace
+
+TEST(Fewest, Triangle4EveryPair) {
+  check_board("triangle:4", true);
+}
+TEST(Fewest, Triangle5EveryPair) {
+  check_board("triangle:5", true);
+}
+TEST(Fewest, Triangle6) {
+  check_board("triangle:6", false, {0});
+}
+TEST(Fewest, Rectangles) {
+  check_board("rect:3x4", true);
+  check_board("rect:4x4", true);
+  check_board("rect:3x5", false, {0, 1, 2, 6, 7});
+}
+TEST(Fewest, Hexagons) {
+  check_board("hexagon:2", true);
+  check_board("hexagon:3", false, {0, 1, 4, 9});
+}
+
+// A whole-position goal part way: the reference's fewest moves to that position.
+TEST(Fewest, PositionGoal) {
+  BoardPtr board = make_board("triangle:5");
+  HoleSet start = single_vacancy(*board, 0);
+  std::map<Bits, int> ref = reference(*board, bits_of(start), 7);
+  ASSERT_FALSE(ref.empty());
+  int checked = 0;
+  for (auto& [pegs, m] : ref) {
+    if (++checked > 40) break;
+    HoleSet goal(board->size());
+    for (int h = 0; h < board->size(); ++h)
+      if (pegs >> h & 1) goal.set(h);
+    Problem p{board, start, {Goal::Kind::Position, -1, goal}};
+    check_solution(p, fewest_solve(p), m);
+  }
+}
+
+TEST(Fewest, StartIsGoal) {
+  BoardPtr board = make_board("triangle:4");
+  HoleSet pegs(board->size());
+  pegs.set(3);
+  Problem p{board, pegs, {Goal::Kind::Hole, 3, {}}};
+  FewestResult r = fewest_solve(p);
+  ASSERT_EQ(r.status, Status::Solved);
+  EXPECT_EQ(r.moves, 0);
+  EXPECT_TRUE(r.proven);
+}
+
+TEST(Fewest, MoreGoalPegsThanStart) {
+  BoardPtr board = make_board("triangle:4");
+  HoleSet pegs(board->size());
+  pegs.set(3);
+  HoleSet goal(board->size());
+  goal.set(1);
+  goal.set(2);
+  Problem p{board, pegs, {Goal::Kind::Position, -1, goal}};
+  EXPECT_EQ(fewest_solve(p).status, Status::Impossible);
+}
+
+// A cancelled search: unknown, a stop reason, and a lower bound no higher than the answer.
+TEST(Fewest, CancelledKeepsASoundLowerBound) {
+  BoardPtr board = make_board("triangle:6");
+  Problem p = default_problem(board);
+  Control c;
+  c.cancel();
+  FewestOptions o;
+  o.control = &c;
+  FewestResult r = fewest_solve(p, o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Cancelled);
+  EXPECT_FALSE(r.proven);
+  FewestResult full = fewest_solve(p);
+  ASSERT_EQ(full.status, Status::Solved);
+  EXPECT_LE(r.lower_bound, full.moves);
+}
+
+// Stopped early by the memory budget: the short DFS's solution is the best found, with its moves
+// counted and the lower bound below them.
+TEST(Fewest, StoppedKeepsTheBestFound) {
+  BoardPtr board = make_board("english");
+  Problem p = default_problem(board);
+  Control c;
+  c.set_memory_budget(std::size_t{1} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestResult r = fewest_solve(p, o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  ASSERT_FALSE(r.jumps.empty());
+  EXPECT_EQ(r.moves, recount(r.jumps));
+  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Bits{1} << p.goal.hole);
+  EXPECT_FALSE(r.proven);
+  EXPECT_GE(r.lower_bound, 1);
+  EXPECT_LT(r.lower_bound, r.moves);
+}
+
+TEST(Fewest, ImpossibleByProof) {
+  BoardPtr board = make_board("french");
+  int d4 = *board->find("d4");
+  Problem p{board, single_vacancy(*board, d4), {Goal::Kind::Hole, d4, {}}};
+  FewestResult r = fewest_solve(p);
+  EXPECT_EQ(r.status, Status::Impossible);
+  EXPECT_NE(r.reason.find("position class"), std::string::npos) << r.reason;
+}
+
+TEST(Fewest, MemoryBudgetStops) {
+  BoardPtr board = make_board("triangle:6");
+  Control c;
+  c.set_memory_budget(4096);
+  FewestOptions o;
+  o.control = &c;
+  FewestResult r = fewest_solve(default_problem(board), o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+}
+
+// A table stopped part way: unsettled pairs, no minimum, the positions stored so far.
+TEST(Fewest, StoppedTable) {
+  Control c;
+  c.set_memory_budget(std::size_t{1} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestTable t = fewest_table(make_board("triangle:7"), o);
+  EXPECT_EQ(t.stop, StopReason::Memory);
+  EXPECT_FALSE(t.complete);
+  EXPECT_EQ(t.fewest, -1);
+  EXPECT_GT(t.positions, 0u);
+  EXPECT_NE(std::find(t.moves.begin(), t.moves.end(), FewestTable::kUnknown), t.moves.end());
+}
+
+TEST(Fewest, LargeBoardIsAnInputError) {
+  BoardPtr board = make_board("triangle:11");
+  EXPECT_THROW(fewest_solve(default_problem(board)), InputError);
+}
+
+// Threads share every level here: the same answer, the same solution as one thread.
+TEST(Fewest, ThreadsGiveTheSameAnswer) {
+  FewestOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  one.shared_level = two.shared_level = 0;
+  BoardPtr board = make_board("triangle:6");
+  FewestBoardResult a = fewest_board(board, one), b = fewest_board(board, two);
+  ASSERT_EQ(a.result.status, Status::Solved);
+  EXPECT_EQ(a.result.moves, b.result.moves);
+  EXPECT_EQ(a.result.jumps, b.result.jumps);
+  EXPECT_EQ(a.result.positions, b.result.positions);
+  FewestTable ta = fewest_table(make_board("triangle:5"), one);
+  FewestTable tb = fewest_table(make_board("triangle:5"), two);
+  EXPECT_EQ(ta.moves, tb.moves);
+  BoardPtr t5 = make_board("triangle:5");
+  Problem p{t5, single_vacancy(*t5, 0), {Goal::Kind::Hole, 0, {}}};
+  FewestResult ra = fewest_solve(p, one), rb = fewest_solve(p, two);
+  EXPECT_EQ(ra.moves, rb.moves);
+  EXPECT_EQ(ra.jumps, rb.jumps);
+}
+
+TEST(Fewest, CountMoves) {
+  std::vector<Jump> jumps{{0, 1, 3}, {3, 4, 5}, {0, 2, 5}, {5, 4, 3}};
+  EXPECT_EQ(count_moves(jumps), recount(jumps));
+  EXPECT_EQ(count_moves({}), 0);
+}
