@@ -127,11 +127,12 @@ void BM_AnalysisSolvable(benchmark::State& state) {
 }
 BENCHMARK(BM_AnalysisSolvable)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// A hint: the next move of a solution (to the goal, else to one peg), without the count.
+// A hint: the next move of a solution (to the goal, else to one peg); the count only where the
+// short searches did not settle the position.
 void BM_AnalysisHint(benchmark::State& state) {
   analysis_bench(state, [](const Analyzer& an, const Position& pos) {
     AnalysisOptions o;
-    o.count = false;
+    o.ways = false;
     benchmark::DoNotOptimize(an.analyze(pos, o).hint);
   });
 }

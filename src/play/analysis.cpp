@@ -320,7 +320,8 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
-  a.goal = m.decide(p, true, options, call.ctl, options.count, e, a.count_note, expanded);
+  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways, e, a.count_note,
+                    expanded);
   if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
