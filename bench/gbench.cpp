@@ -1,8 +1,14 @@
-// Google Benchmark: move generation, first-solution search, census.
+// Google Benchmark: move generation, first-solution search, census, position analysis.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <random>
+#include <string>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/geometry.hpp"
@@ -53,6 +59,92 @@ void BM_Census(benchmark::State& state, const char* spec) {
 }
 BENCHMARK_CAPTURE(BM_Census, triangle5, "triangle:5")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Census, triangle6, "triangle:6")->Unit(benchmark::kMillisecond);
+
+// The recorded English games (bench/data/english-random-games.txt), one position list per game;
+// the first 10 of the 40 unless PEGSOL_BENCH_GAMES says how many.
+std::vector<std::vector<std::string>> recorded_games() {
+  const char* env = std::getenv("PEGSOL_BENCH_GAMES");
+  const std::size_t want = env ? static_cast<std::size_t>(std::atoi(env)) : 10;
+  std::ifstream f(PEGSOL_BENCH_DATA "/english-random-games.txt");
+  std::vector<std::vector<std::string>> games(1);
+  for (std::string line; std::getline(f, line);) {
+    if (line.starts_with("#")) continue;
+    if (line.empty()) {
+      if (!games.back().empty()) games.emplace_back();
+      continue;
+    }
+    games.back().push_back(line);
+  }
+  if (games.back().empty()) games.pop_back();
+  if (games.size() > want) games.resize(want);
+  return games;
+}
+
+// Asks `query` about every recorded position, each game with a fresh Analyzer (as a player who
+// starts a game meets it), and reports the per-position times: p50, p95, max (milliseconds).
+template <class Query>
+void analysis_bench(benchmark::State& state, Query query) {
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  const auto games = recorded_games();
+  std::vector<double> ms;
+  for (auto _ : state) {
+    ms.clear();
+    for (const auto& game : games) {
+      Analyzer an(b, p.goal);
+      for (const std::string& bits : game) {
+        Position pos = Position::parse(b, bits);
+        const auto t0 = std::chrono::steady_clock::now();
+        query(an, pos);
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+      }
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  auto at = [&](double q) {
+    return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))];
+  };
+  state.counters["positions"] = static_cast<double>(ms.size());
+  state.counters["p50_ms"] = at(0.5);
+  state.counters["p95_ms"] = at(0.95);
+  state.counters["max_ms"] = ms.back();
+  auto share_under = [&](double limit) {
+    return static_cast<double>(std::lower_bound(ms.begin(), ms.end(), limit) - ms.begin()) /
+           static_cast<double>(ms.size());
+  };
+  state.counters["p90_ms"] = at(0.9);
+  state.counters["under_50ms"] = share_under(50);
+  state.counters["under_100ms"] = share_under(100);
+}
+
+// "Still solvable?" to the goal (the count when cheap, else a search), as live feedback asks.
+void BM_AnalysisSolvable(benchmark::State& state) {
+  analysis_bench(state, [](const Analyzer& an, const Position& pos) {
+    benchmark::DoNotOptimize(an.solvable(pos).verdict);
+  });
+}
+BENCHMARK(BM_AnalysisSolvable)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// A hint: the next move of a solution (to the goal, else to one peg); the count only where the
+// short searches did not settle the position.
+void BM_AnalysisHint(benchmark::State& state) {
+  analysis_bench(state, [](const Analyzer& an, const Position& pos) {
+    AnalysisOptions o;
+    o.ways = false;
+    benchmark::DoNotOptimize(an.analyze(pos, o).hint);
+  });
+}
+BENCHMARK(BM_AnalysisHint)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Everything: both verdicts, the count and end holes where cheap, the hint.
+void BM_AnalysisFull(benchmark::State& state) {
+  analysis_bench(state, [](const Analyzer& an, const Position& pos) {
+    benchmark::DoNotOptimize(an.analyze(pos).counted);
+  });
+}
+BENCHMARK(BM_AnalysisFull)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

@@ -3,8 +3,8 @@
 # package-lock.json (the page's end-to-end tests); does nothing when all are there.
 set -euo pipefail
 packages=(g++ cmake ninja-build libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user
-  libcpp-httplib-dev chromium)
+  libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user tmux
+  libxml2-utils libcpp-httplib-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,6 +26,43 @@ check french-json 1 '"status":"impossible"' -- "$pegsol" solve -b french -s d4 -
 check triangle 0 'solved in 13 moves' -- "$pegsol" solve -b triangle:5 --no-draw
 check backward 0 'solved' -- "$pegsol" solve -b english --direction backward --no-draw
 check diagonals 0 'english.diagonals: vacancy d4 -> one peg at d4' -- "$pegsol" solve -b english --lattice square8 --no-draw
+check moves 0 'kept your 2 moves \(2 jumps\): d2-d4 f3-d3' -- "$pegsol" solve --moves "d2-d4 f3-d3" --no-draw
+check moves-numbered 0 '1\.d2-d4 2\.f3-d3 3\.' -- "$pegsol" solve --moves "1.d2-d4, 2.f3-d3" --no-draw
+check moves-json 0 '"kept_moves":2' -- "$pegsol" solve --moves "d2-d4 f3-d3" --json
+check moves-lost 1 'impossible' -- "$pegsol" solve -b triangle:5 --moves "4-1 6-4 15-6 13-15 11-13" --no-draw
+check moves-illegal 2 'move 2 \(d2-d4\): .*no peg on d2' -- "$pegsol" solve --moves "d2-d4 d2-d4"
+check moves-bad 2 "--moves: move 2: move 'zz'" -- "$pegsol" solve --moves "d2-d4 zz"
+# --svg: well-formed XML (xmllint), one frame per move plus the start, one peg fewer per jump.
+if command -v xmllint >/dev/null; then
+  svg_frames() {  # svg_frames FILE: the pegs of each frame, one line each
+    local n i
+    n=$(xmllint --xpath "count(//*[local-name()='g'][@class='frame'])" "$1")
+    for i in $(seq "$n"); do
+      xmllint --xpath "count((//*[local-name()='g'][@class='frame'])[$i]//*[local-name()='circle'][contains(concat(' ',@class,' '),' peg ')])" "$1" |
+        tr -d '\n'
+      echo
+    done
+  }
+  check svg 0 'solved in 13 moves' -- "$pegsol" solve -b triangle:5 --no-draw --svg "$tmp/t5.svg"
+  if xmllint --noout "$tmp/t5.svg" && [ "$(svg_frames "$tmp/t5.svg" | head -1)" = 14 ] &&
+    [ "$(svg_frames "$tmp/t5.svg" | tail -1)" = 1 ] &&
+    [ "$(svg_frames "$tmp/t5.svg" | sort -rn | uniq | wc -l)" = "$(svg_frames "$tmp/t5.svg" | wc -l)" ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL svg-frames: $(svg_frames "$tmp/t5.svg" | tr '\n' ' ')"
+    fail=$((fail + 1))
+  fi
+  check svg-moves 0 'kept your 1 move' -- "$pegsol" solve --moves d2-d4 --no-draw --svg "$tmp/en.svg"
+  if xmllint --noout "$tmp/en.svg" && [ "$(svg_frames "$tmp/en.svg" | sed -n 2p)" = 31 ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL svg-moves-frames"
+    fail=$((fail + 1))
+  fi
+else
+  echo "SKIP svg checks: xmllint not installed (scripts/install-deps.sh installs libxml2-utils)"
+fi
+check svg-unwritable 2 'cannot write' -- "$pegsol" solve -b triangle:5 --svg "$tmp/no/dir/x.svg"
 check bad-board 2 "unknown board 'nope'" -- "$pegsol" solve -b nope
 check bad-hole 2 "no hole named 'z9'" -- "$pegsol" solve -s z9
 check bad-option 2 'direction' -- "$pegsol" solve --direction sideways

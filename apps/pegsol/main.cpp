@@ -19,6 +19,7 @@
 #include "pegsol/version.hpp"
 #include "presets_cmd.hpp"
 #include "serve_cmd.hpp"
+#include "play_cmd.hpp"
 
 namespace {
 
@@ -100,6 +101,14 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--preset", preset_name,
                         "A preset problem by name (`pegsol presets`); excludes --board, --start, "
                         "--end, --goal");
+  std::string svg_path;
+  solve_cmd->add_option(
+      "--svg", svg_path,
+      "Write the solution's picture (the start, then each move) to this SVG file");
+  std::string keep_moves;
+  solve_cmd->add_option("--moves", keep_moves,
+                        "Moves played first and kept (\"d2-d4 b5-d5\", chains f3-d3-d5); the "
+                        "search finishes the game from there");
 
   bool boards_json = false;
   auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
@@ -130,6 +139,7 @@ int main(int argc, char** argv) {
   cli::CensusCommands census_cmds(app);  // count, table, solutions
   cli::PresetsCommand presets_cmd(app);
   cli::ServeCommand serve_cmd(app);
+  cli::PlayCommand play_cmd(app);        // play
 
   try {
     app.parse(argc, argv);
@@ -152,6 +162,7 @@ int main(int argc, char** argv) {
     if (auto rc = census_cmds.run(control)) return status(*rc);
     if (auto rc = serve_cmd.run(control))
       return control.stop_reason() == StopReason::Signal ? 0 : *rc;
+    if (auto rc = play_cmd.run(control)) return status(*rc);
     if (*bench_cmd && bench_census)
       return cli::run_census_bench(repeats, bench_threads, bench_json);
     if (*bench_cmd)
@@ -177,6 +188,8 @@ int main(int argc, char** argv) {
     o.seed = seed;
     o.beam_method = *parse_beam_method(beam_method);
     check_solve_options(o);
+    if (!keep_moves.empty())
+      return status(cli::run_finish(p, keep_moves, o, json, !no_draw, svg_path));
     bool progress_shown = false;
     if (isatty(STDERR_FILENO) && !json)
       o.progress = [&progress_shown](const Progress& pr) {
@@ -195,6 +208,7 @@ int main(int argc, char** argv) {
       };
     SolveResult r = solve(p, o);
     if (progress_shown) fmt::print(stderr, "\n");
+    if (!svg_path.empty()) cli::write_solution_svg(svg_path, p, r.moves);
     if (json)
       fmt::print("{}\n", solve_json(p, r).dump());
     else

@@ -31,7 +31,16 @@ struct AnalysisOptions {
   bool count = true;
   std::size_t count_positions = 2'000'000;
   double count_seconds = 0.5;  // at most this much of the call goes to the count
-  bool hint = true;            // fill Analysis::hint
+  // Positions of a first, short depth-first search (0: none), tried before the count and the
+  // search to the end; most positions of a game are settled there in milliseconds.
+  std::uint64_t quick_nodes = 20'000;
+  // Then a beam search for this long (0: none): it finds solutions fast where they are many,
+  // and never answers "not solvable".
+  double beam_seconds = 0.2;
+  // analyze(): count even when a search settled the verdict, for the ways and the end holes
+  // (false: the count only decides what the short searches could not, as solvable() does).
+  bool ways = true;
+  bool hint = true;  // fill Analysis::hint
 };
 
 // What analyze() found about one position.
@@ -98,5 +107,18 @@ class Analyzer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// A game finished by the engine, keeping the player's moves (the seed program's protected moves).
+struct FinishResult {
+  // On the original problem: status and reason of the search from the kept moves' position;
+  // moves are the kept jumps then the found ones (replayed from the start), final where they end.
+  SolveResult result;
+  std::size_t kept_jumps = 0;  // the first kept_jumps of result.moves are the player's
+};
+
+// Plays `kept` from p.start, then solves the rest with `options`. Throws InputError naming the
+// first kept move that is illegal ("move 3 (d2-d4): ...").
+FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
+                         const SolveOptions& options = {});
 
 }  // namespace pegsol

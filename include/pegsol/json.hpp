@@ -23,6 +23,10 @@ namespace pegsol {
 // search "pairs", "expanded", "capacity", "attempts", "method"}.
 nlohmann::json solve_json(const Problem& p, const SolveResult& r);
 
+// A game finished keeping the player's moves (pegsol solve --moves): solve_json of the whole game
+// from the start (the kept jumps first), with "kept_moves", the number of kept jumps.
+nlohmann::json finish_json(const Problem& p, const FinishResult& f);
+
 // A census: the problem, the levels (most pegs first), the totals, the solution counts (decimal
 // strings: they outgrow 64 bits), the random player's chances (null when not computed), "stats".
 nlohmann::json census_json(const Problem& p, const CensusResult& r);

@@ -56,6 +56,12 @@ nlohmann::json solve_json(const Problem& p, const SolveResult& r) {
   };
 }
 
+nlohmann::json finish_json(const Problem& p, const FinishResult& f) {
+  nlohmann::json j = solve_json(p, f.result);
+  j["kept_moves"] = f.kept_jumps;
+  return j;
+}
+
 nlohmann::json census_json(const Problem& p, const CensusResult& r) {
   const Board& b = *p.board;
   nlohmann::json levels = nlohmann::json::array();

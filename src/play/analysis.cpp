@@ -2,6 +2,8 @@
 // position for boards of up to 64 bits, and solve() for what the count cannot reach.
 #include "pegsol/analysis.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -51,6 +53,9 @@ struct Analyzer::Impl {
   Pos goal_bits;                    // Goal::Position and Goal::Hole, in the layout
   mutable std::mutex mutex;
   mutable std::unordered_map<std::uint64_t, Entry> memo;
+  // The fewest pegs from which a count went over its bound (time or positions): positions with
+  // as many pegs or more skip the count, which would only spend its time again.
+  mutable int count_ceiling = 1 << 30;
   // Positions on a solution found by a search: the solution's next jump from each, so that a
   // player following it is answered without searching again.
   mutable std::unordered_map<std::string, int> known_goal, known_one;
@@ -180,8 +185,16 @@ struct Analyzer::Impl {
     return moves;
   }
 
-  // The answer from a remembered solution, else from solve() under `ctl`.
-  SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl) const {
+  // How far search() goes: a depth-first search of a few positions, a short beam search (strong
+  // where solutions are many, never "not solvable"), or solve()'s Auto to its end.
+  struct Bound {
+    std::uint64_t dfs_nodes;  // Dfs bounded to this many positions (0: not this)
+    double beam_seconds;      // Beam for this long (0: not this)
+  };
+
+  // The answer from a remembered solution; else from solve() under `ctl` and `bound` (Unknown
+  // when the bound stops it).
+  SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl, Bound bound) const {
     const Goal g = to_goal ? goal : Goal{};
     auto& known_map = to_goal ? known_goal : known_one;
     if (auto moves = recall(known_map, p, g)) {
@@ -190,11 +203,45 @@ struct Analyzer::Impl {
       a.solution = std::move(*moves);
       return a;
     }
+    Control beam_ctl(&ctl);
     SolveOptions o;
     o.control = &ctl;
     o.memory_limit = std::size_t{256} << 20;
+    if (bound.dfs_nodes) {
+      o.algorithm = Algorithm::Dfs;
+      o.node_limit = bound.dfs_nodes;
+    } else if (bound.beam_seconds > 0) {
+      beam_ctl.set_time_limit(bound.beam_seconds);
+      o.control = &beam_ctl;
+      o.algorithm = Algorithm::Beam;
+      o.threads = 1;
+    }
     SolvabilityAnswer a = is_solvable(p, g, o);
     if (a.verdict == Solvability::Solvable) learn(known_map, p, a.solution);
+    return a;
+  }
+
+  // A remembered solution, a short depth-first search, a short beam search: most positions a
+  // player meets are settled there. Then the count when asked, then the search to its end. With
+  // `want_count`, the count runs even after a decisive short search (for the ways and end holes).
+  SolvabilityAnswer decide(const Position& p, bool to_goal, const AnalysisOptions& o,
+                           const Control& call, bool want_count, std::optional<Entry>& counted,
+                           std::string& note, std::uint64_t& expanded) const {
+    std::uint64_t nodes = 0;
+    for (Bound b : {Bound{o.quick_nodes, 0}, Bound{0, o.beam_seconds}}) {
+      if (!b.dfs_nodes && b.beam_seconds <= 0) continue;
+      SolvabilityAnswer quick = search(p, to_goal, call, b);
+      nodes += quick.nodes;
+      if (quick.verdict != Solvability::Unknown || call.should_stop()) {
+        if (want_count) counted = try_count(p, o, call, note, expanded);
+        quick.nodes = nodes;
+        return quick;
+      }
+    }
+    counted = try_count(p, o, call, note, expanded);
+    if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
+    SolvabilityAnswer a = search(p, to_goal, call, Bound{0, 0});
+    a.nodes += nodes;
     return a;
   }
 
@@ -209,6 +256,11 @@ struct Analyzer::Impl {
       note = "the board's layout is wider than 64 bits";
       return std::nullopt;
     }
+    if (p.peg_count() >= count_ceiling) {
+      note = "skipped: a count from " + std::to_string(count_ceiling) +
+             " pegs went over its bound before";
+      return std::nullopt;
+    }
     if (memo.size() >= o.count_positions) memo.clear();
     Control ctl(&call);
     ctl.set_time_limit(o.count_seconds);
@@ -217,9 +269,11 @@ struct Analyzer::Impl {
     } catch (const TooMany&) {
       note = "more than " + std::to_string(o.count_positions) +
              " positions to count from here (the bound)";
+      count_ceiling = std::min(count_ceiling, p.peg_count());
     } catch (const Stopped& s) {
       note = "stopped after " + std::to_string(expanded) + " positions (" +
              std::string(stop_reason_name(s.reason)) + ")";
+      if (!call.should_stop()) count_ceiling = std::min(count_ceiling, p.peg_count());
     }
     return std::nullopt;
   }
@@ -265,20 +319,31 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   Analysis a;
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
-  if (auto e = m.try_count(p, options, call.ctl, a.count_note, expanded)) {
+  std::optional<Entry> e;
+  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways, e, a.count_note,
+                    expanded);
+  if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
     a.ways_one_peg = e->one;
     Pos ends;
     ends.w[0] = e->ends;
     a.end_holes = m.geo->to_holes(ends);
-    a.goal = m.from_count(p, *e, true, m.goal);
     a.one_peg = m.from_count(p, *e, false, Goal{});
   } else {
     a.end_holes = HoleSet(m.board->size());
-    a.goal = m.search(p, true, call.ctl);
-    a.one_peg = m.goal.kind == Goal::Kind::Any ? a.goal : m.search(p, false, call.ctl);
+    if (m.goal.kind == Goal::Kind::Any ||
+        (m.goal.kind == Goal::Kind::Hole && a.goal.verdict == Solvability::Solvable)) {
+      a.one_peg = a.goal;  // a solution to one peg on a hole is one to one peg anywhere
+    } else {
+      AnalysisOptions no_count = options;
+      no_count.count = false;
+      std::optional<Entry> none;
+      std::string unused;
+      a.one_peg = m.decide(p, false, no_count, call.ctl, false, none, unused, expanded);
+    }
   }
+  if (!e && a.count_note.empty()) a.count_note = "not asked";
   a.positions = expanded;
   if (options.hint) {
     const SolvabilityAnswer* s = a.goal.verdict == Solvability::Solvable      ? &a.goal
@@ -300,9 +365,8 @@ SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& o
   std::lock_guard lock(m.mutex);
   std::string note;
   std::uint64_t expanded = 0;
-  if (auto e = m.try_count(p, options, call.ctl, note, expanded))
-    return m.from_count(p, *e, true, m.goal);
-  return m.search(p, true, call.ctl);
+  std::optional<Entry> e;
+  return m.decide(p, true, options, call.ctl, false, e, note, expanded);
 }
 
 Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options) const {
@@ -370,6 +434,30 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   r.rewind_to = lo;
   r.reason = last.reason;
   return finish();
+}
+
+FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
+                         const SolveOptions& options) {
+  Game game(p);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    try {
+      game.play(kept[i]);
+    } catch (const InputError& e) {
+      throw InputError("move " + std::to_string(i + 1) + " (" + move_chain_text(*p.board, kept[i]) +
+                       "): " + e.what());
+    }
+  }
+  FinishResult f;
+  const std::vector<Jump> played = flatten(kept);
+  f.kept_jumps = played.size();
+  f.result = solve(Problem{p.board, game.position().pegs(), p.goal}, options);
+  f.result.moves.insert(f.result.moves.begin(), played.begin(), played.end());
+  Replay check = replay(*p.board, p.start, f.result.moves);
+  if (!check.ok) throw std::logic_error("finish_game: the moves do not replay: " + check.error);
+  if (f.result.status == Status::Solved && !goal_reached(p, check.final))
+    throw std::logic_error("finish_game: the finished game misses the goal");
+  f.result.final = check.final;
+  return f;
 }
 
 }  // namespace pegsol

@@ -1,0 +1,501 @@
+// `pegsol play`: reads commands and moves line by line, draws the board after each change and
+// says whether the game can still be won. Everything it knows comes from the play API and the
+// analysis; this file only parses commands and prints.
+#include "play_cmd.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "census_cmd.hpp"
+#include "cli.hpp"
+#include "pegsol/analysis.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/svg.hpp"
+
+namespace pegsol::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    R"(Moves: a jump in the board's notation (d2-d4, 4-1) or a chain of jumps by one peg
+(f3-d3-d5); several moves on one line are played in turn.
+Commands:
+  undo, u          take back the last move         redo, r        play it again
+  hint, h          the next move of a solution      finish, f      play a solution to the end
+  why, w           where did I go wrong?            rewind [N]     back to before the losing
+                                                                   move (or to N moves played)
+  restart          back to the start                moves, m       the moves played
+  analyse, a       ways left and end holes          board, b       draw the board again
+  save FILE        write the game (docs/game-format.md)
+  help, ?          this text                        quit, q        leave (end of input too)
+)";
+
+std::string goal_words(const Board& b, const Goal& g) {
+  switch (g.kind) {
+    case Goal::Kind::Any:
+      return "one peg anywhere";
+    case Goal::Kind::Hole:
+      return "one peg on " + b.hole_name(g.hole);
+    case Goal::Kind::Position:
+      return "the goal position (" + std::to_string(g.position.count()) + " pegs)";
+  }
+  return "";
+}
+
+// Thousands separated by commas.
+std::string grouped(const std::string& digits) {
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+class Session {
+ public:
+  Session(Game game, const Control& control, double think, bool analysis)
+      : game_(std::move(game)),
+        analyzer_(game_.problem().board, game_.problem().goal),
+        control_(control),
+        think_(think),
+        analysis_(analysis),
+        colour_(want_colour()),
+        prompt_(isatty(STDIN_FILENO) != 0) {}
+
+  int run() {
+    const Board& b = board();
+    fmt::print("pegsol play: {} ({}). Type a move such as {}, or help.\n", b.name(),
+               describe(game_.problem()), example_move());
+    show(nullptr);
+    std::string line;
+    for (;;) {
+      if (prompt_) fmt::print("> ");
+      std::fflush(stdout);
+      if (!std::getline(std::cin, line)) break;
+      if (control_.stop_reason() == StopReason::Signal) break;
+      if (!command(line)) break;
+    }
+    if (prompt_) fmt::print("\n");
+    return 0;
+  }
+
+ private:
+  const Board& board() const { return *game_.problem().board; }
+
+  std::string example_move() const {
+    auto moves = legal_moves(game_.position());
+    return moves.empty() ? "d2-d4" : move_chain_text(board(), moves.front());
+  }
+
+  // Runs one input line; false to leave.
+  bool command(const std::string& line) {
+    std::istringstream in(line);
+    std::string word;
+    if (!(in >> word)) return true;
+    const std::string w = lower(word);
+    std::string rest;
+    std::getline(in, rest);
+    rest.erase(0, rest.find_first_not_of(" \t"));
+    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+    try {
+      if (w == "q" || w == "quit" || w == "exit") return false;
+      if (w == "help" || w == "?") {
+        fmt::print("{}", kHelp);
+      } else if (w == "u" || w == "undo") {
+        if (game_.undo())
+          show(nullptr);
+        else
+          error("nothing to undo");
+      } else if (w == "r" || w == "redo") {
+        if (game_.redo())
+          show(&game_.moves()[game_.cursor() - 1]);
+        else
+          error("nothing to redo");
+      } else if (w == "restart") {
+        while (game_.undo()) {
+        }
+        show(nullptr);
+      } else if (w == "h" || w == "hint") {
+        hint();
+      } else if (w == "f" || w == "finish") {
+        finish();
+      } else if (w == "w" || w == "why") {
+        why();
+      } else if (w == "rewind") {
+        rewind(rest);
+      } else if (w == "m" || w == "moves") {
+        print_moves();
+      } else if (w == "a" || w == "analyse" || w == "analyze") {
+        report(true);
+      } else if (w == "b" || w == "board") {
+        draw(nullptr);
+      } else if (w == "save") {
+        save(rest);
+      } else {
+        play(line);
+      }
+    } catch (const InputError& e) {
+      error(e.what());
+    }
+    return true;
+  }
+
+  void error(const std::string& what) const {
+    fmt::print("{}\n", colour_ ? "\x1b[31m" + what + "\x1b[0m" : what);
+  }
+
+  // Plays every move on the line in turn, stopping at the first that is not legal.
+  void play(const std::string& line) {
+    std::istringstream in(line);
+    std::string text;
+    const Move* last = nullptr;
+    while (in >> text) {
+      Move m;
+      try {
+        m = parse_move_chain(board(), text);
+      } catch (const InputError& e) {
+        throw InputError("not a move or a command: '" + text + "' (" + e.what() +
+                         "); type help for the commands");
+      }
+      try {
+        game_.play(m);
+      } catch (const InputError& e) {
+        if (last) show(last);
+        throw InputError("illegal move " + text + ": " + e.what());
+      }
+      last = &game_.moves()[game_.cursor() - 1];
+    }
+    if (last) show(last);
+  }
+
+  // `ways`: count the ways left and the end holes (the count decides in any case where the
+  // short searches did not).
+  AnalysisOptions options(bool ways = true) const {
+    AnalysisOptions o;
+    o.control = &control_;
+    o.time_limit = think_;
+    o.ways = ways;
+    return o;
+  }
+
+  // The board, then the live verdict.
+  void show(const Move* last) {
+    draw(last);
+    if (analysis_) report(false);
+  }
+
+  void draw(const Move* last) const {
+    const Board& b = board();
+    const Position& p = game_.position();
+    auto glyph = [&](int h) {
+      const bool peg = p.is_peg(h);
+      std::string g(1, peg ? 'o' : '.');
+      if (!colour_) return g;
+      if (last && h == last->to()) return "\x1b[1;33m" + g + "\x1b[0m";
+      if (last && std::any_of(last->jumps.begin(), last->jumps.end(),
+                              [&](const Jump& j) { return h == j.from || h == j.over; }))
+        return "\x1b[31m" + g + "\x1b[0m";
+      return peg ? "\x1b[32m" + g + "\x1b[0m" : "\x1b[2m" + g + "\x1b[0m";
+    };
+    std::string out = "\n";
+    if (b.lattice() != Lattice::Triangular) {
+      // Column letters over the grid, row numbers beside it (names as the board gives them).
+      const int cols = b.max_coord().c - b.min_coord().c + 1;
+      const int rows = b.max_coord().r - b.min_coord().r + 1;
+      std::vector<std::string> col_name(static_cast<std::size_t>(cols)),
+          row_name(static_cast<std::size_t>(rows));
+      for (int h = 0; h < b.size(); ++h) {
+        const std::string& n = b.hole_name(h);
+        const std::size_t digits = n.find_first_of("0123456789");
+        col_name[static_cast<std::size_t>(b.coord(h).c - b.min_coord().c)] = n.substr(0, digits);
+        row_name[static_cast<std::size_t>(b.coord(h).r - b.min_coord().r)] = n.substr(digits);
+      }
+      std::size_t rw = 0, cw = 1;
+      for (const auto& r : row_name) rw = std::max(rw, r.size());
+      for (const auto& c : col_name) cw = std::max(cw, c.size());
+      std::string header(rw + 1, ' ');
+      for (const auto& c : col_name) header += fmt::format("{:>{}}", c, cw + 1);
+      out += header + "\n";
+      const auto lines = b.render([&](int h) { return std::string(cw, ' ') + glyph(h); },
+                                  static_cast<int>(cw) + 1);
+      for (std::size_t r = 0; r < lines.size(); ++r)
+        out += fmt::format("{:>{}} {}\n", row_name[r], rw, lines[r]);
+    } else {
+      // The pegs, and beside them the holes' numbers.
+      std::size_t nw = 0;
+      for (int h = 0; h < b.size(); ++h) nw = std::max(nw, b.hole_name(h).size());
+      const auto pegs = b.render([&](int h) { return std::string(nw - 1, ' ') + glyph(h); },
+                                 static_cast<int>(nw));
+      const auto plain = b.render([&](int) { return std::string(nw, 'o'); }, static_cast<int>(nw));
+      const auto names = b.render([&](int h) { return fmt::format("{:>{}}", b.hole_name(h), nw); },
+                                  static_cast<int>(nw));
+      std::size_t width = 0;
+      for (const auto& l : plain) width = std::max(width, l.size());
+      for (std::size_t r = 0; r < pegs.size(); ++r)
+        out += "  " + pegs[r] + std::string(width - plain[r].size() + 4, ' ') + names[r] + "\n";
+    }
+    out += fmt::format("\npegs {}  moves {}{}\n", p.peg_count(), game_.cursor(),
+                       game_.can_redo()
+                           ? fmt::format(" (+{} to redo)", game_.moves().size() - game_.cursor())
+                           : "");
+    fmt::print("{}", out);
+  }
+
+  std::string verdict(const SolvabilityAnswer& a) const {
+    switch (a.verdict) {
+      case Solvability::Solvable:
+        return colour_ ? "\x1b[32msolvable\x1b[0m" : "solvable";
+      case Solvability::NotSolvable:
+        return (colour_ ? "\x1b[31mnot solvable\x1b[0m" : "not solvable") + std::string(": ") +
+               a.reason;
+      case Solvability::Unknown:
+        return "unknown (" + a.reason + ")";
+    }
+    return "";
+  }
+
+  // "Still solvable?" for the current position; with `full`, the counts even when not asked.
+  void report(bool full) {
+    const Board& b = board();
+    const Position& p = game_.position();
+    if (game_.won()) {
+      fmt::print("{}\n", colour_ ? "\x1b[1;32mYou won!\x1b[0m" : "You won!");
+      return;
+    }
+    Analysis a = analyzer_.analyze(p, options());
+    const Goal& g = game_.problem().goal;
+    std::string ways;
+    if (a.counted) ways = fmt::format(" ({} ways left)", grouped(count_text(a.ways_goal)));
+    fmt::print("goal, {}: {}{}\n", goal_words(b, g), verdict(a.goal),
+               a.goal.verdict == Solvability::Solvable ? ways : "");
+    if (g.kind != Goal::Kind::Any) {
+      std::string ways1;
+      if (a.counted) ways1 = fmt::format(" ({} ways left)", grouped(count_text(a.ways_one_peg)));
+      fmt::print("one peg anywhere: {}{}\n", verdict(a.one_peg),
+                 a.one_peg.verdict == Solvability::Solvable ? ways1 : "");
+    }
+    if (a.counted && a.ways_one_peg > 0) {
+      std::string holes;
+      for (int h : a.end_holes.members()) holes += " " + b.hole_name(h);
+      fmt::print("the last peg can still end on:{}\n", holes);
+    } else if (full && !a.counted) {
+      fmt::print("not counted: {}\n", a.count_note);
+    }
+    if (game_.finished())
+      fmt::print("No move left: {} pegs.{}\n", p.peg_count(),
+                 a.goal.verdict == Solvability::NotSolvable && game_.cursor() > 0
+                     ? " Type why to find the move that lost the game."
+                     : "");
+    else if (a.goal.verdict == Solvability::NotSolvable && game_.cursor() > 0)
+      fmt::print("Type why to find the move that lost the game.\n");
+  }
+
+  void hint() {
+    Analysis a = analyzer_.analyze(game_.position(), options(false));
+    if (a.hint) {
+      fmt::print("hint: {}{}\n", move_chain_text(board(), *a.hint),
+                 a.hint_to_goal ? "" : " (towards one peg: the goal is out of reach)");
+      return;
+    }
+    if (game_.won())
+      fmt::print("the goal is reached\n");
+    else
+      fmt::print("no hint: {}\n", verdict(a.goal));
+  }
+
+  // Plays a solution from here to the end, keeping the moves played.
+  void finish() {
+    Analysis a = analyzer_.analyze(game_.position(), options(false));
+    const SolvabilityAnswer& s = a.goal.verdict == Solvability::Solvable ? a.goal : a.one_peg;
+    if (s.verdict != Solvability::Solvable) {
+      fmt::print("cannot finish: {}\n", verdict(a.goal));
+      return;
+    }
+    const std::size_t kept = game_.cursor();
+    std::string text;
+    for (const Move& m : group_moves(s.solution)) {
+      game_.play(m);
+      text += " " + move_chain_text(board(), m);
+    }
+    fmt::print("kept your {} moves; the rest{}:{}\n", kept,
+               &s == &a.goal ? "" : " (to one peg: the goal is out of reach)", text);
+    show(nullptr);
+  }
+
+  void why() {
+    Mistake m = analyzer_.first_mistake(game_, options());
+    if (m.now == Solvability::Solvable) {
+      fmt::print("nothing went wrong: the goal can still be reached\n");
+    } else if (m.start_lost) {
+      fmt::print("the start itself cannot reach the goal: {}\n", m.reason);
+    } else if (m.move) {
+      mistake_ = m.move;
+      fmt::print(
+          "move {} ({}) lost the game: after it, {}\nType rewind to go back to just before it.\n",
+          *m.move + 1, move_chain_text(board(), game_.moves()[*m.move]), m.reason);
+    } else {
+      fmt::print("cannot tell: {}\n", m.note);
+    }
+  }
+
+  void rewind(const std::string& arg) {
+    std::size_t to = 0;
+    if (!arg.empty()) {
+      std::size_t used = 0;
+      try {
+        to = std::stoul(arg, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != arg.size())
+        throw InputError("rewind takes a number of moves to keep, not '" + arg + "'");
+    } else {
+      if (!mistake_) why();
+      if (!mistake_) return;
+      to = *mistake_;
+    }
+    if (to > game_.cursor())
+      throw InputError("rewind " + std::to_string(to) + ": only " + std::to_string(game_.cursor()) +
+                       " moves are played");
+    while (game_.cursor() > to) game_.undo();
+    mistake_.reset();
+    show(nullptr);
+  }
+
+  void print_moves() const {
+    if (game_.cursor() == 0) {
+      fmt::print("no move played\n");
+      return;
+    }
+    std::string out;
+    for (std::size_t i = 0; i < game_.cursor(); ++i)
+      out +=
+          fmt::format("{}{}.{}", i ? " " : "", i + 1, move_chain_text(board(), game_.moves()[i]));
+    fmt::print("{}\n", out);
+  }
+
+  void save(const std::string& path) const {
+    if (path.empty()) throw InputError("save needs a file name: save game.txt");
+    std::ofstream f(path);
+    if (!(f << game_.to_text()) || !(f.close(), f)) throw InputError("cannot write " + path);
+    fmt::print("saved to {}\n", path);
+  }
+
+  Game game_;
+  Analyzer analyzer_;
+  const Control& control_;
+  double think_;
+  bool analysis_;
+  bool colour_;
+  bool prompt_;
+  std::optional<std::size_t> mistake_;
+};
+
+}  // namespace
+
+void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves) {
+  const std::string svg = solution_svg(*p.board, p.start, moves);
+  std::ofstream f(path);
+  if (!(f << svg) || !(f.close(), f)) throw InputError("--svg: cannot write " + path);
+}
+
+int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
+               bool draw, const std::string& svg_path) {
+  std::vector<Move> kept;
+  std::string text = moves;
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream in(text);
+  for (std::string word; in >> word;) {
+    // "12.d2-d4", as solve prints moves: the number goes.
+    const std::size_t dot = word.find('.');
+    if (dot != std::string::npos &&
+        std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(dot),
+                    [](unsigned char c) { return std::isdigit(c); }))
+      word.erase(0, dot + 1);
+    try {
+      kept.push_back(parse_move_chain(*p.board, word));
+    } catch (const InputError& e) {
+      throw InputError("--moves: move " + std::to_string(kept.size() + 1) + ": " + e.what());
+    }
+  }
+  FinishResult f;
+  try {
+    f = finish_game(p, kept, options);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--moves: ") + e.what());
+  }
+  if (!svg_path.empty()) write_solution_svg(svg_path, p, f.result.moves);
+  if (json) {
+    fmt::print("{}\n", finish_json(p, f).dump());
+  } else {
+    const Board& b = *p.board;
+    std::string line;
+    for (const Move& m : kept) line += " " + move_chain_text(b, m);
+    fmt::print("kept your {} move{} ({} jump{}):{}\n", kept.size(), kept.size() == 1 ? "" : "s",
+               f.kept_jumps, f.kept_jumps == 1 ? "" : "s", line);
+    if (f.result.status == Status::Solved) {
+      line.clear();
+      for (const Move& m : group_moves(
+               std::vector<Jump>(f.result.moves.begin() + static_cast<std::ptrdiff_t>(f.kept_jumps),
+                                 f.result.moves.end())))
+        line += " " + move_chain_text(b, m);
+      fmt::print("found the rest ({} jumps):{}\n", f.result.moves.size() - f.kept_jumps,
+                 line.empty() ? " none needed" : line);
+    } else {
+      fmt::print("from the position after them: ");
+    }
+    fmt::print("{}", format_solution(p, f.result, want_colour(), terminal_columns(), draw));
+  }
+  return f.result.status == Status::Solved ? 0 : 1;
+}
+
+PlayCommand::PlayCommand(CLI::App& app) {
+  cmd_ =
+      app.add_subcommand("play", "Play in the terminal: moves, undo, hints, where it went wrong");
+  cmd_->add_option("game", game_file_, "@FILE: a saved game to go on with (docs/game-format.md)");
+  cmd_->add_option("--board,-b", args_.board,
+                   "Catalogue board (english, triangle:5, ...) or @FILE");
+  cmd_->add_option("--lattice", args_.lattice, "square, square8 (diagonal jumps) or triangular");
+  cmd_->add_option("--start,-s", args_.start, "Vacant hole (d4, 1), a 0/1 string, or @FILE");
+  cmd_->add_option("--end,-e", args_.end, "Hole of the last peg, or 'any'");
+  cmd_->add_option("--goal,-g", args_.goal, "@FILE with a whole target position");
+  cmd_->add_option("--think", think_, "Seconds of analysis after each move (0: no limit)")
+      ->check(CLI::NonNegativeNumber & NotNaN);
+  cmd_->add_flag("--no-analysis", no_analysis_, "Do not say after each move whether it can be won");
+}
+
+std::optional<int> PlayCommand::run(const Control& control) {
+  if (!*cmd_) return std::nullopt;
+  std::optional<Game> game;
+  if (!game_file_.empty()) {
+    if (!args_.board.empty() || !args_.start.empty() || !args_.end.empty() || !args_.goal.empty())
+      throw InputError(
+          "play: a saved game brings its own board, start and goal; leave out "
+          "--board, --start, --end and --goal");
+    const std::string path = game_file_.front() == '@' ? game_file_.substr(1) : game_file_;
+    game.emplace(Game::parse(read_file(path), path));
+  } else {
+    game.emplace(build_problem(args_));
+  }
+  return Session(std::move(*game), control, think_, !no_analysis_).run();
+}
+
+}  // namespace pegsol::cli

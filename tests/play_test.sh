@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# `pegsol play`: commands through stdin (as scripts use it), then the same game under tmux (a real
+# terminal: prompt, colour, keys sent with send-keys and the screen read with capture-pane).
+set -u
+pegsol=$1
+tmp=$(mktemp -d)
+sock="pegsol-play-test-$$"
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  echo "FAIL $1"
+  [ -f "$tmp/out" ] && tail -c 1500 "$tmp/out"
+  fail=$((fail + 1))
+}
+expect() {  # expect NAME PATTERN: the last output holds PATTERN
+  if grep -qE -- "$2" "$tmp/out"; then ok; else bad "$1: no '$2'"; fi
+}
+play() {  # play ARGS... < commands: runs the game on stdin into $tmp/out
+  "$pegsol" play "$@" >"$tmp/out" 2>&1
+  echo "status $?" >>"$tmp/out"
+}
+
+# A won game by hand (triangle:5, one peg anywhere), undo and redo, the move list.
+printf '%s\n' 4-1 6-4 1-6 undo redo 12-5 10-8 7-2 14-12 6-4 2-7 11-4-13 12-14 15-13 moves quit |
+  play --board triangle:5
+expect won 'You won!'
+expect chain '10\.11-4-13'
+expect moves '1\.4-1 2\.6-4 3\.1-6'
+expect status0 'status 0'
+expect ways '29,760 ways left'
+expect ends 'the last peg can still end on: 1 7 10 13'
+
+# Illegal moves and unknown words: a clear error, the game goes on.
+printf '%s\n' 13-4 z9-1 frob 4-1 | play --board triangle:5
+expect illegal 'illegal move 13-4: .*4 is not empty'
+expect unknown-hole "no hole named 'z9'"
+expect unknown-word "not a move or a command: 'frob'"
+expect goes-on 'pegs 13'
+
+# Hint, then finish: the player's moves are kept.
+printf '%s\n' 4-1 hint finish | play --board triangle:5
+expect hint 'hint: [0-9]+-[0-9]+'
+expect finish 'kept your 1 moves; the rest:'
+expect finish-won 'You won!'
+
+# Where did I go wrong, and rewind: 11-13 leaves triangle:5 without a solution (the live verdict
+# says so, found by search); why names it and rewind goes back to just before it.
+printf '%s\n' 4-1 6-4 15-6 13-15 11-13 why rewind | play --board triangle:5
+expect lost-live 'goal, one peg anywhere: not solvable: '
+expect why 'move 5 \(11-13\) lost the game: after it, '
+expect rewind 'pegs 10  moves 4 \(\+1 to redo\)'
+expect rewind-solvable 'solvable \(30 ways left\)'
+printf '%s\n' 4-1 why | play --board triangle:5
+expect why-not-lost 'nothing went wrong: the goal can still be reached'
+printf '%s\n' 'rewind x' 'rewind 9' | play --board triangle:5
+expect rewind-bad "rewind takes a number of moves to keep, not 'x'"
+expect rewind-far 'rewind 9: only 0 moves are played'
+
+# Save, load with @FILE, the same game; solve reads it too.
+printf '%s\n' 4-1 6-4 "save $tmp/g.txt" | play --board triangle:5
+expect saved "saved to $tmp/g.txt"
+printf '%s\n' moves undo undo undo | play "@$tmp/g.txt"
+expect loaded '1\.4-1 2\.6-4'
+expect loaded-undo 'nothing to undo'
+"$pegsol" solve --start "@$tmp/g.txt" --no-draw >"$tmp/out" 2>&1
+expect solve-reads 'solved in'
+printf '%s\n' 'save' | play --board triangle:5
+expect save-needs 'save needs a file name'
+printf '%s\n' "save $tmp/no/such/dir/g.txt" | play --board triangle:5
+expect save-fails "cannot write $tmp/no/such/dir/g.txt"
+"$pegsol" play "@$tmp/none.txt" </dev/null >"$tmp/out" 2>&1
+if [ $? = 2 ]; then ok; else bad "missing game file: status not 2"; fi
+expect missing-file 'none.txt'
+"$pegsol" play @"$tmp/g.txt" --board english </dev/null >"$tmp/out" 2>&1
+expect file-and-board 'a saved game brings its own board'
+
+# English: the live verdict and the proof words of a goal out of reach.
+printf '%s\n' d2-d4 quit | play --board english --end c1
+expect english-proof 'goal, one peg on c1: not solvable: position class'
+expect english-one-peg 'one peg anywhere: solvable'
+
+# Under tmux: a terminal with a prompt; keys typed, the screen read back.
+if command -v tmux >/dev/null; then
+  screen() { tmux -L "$sock" capture-pane -p -t play >"$tmp/out"; }
+  wait_for() {  # wait_for NAME PATTERN: up to 20 s for the screen to show PATTERN
+    for _ in $(seq 100); do
+      screen
+      grep -qE -- "$2" "$tmp/out" && { ok; return; }
+      sleep 0.2
+    done
+    bad "tmux $1: no '$2'"
+  }
+  keys() { tmux -L "$sock" send-keys -t play "$1" Enter; }
+  tmux -L "$sock" new-session -d -s play -x 100 -y 60 "$pegsol play --board triangle:5"
+  wait_for start 'Type a move such as 4-1'
+  wait_for prompt '^>'
+  keys 4-1
+  wait_for moved 'pegs 13  moves 1'
+  keys undo
+  wait_for undone 'pegs 14  moves 0 \(\+1 to redo\)'
+  keys hint
+  wait_for hint 'hint: [0-9]+-[0-9]+'
+  keys finish
+  wait_for won 'You won!'
+  keys clear
+  wait_for clear-error "not a move or a command: 'clear'"
+  keys quit
+  ended=no
+  for _ in $(seq 100); do
+    tmux -L "$sock" has-session -t play 2>/dev/null || { ended=yes; break; }
+    sleep 0.2
+  done
+  if [ $ended = yes ]; then ok; else bad "tmux quit: the game did not end"; fi
+else
+  echo "SKIP tmux: not installed (scripts/install-deps.sh installs it)"
+fi
+
+echo "play tests: $pass passed, $fail failed"
+[ "$fail" = 0 ]
