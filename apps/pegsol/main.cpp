@@ -17,9 +17,9 @@
 #include "pegsol/presets.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
+#include "play_cmd.hpp"
 #include "presets_cmd.hpp"
 #include "serve_cmd.hpp"
-#include "play_cmd.hpp"
 
 namespace {
 
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   cli::CensusCommands census_cmds(app);  // count, table, solutions
   cli::PresetsCommand presets_cmd(app);
   cli::ServeCommand serve_cmd(app);
-  cli::PlayCommand play_cmd(app);        // play
+  cli::PlayCommand play_cmd(app);  // play
 
   try {
     app.parse(argc, argv);
