@@ -162,7 +162,7 @@ async function finish() {
     const r = await api('/api/solve', request());
     if (r.status !== 'solved') { $('status').textContent = `Cannot finish: ${r.reason}`; return; }
     const rest = [];
-    for (const j of r.moves) {
+    for (const j of r.moves.slice(r.kept_moves || 0)) {
       const last = rest[rest.length - 1];
       if (last && last[last.length - 1][2] === j[0]) last.push(j); else rest.push([j]);
     }
