@@ -110,6 +110,13 @@ void analysis_bench(benchmark::State& state, Query query) {
   state.counters["p50_ms"] = at(0.5);
   state.counters["p95_ms"] = at(0.95);
   state.counters["max_ms"] = ms.back();
+  auto share_under = [&](double limit) {
+    return static_cast<double>(std::lower_bound(ms.begin(), ms.end(), limit) - ms.begin()) /
+           static_cast<double>(ms.size());
+  };
+  state.counters["p90_ms"] = at(0.9);
+  state.counters["under_50ms"] = share_under(50);
+  state.counters["under_100ms"] = share_under(100);
 }
 
 // "Still solvable?" to the goal (the count when cheap, else a search), as live feedback asks.
@@ -120,11 +127,12 @@ void BM_AnalysisSolvable(benchmark::State& state) {
 }
 BENCHMARK(BM_AnalysisSolvable)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// A hint: the next move of a solution (to the goal, else to one peg), without the count.
+// A hint: the next move of a solution (to the goal, else to one peg); the count only where the
+// short searches did not settle the position.
 void BM_AnalysisHint(benchmark::State& state) {
   analysis_bench(state, [](const Analyzer& an, const Position& pos) {
     AnalysisOptions o;
-    o.count = false;
+    o.ways = false;
     benchmark::DoNotOptimize(an.analyze(pos, o).hint);
   });
 }

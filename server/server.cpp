@@ -425,10 +425,12 @@ class Api {
     return o;
   }
 
+  // Without moves: what `pegsol solve --json` prints. With moves: what `pegsol solve --moves
+  // ... --json` prints, the game finished keeping them (finish_json: the whole game from the
+  // start, the kept jumps first, "kept_moves" of them).
   json solve_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    Problem p = from_here(g);
     SlotGuard slot(slots_);
     Control c(&control_);
     SolveOptions o = request_options(body, c);
@@ -443,7 +445,8 @@ class Api {
       o.direction = *dir;
     }
     check_solve_options(o);
-    return solve_json(p, solve(p, o));
+    if (g.cursor() > 0) return finish_json(g.problem(), finish_game(g.problem(), g.played(), o));
+    return solve_json(g.problem(), solve(g.problem(), o));
   }
 
   // An analyzer of the game's board and goal for one request, given back when the lease ends.

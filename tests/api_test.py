@@ -62,8 +62,13 @@ try:
 
     # A game's moves: solve from there keeping them, a hint, the analysis.
     st, r, _ = s.post("/api/solve", {"board": "english", "moves": ["d2-d4", "b3-d3"]})
-    check("solve-from-moves", st == 200 and r["status"] == "solved" and
-          r["start"].count("1") == 30 and len(r["moves"]) == 29, r)
+    out = subprocess.run([pegsol, "solve", "--json", "--moves", "d2-d4 b3-d3"],
+                         capture_output=True, text=True).stdout
+    cli = json.loads(out)
+    r.pop("stats"), cli.pop("stats")
+    check("solve-keeping-moves-like-cli", st == 200 and r == cli and r["status"] == "solved" and
+          r["kept_moves"] == 2 and r["notation"][:2] == ["d2-d4", "b3-d3"] and
+          len(r["moves"]) == 31, r)
     st, h, _ = s.post("/api/hint", {"board": "english", "moves": "d2-d4"})
     d2, d3, d4 = (eng["names"].index(n) for n in ("d2", "d3", "d4"))
     after = replay(33, eng["default"]["start"], [[d2, d3, d4]], eng["jump_list"])

@@ -147,7 +147,7 @@ TEST(Analysis, CountsMatchPlainRecursionAlongRandomGames) {
   for (const Problem& p : small_problems()) {
     Analyzer an(p.board, p.goal);
     Reference ref(p);
-    for (int game = 0; game < 8; ++game)
+    for (int game = 0; game < 5; ++game)
       for (const HoleSet& s : random_game(p, rng)) {
         Position pos(p.board, s);
         expect_matches(p, pos, an.analyze(pos, patient()), ref);
@@ -163,7 +163,7 @@ TEST(Analysis, SearchesAgreeWithPlainRecursionWhenNotCounting) {
   for (const Problem& p : small_problems()) {
     Analyzer an(p.board, p.goal);
     Reference ref(p);
-    for (int game = 0; game < 3; ++game)
+    for (int game = 0; game < 2; ++game)
       for (const HoleSet& s : random_game(p, rng)) {
         Position pos(p.board, s);
         Analysis a = an.analyze(pos, o);
@@ -226,7 +226,7 @@ TEST(Analysis, FirstMistakeMatchesALinearScan) {
   for (const Problem& p : small_problems()) {
     Analyzer an(p.board, p.goal);
     Reference ref(p);
-    for (int g = 0; g < 6; ++g) {
+    for (int g = 0; g < 4; ++g) {
       std::vector<HoleSet> at = random_game(p, rng);
       Game game(p);
       for (std::size_t i = 1; i < at.size(); ++i) {

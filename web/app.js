@@ -162,7 +162,7 @@ async function finish() {
     const r = await api('/api/solve', request());
     if (r.status !== 'solved') { $('status').textContent = `Cannot finish: ${r.reason}`; return; }
     const rest = [];
-    for (const j of r.moves) {
+    for (const j of r.moves.slice(r.kept_moves || 0)) {
       const last = rest[rest.length - 1];
       if (last && last[last.length - 1][2] === j[0]) last.push(j); else rest.push([j]);
     }
@@ -196,6 +196,8 @@ async function whereWrong() {
 // ---- boards, presets, editor ----------------------------------------------------------------
 async function loadBoard(spec, start, end, moves = []) {
   const geo = await api('/api/board', spec);
+  // A drawing's start is its pegs, as the library reads them.
+  if (start == null && spec.drawing) start = (await api('/api/game', { drawing: spec.drawing })).start;
   S.geo = geo;
   S.spec = spec;
   S.start = start ?? geo.default?.start ?? '1'.repeat(geo.holes).replace(/^1/, '0');
@@ -336,9 +338,10 @@ function png() {
 }
 async function printSolution() {
   let moves = S.moves;
-  if (!anyLegal(pegsAt(S.moves.length)) === false || S.moves.length === 0) {
+  if (!won(pegsAt(S.moves.length))) {
     const r = await api('/api/solve', { ...S.spec, start: S.start, end: S.end });
-    if (r.status === 'solved') moves = r.moves.map((j) => [j]);
+    if (r.status !== 'solved') { $('status').textContent = `No solution to print: ${r.reason}`; return; }
+    moves = r.moves.map((j) => [j]);
   }
   const area = $('print-area');
   area.replaceChildren();
@@ -421,13 +424,10 @@ async function init() {
     const p = S.presets.find((x) => x.name === $('preset-select').value);
     if (p) loadBoard({ board: p.board }, p.start, p.end);
   };
-  $('custom-board').onclick = () => {
-    const spec = document.activeElement === $('hex-side') ? `hexagon:${$('hex-side').value}` : null;
-    loadBoard({ board: spec || `triangle:${$('tri-rows').value}` }).catch((e) => { $('status').textContent = e.message; });
-  };
-  $('hex-side').onchange = () => loadBoard({ board: `hexagon:${$('hex-side').value}` }).catch((e) => { $('status').textContent = e.message; });
-  $('tri-rows').onchange = () => loadBoard({ board: `triangle:${$('tri-rows').value}` }).catch((e) => { $('status').textContent = e.message; });
-  $('rect-spec').onchange = () => loadBoard({ board: `rect:${$('rect-spec').value}` }).catch((e) => { $('status').textContent = e.message; });
+  const use = (spec) => () => loadBoard({ board: spec() }).catch((e) => { $('status').textContent = e.message; });
+  $('use-tri').onclick = use(() => `triangle:${$('tri-rows').value}`);
+  $('use-hex').onclick = use(() => `hexagon:${$('hex-side').value}`);
+  $('use-rect').onclick = use(() => `rect:${$('rect-spec').value}`);
   $('use-drawing').onclick = () => loadBoard({ drawing: $('drawing').value }, undefined, 'any').catch((e) => { $('status').textContent = e.message; });
   $('undo').onclick = () => { stopAnim(); setCursor(S.cursor - 1); };
   $('redo').onclick = () => setCursor(S.cursor + 1);

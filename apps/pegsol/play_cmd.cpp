@@ -186,11 +186,13 @@ class Session {
     if (last) show(last);
   }
 
-  AnalysisOptions options(bool count = true) const {
+  // `ways`: count the ways left and the end holes (the count decides in any case where the
+  // short searches did not).
+  AnalysisOptions options(bool ways = true) const {
     AnalysisOptions o;
     o.control = &control_;
     o.time_limit = think_;
-    o.count = count;
+    o.ways = ways;
     return o;
   }
 

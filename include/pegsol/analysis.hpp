@@ -37,6 +37,9 @@ struct AnalysisOptions {
   // Then a beam search for this long (0: none): it finds solutions fast where they are many,
   // and never answers "not solvable".
   double beam_seconds = 0.2;
+  // analyze(): count even when a search settled the verdict, for the ways and the end holes
+  // (false: the count only decides what the short searches could not, as solvable() does).
+  bool ways = true;
   bool hint = true;  // fill Analysis::hint
 };
 

@@ -320,7 +320,8 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
-  a.goal = m.decide(p, true, options, call.ctl, options.count, e, a.count_note, expanded);
+  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways, e, a.count_note,
+                    expanded);
   if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
@@ -331,8 +332,9 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
     a.one_peg = m.from_count(p, *e, false, Goal{});
   } else {
     a.end_holes = HoleSet(m.board->size());
-    if (m.goal.kind == Goal::Kind::Any) {
-      a.one_peg = a.goal;
+    if (m.goal.kind == Goal::Kind::Any ||
+        (m.goal.kind == Goal::Kind::Hole && a.goal.verdict == Solvability::Solvable)) {
+      a.one_peg = a.goal;  // a solution to one peg on a hole is one to one peg anywhere
     } else {
       AnalysisOptions no_count = options;
       no_count.count = false;

@@ -33,6 +33,7 @@ const figures = {};
 try {
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 820 }, acceptDownloads: true });
   const page = await ctx.newPage();
+  page.setDefaultTimeout(30000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const shot = (name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
@@ -189,11 +190,39 @@ try {
   await page.waitForSelector('#job-state[data-state="cancelled"]', { timeout: 20000 });
   await shot('13-job-cancelled');
 
+  // Autosave and the URL: a reload keeps the game.
+  const before = [await text('#pegs-count'), await text('#moves-count')];
+  await page.reload();
+  check('autosave', await waitText('#pegs-count', before[0]) && (await text('#moves-count')) === before[1]);
+  // SVG of the position (the reload closed the sections).
+  await page.click('#files summary');
+  const svgDl = page.waitForEvent('download');
+  await page.click('#svg-btn');
+  check('svg-download', (await svgDl).suggestedFilename() === 'pegsol.svg');
+
+  // Other boards: a triangle of 12 rows, a hexagon, a pasted drawing.
+  await page.click('#board-more summary');
+  await page.fill('#tri-rows', '12');
+  await page.click('#use-tri');
+  check('triangle-12', await waitText('#pegs-count', '77 pegs'), await text('#pegs-count'));
+  await ready();
+  await shot('14-triangle-12');
+  await page.click('#use-hex');
+  check('hexagon', await waitText('#status', /Goal/), await text('#status'));
+  await page.fill('#drawing', 'oooo\noo.o\noooo\n');
+  await page.click('#use-drawing');
+  check('drawing', await waitText('#pegs-count', '11 pegs'), await text('#pegs-count'));
+  check('drawing-start', await page.$$eval('#board circle.peg', (l) => l.length) === 11 &&
+    (await page.$('#board g.cell[data-hole="6"] circle.peg')) === null);
+  await ready();
+  await shot('15-drawing');
+
   // A phone-sized screen.
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('about:blank');
   await page.goto(base + '#board=triangle:5');
   await ready();
-  await shot('14-phone');
+  await shot('16-phone');
   check('no-page-errors', errors.length === 0, errors.join('; '));
 } finally {
   await browser.close();
