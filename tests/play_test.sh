@@ -55,6 +55,9 @@ expect lost-live 'goal, one peg anywhere: not solvable: '
 expect why 'move 5 \(11-13\) lost the game: after it, '
 expect rewind 'pegs 10  moves 4 \(\+1 to redo\)'
 expect rewind-solvable 'solvable \(30 ways left\)'
+# A losing move found, then the game changed: rewind asks again.
+printf '%s\n' 4-1 6-4 15-6 13-15 11-13 why undo undo rewind | play --board triangle:5
+expect rewind-after-undo 'nothing went wrong: the goal can still be reached'
 printf '%s\n' 4-1 why | play --board triangle:5
 expect why-not-lost 'nothing went wrong: the goal can still be reached'
 printf '%s\n' 'rewind x' 'rewind 9' | play --board triangle:5

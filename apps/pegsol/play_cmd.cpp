@@ -196,8 +196,10 @@ class Session {
     return o;
   }
 
-  // The board, then the live verdict.
+  // The board, then the live verdict. Every change of the game comes here, so a losing move
+  // found before it is forgotten (rewind asks again).
   void show(const Move* last) {
+    mistake_.reset();
     draw(last);
     if (analysis_) report(false);
   }
