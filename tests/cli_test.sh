@@ -59,6 +59,14 @@ if command -v xmllint >/dev/null; then
     echo "FAIL svg-moves-frames"
     fail=$((fail + 1))
   fi
+  # --minimize moves draws its fewest-moves solution too: 9 moves of the 15-hole triangle.
+  check svg-fewest 0 'fewest moves: 9' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --svg "$tmp/f5.svg"
+  if xmllint --noout "$tmp/f5.svg" && [ "$(svg_frames "$tmp/f5.svg" | wc -l)" = 10 ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL svg-fewest-frames: $(svg_frames "$tmp/f5.svg" | tr '\n' ' ')"
+    fail=$((fail + 1))
+  fi
 else
   echo "SKIP svg checks: xmllint not installed (scripts/install-deps.sh installs libxml2-utils)"
 fi
@@ -195,6 +203,7 @@ check fewest-table 0 'board minimum: 9 moves, proven' -- "$pegsol" table -b tria
 check fewest-table-json 0 '"fewest":9,' -- "$pegsol" table -b triangle:5 --minimize moves --json
 check fewest-stopped 4 '"proven":false' -- "$pegsol" solve -b english --minimize moves --time-limit 0.2 --json
 check fewest-bad-minimize 2 'minimize' -- "$pegsol" solve --minimize jumps
+check fewest-with-moves 2 'cannot keep --moves' -- "$pegsol" solve --minimize moves --moves d2-d4
 check fewest-too-wide 2 'at most 64' -- "$pegsol" fewest -b triangle:11
 "$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
 "$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null

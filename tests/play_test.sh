@@ -35,6 +35,15 @@ expect status0 'status 0'
 expect ways '29,760 ways left'
 expect ends 'the last peg can still end on: 1 7 10 13'
 
+# A preset: its board, start and goal (the Latin cross on the English board, to d4).
+printf '%s\n' quit | play --preset latin-cross
+expect preset-goal 'd4'
+expect preset-status 'status 0'
+printf '%s\n' quit | play --preset latin-cross --board english
+expect preset-excl 'names its board, start and goal'
+printf '%s\n' quit | play --preset latin-crosss
+expect preset-near 'latin-cross'
+
 # Illegal moves and unknown words: a clear error, the game goes on.
 printf '%s\n' 13-4 z9-1 frob 4-1 | play --board triangle:5
 expect illegal 'illegal move 13-4: .*4 is not empty'

@@ -9,6 +9,7 @@
 #include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
+#include "play_cmd.hpp"
 
 namespace pegsol::cli {
 
@@ -105,10 +106,12 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   return exit_status(r.result.status);
 }
 
-int solve_fewest(const Problem& p, const Control& control, bool json, int columns) {
+int solve_fewest(const Problem& p, const Control& control, bool json, int columns,
+                 const std::string& svg_path) {
   FewestOptions o = options(control, json);
   FewestResult r = fewest_solve(p, o);
   end_progress(o);
+  if (!svg_path.empty() && !r.jumps.empty()) write_solution_svg(svg_path, p, r.jumps);
   if (json) {
     fmt::print("{}\n", dump_json(fewest_json(p, r)));
   } else {

@@ -28,7 +28,8 @@ class FewestCommand {
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered
 // one per chain (or JSON). Returns the exit status: 0 solved, 1 impossible or stopped.
-int solve_fewest(const Problem& p, const Control& control, bool json, int columns);
+int solve_fewest(const Problem& p, const Control& control, bool json, int columns,
+                 const std::string& svg_path = {});
 
 // `pegsol table --minimize moves`: every single vacancy's fewest moves to every last hole.
 int table_fewest(const BoardPtr& board, const Control& control, bool json, int columns);

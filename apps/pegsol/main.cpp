@@ -205,10 +205,14 @@ int main(int argc, char** argv) {
       }
       Problem p = build_problem(solve_args);
       if (minimize == "moves") {
+        if (!keep_moves.empty())
+          throw InputError(
+              "--minimize moves finds the fewest moves from the start; it cannot keep --moves "
+              "(give the position after them as --start instead)");
         Control limits(&control);
         limits.set_time_limit(time_limit);
         if (solve_cmd->count("--memory-limit")) limits.set_memory_budget(cli::megabytes(memory_mb));
-        return status(cli::solve_fewest(p, limits, json, cli::terminal_columns()));
+        return status(cli::solve_fewest(p, limits, json, cli::terminal_columns(), svg_path));
       }
       SolveOptions o;
       o.direction = *parse_direction(direction);

@@ -20,6 +20,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
 #include "pegsol/svg.hpp"
 
 namespace pegsol::cli {
@@ -481,6 +482,9 @@ PlayCommand::PlayCommand(CLI::App& app) {
   cmd_->add_option("--start,-s", args_.start, "Vacant hole (d4, 1), a 0/1 string, or @FILE");
   cmd_->add_option("--end,-e", args_.end, "Hole of the last peg, or 'any'");
   cmd_->add_option("--goal,-g", args_.goal, "@FILE with a whole target position");
+  cmd_->add_option("--preset", preset_,
+                   "A preset problem by name (`pegsol presets`); excludes --board, --start, "
+                   "--end and --goal");
   cmd_->add_option("--think", think_, "Seconds of analysis after each move (0: no limit)")
       ->check(seconds_check());
   cmd_->add_flag("--no-analysis", no_analysis_, "Do not say after each move whether it can be won");
@@ -489,11 +493,19 @@ PlayCommand::PlayCommand(CLI::App& app) {
 std::optional<int> PlayCommand::run(const Control& control) {
   if (!*cmd_) return std::nullopt;
   std::optional<Game> game;
-  if (!game_file_.empty()) {
-    if (!args_.board.empty() || !args_.start.empty() || !args_.end.empty() || !args_.goal.empty())
+  const bool problem_given = !args_.board.empty() || !args_.lattice.empty() ||
+                             !args_.start.empty() || !args_.end.empty() || !args_.goal.empty();
+  if (!preset_.empty() && (problem_given || !game_file_.empty()))
+    throw InputError("play: --preset " + preset_ +
+                     " names its board, start and goal; leave out a saved game and --board, "
+                     "--lattice, --start, --end and --goal");
+  if (!preset_.empty()) {
+    game.emplace(preset_problem(preset(preset_)));
+  } else if (!game_file_.empty()) {
+    if (problem_given)
       throw InputError(
           "play: a saved game brings its own board, start and goal; leave out "
-          "--board, --start, --end and --goal");
+          "--board, --lattice, --start, --end and --goal");
     const std::string path = game_file_.front() == '@' ? game_file_.substr(1) : game_file_;
     game.emplace(Game::parse(read_file(path), path));
   } else {

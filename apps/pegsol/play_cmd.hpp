@@ -35,6 +35,7 @@ class PlayCommand {
   CLI::App* cmd_ = nullptr;
   ProblemSpec args_;
   std::string game_file_;
+  std::string preset_;
   double think_ = 2;
   bool no_analysis_ = false;
 };
