@@ -59,8 +59,8 @@ nlohmann::json fewest_json(const Problem& p, const FewestResult& r);
 nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r);
 
 // `pegsol table --minimize moves`: {"board", "names", "matrix" (matrix[start][end]: fewest moves,
-// -1 when impossible, null when not settled), "fewest", "proven", "start", "end", "complete",
-// "stop", "positions", "seconds"}.
+// -1 when impossible, null when not settled), "fewest", "proven", "start", "end", "status"
+// (complete, stopped), "stop", "reason", "complete", "stats" {"positions", "seconds"}}.
 nlohmann::json fewest_table_json(const Board& b, const FewestTable& t);
 
 // A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs

@@ -190,10 +190,13 @@ nlohmann::json fewest_table_json(const Board& b, const FewestTable& t) {
       {"proven", t.complete && t.fewest >= 0},
       {"start", hole(t.start)},
       {"end", hole(t.end)},
-      {"complete", t.complete},
+      {"status", t.complete ? "complete" : "stopped"},
       {"stop", std::string(stop_reason_name(t.stop))},
-      {"positions", t.positions},
-      {"seconds", t.seconds},
+      {"reason", t.complete ? std::string()
+                            : "stopped (" + std::string(stop_reason_name(t.stop)) +
+                                  ") before every pair was settled"},
+      {"complete", t.complete},
+      {"stats", {{"positions", t.positions}, {"seconds", t.seconds}}},
   };
 }
 
