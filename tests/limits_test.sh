@@ -195,5 +195,13 @@ for mb in 100 300; do
     "[ \$rss -le $(((mb + 24) * 1024)) ]"
 done
 
+run 0 120 "$pegsol" table -b wiegleb --memory-limit 100 --time-limit 20 --json
+expect table-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((100 + 24) * 1024)) ]"
+run 0 120 "$pegsol" solve -b wiegleb -s e5 -e any --algorithm dfs --memory-limit 50 \
+  --time-limit 5 --json
+expect dfs-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((50 + 24) * 1024)) ]"
+run 0 120 "$pegsol" solutions -b wiegleb -s e5 --memory-limit 20 --time-limit 5 --json
+expect solutions-memory '[ $rc = 4 ]' "[ \$rss -le $(((20 + 24) * 1024)) ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
