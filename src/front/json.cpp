@@ -35,7 +35,7 @@ std::string dump_json(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-ProblemSpec spec_from_json(const nlohmann::json& j) {
+ProblemSpec spec_from_json_value(const nlohmann::json& j) {
   if (!j.is_object())
     throw InputError(std::string("expected a JSON object with the keys board, lattice, start, "
                                  "end, goal; got ") +
@@ -73,7 +73,7 @@ ProblemSpec spec_from_json(std::string_view json_text) {
       throw InputError(std::string("malformed JSON: ") + e.what());
     }
   }
-  return spec_from_json(j);
+  return spec_from_json_value(j);
 }
 
 nlohmann::json error_json(std::string_view kind, std::string_view message) {
