@@ -177,6 +177,9 @@ printf 'ooo\no\0o\n' >"$tmp/nul.txt"
 run 0 10 "$pegsol" solve -b "@$tmp/nul.txt"
 expect nul-named '[ $rc = 2 ]' 'grep -q "nul.txt:2:2: unexpected byte 0x00" $tmp/err' \
   '[ "$(tr -d "[:print:]\n" <$tmp/err | wc -c)" = 0 ]'
+run 0 10 "$pegsol" solve -s $'d\x01\x1b[31m4'
+expect control-bytes-escaped '[ $rc = 2 ]' 'grep -qF "d\\x01\\x1b[31m4" $tmp/err' \
+  '[ "$(tr -d "[:print:]\n" <$tmp/err | wc -c)" = 0 ]'
 run 0 10 "$pegsol" sovle
 expect suggest-command '[ $rc = 2 ]' "grep -q \"did you mean 'solve'\" \$tmp/err"
 run 0 10 "$pegsol" solve --time-limt 3
