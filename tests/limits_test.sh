@@ -191,20 +191,21 @@ expect version '[ $rc = 0 ]' 'grep -qE "^pegsol [0-9]+\.[0-9]+\.[0-9]+" $tmp/out
 run 0 10 "$pegsol" --help
 expect help-exit-statuses '[ $rc = 0 ]' 'grep -q "Exit status: 0 solved" $tmp/out'
 # The census within its memory limit: its tables by its own count, the process by its peak
-# resident memory (the limit plus the program's own 16 MiB or so; 24 MiB allowed).
+# resident memory (the limit plus the program's own memory and what the engines hold outside
+# their tables; 32 MiB allowed, docs/control.md).
 for mb in 100 300; do
   run 0 120 "$pegsol" count -b french --no-distinct --memory-limit $mb --json
   expect "census-memory-$mb" '[ $rc = 4 ]' "json \"d['stats']['peak_bytes'] <= $mb * 2**20\"" \
-    "[ \$rss -le $(((mb + 24) * 1024)) ]"
+    "[ \$rss -le $(((mb + 32) * 1024)) ]"
 done
 
 run 0 120 "$pegsol" table -b wiegleb --memory-limit 100 --time-limit 20 --json
-expect table-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((100 + 24) * 1024)) ]"
+expect table-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((100 + 32) * 1024)) ]"
 run 0 120 "$pegsol" solve -b wiegleb -s e5 -e any --algorithm dfs --memory-limit 50 \
   --time-limit 5 --json
-expect dfs-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((50 + 24) * 1024)) ]"
+expect dfs-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((50 + 32) * 1024)) ]"
 run 0 120 "$pegsol" solutions -b wiegleb -s e5 --memory-limit 20 --time-limit 5 --json
-expect solutions-memory '[ $rc = 4 ]' "[ \$rss -le $(((20 + 24) * 1024)) ]"
+expect solutions-memory '[ $rc = 4 ]' "[ \$rss -le $(((20 + 32) * 1024)) ]"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
