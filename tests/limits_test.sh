@@ -55,6 +55,10 @@ expect beam-capacity-clamped '[ $rc = 4 ]' 'json "d[\"stats\"][\"clamped_from\"]
 run 1000000 60 "$pegsol" solve -b wiegleb -s e5 -e e5 --algorithm beam --capacity 100000000 \
   --memory-limit 100000 --time-limit 20 --json
 expect beam-allocation-refused '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\""'
+# Under an address-space limit the census's default limit is three quarters of it: a clean stop
+# by its own accounting, with the levels it completed, not a refused allocation.
+run 400000 60 "$pegsol" count -b french --no-distinct --json
+expect census-ulimit '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\" and \"memory limit of 29\" in d[\"reason\"] and len(d[\"levels\"]) > 5"'
 run 0 10 "$pegsol" solve --capacity 99999999999999999999
 expect capacity-overflow '[ $rc = 2 ]' 'grep -q "expected a whole number from 0 to 1,000,000,000,000" $tmp/err'
 
