@@ -66,12 +66,15 @@ ProblemSpec spec_from_json_value(const nlohmann::json& j) {
 ProblemSpec spec_from_json(std::string_view json_text) {
   nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
-    // Parse again for the parser's own message, which names the byte where it failed.
+    // Parse again for the parser's own message, which names the byte where it failed. Not only
+    // parse_error: a number too large for a double ("1e999") is an out_of_range (found by
+    // fuzz_json_spec).
     try {
       j = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
       throw InputError(std::string("malformed JSON: ") + e.what());
     }
+    throw InputError("malformed JSON");
   }
   return spec_from_json_value(j);
 }
