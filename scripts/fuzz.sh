@@ -16,7 +16,7 @@ for target in drawing game notation spec json_spec; do
   work=build/fuzz/findings/$target
   mkdir -p "$work/corpus"
   # The seeds are read, new inputs go to the work corpus (the repository's stays small).
-  args=(-max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+  args=(-max_len=4096 -timeout=60 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix="$work/" "$work/corpus" "fuzz/corpus/$target")
   if [ "$runs" != -1 ]; then args=(-runs="$runs" "${args[@]}"); else args=(-max_total_time="$seconds" "${args[@]}"); fi
   if ! build/fuzz/fuzz/fuzz_$target "${args[@]}" >"$work/log" 2>&1; then
