@@ -210,6 +210,14 @@ TEST(Drawing, EdgesOfTheFormat) {
   EXPECT_EQ(error_of(std::string(1024, 'o') + "\n"), "");
 }
 
+TEST(Catalogue, RectangleSidesDoNotOverflow) {
+  // R * C past int's range once wrapped around (undefined behaviour; found by fuzzing).
+  EXPECT_THROW(make_board("rect:611111119x6"), InputError);
+  EXPECT_THROW(make_board("rect:65536x65537"), InputError);
+  EXPECT_THROW(make_board("rect:2147483647x2147483647"), InputError);
+  EXPECT_EQ(make_board("rect:1x1024")->size(), 1024);
+}
+
 TEST(Names, ClosestName) {
   const std::vector<std::string> names{"solve", "count", "table", "solutions", "show"};
   EXPECT_EQ(closest_name("sovle", names), "solve");   // a swap
