@@ -2,7 +2,8 @@
 # Builds and runs every test: the Release suite, then the same suite under AddressSanitizer and
 # UndefinedBehaviorSanitizer, then the Release suite with the portable kernels (and its census
 # tests with the AVX2 ones), then the library and examples cross-compiled for aarch64 and run under
-# qemu, then the formatting check. Installs missing packages first.
+# qemu, then each fuzz target for a few seconds (scripts/fuzz.sh), then the formatting check.
+# Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -15,11 +16,15 @@ done
 # The same Release binaries again with the portable kernels forced (docs/kernels.md): what a CPU
 # without AVX2 or AVX-512 runs.
 echo "== release, PEGSOL_KERNELS=portable"
-PEGSOL_KERNELS=portable ctest --preset release -j2 -LE 'server|web'
+# (The limits label checks the command's edges, which do not depend on the kernels; the server
+# and the page are covered by the Release run.)
+PEGSOL_KERNELS=portable ctest --preset release -j2 -LE 'limits|server|web'
 echo "== release census tests, PEGSOL_KERNELS=avx2"
 PEGSOL_KERNELS=avx2 ctest --preset release -j2 -R 'Census'
 echo "== aarch64 (cross-compiled, run under qemu)"
 bash scripts/cross-aarch64.sh
+echo "== fuzz (libFuzzer, clang; each target 5 s from its seed corpus)"
+bash scripts/fuzz.sh 5
 echo "== clang-format"
 git ls-files '*.cpp' '*.hpp' '*.ipp' | xargs clang-format --dry-run -Werror
 echo "all tests passed"

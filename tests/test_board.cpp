@@ -186,6 +186,49 @@ std::string error_of(std::string_view text, std::optional<Lattice> l = std::null
 }
 }  // namespace
 
+TEST(Drawing, EdgesOfTheFormat) {
+  // A UTF-8 byte-order mark is skipped; the rest reads as without it.
+  EXPECT_EQ(error_of("\xEF\xBB\xBFooo\n"), "");
+  EXPECT_EQ(parse_drawing("\xEF\xBB\xBFlattice: triangular\n  .\n o o\n", "f.txt").board->size(),
+            3);
+  // One lattice line; strict lattice names.
+  EXPECT_NE(error_of("lattice: square\nlattice: square8\nooo\n")
+                .find("f.txt:2:1: a second lattice line (the first is line 1)"),
+            std::string::npos);
+  EXPECT_NE(error_of("lattice: hex\nooo\n").find("unknown lattice 'hex'"), std::string::npos);
+  EXPECT_FALSE(parse_lattice("triangle"));
+  EXPECT_EQ(parse_lattice("triangular"), Lattice::Triangular);
+  // Bytes that are not printable are named, never copied into the message.
+  const std::string nul = error_of(std::string("oo\0o\n", 5));
+  EXPECT_NE(nul.find("f.txt:1:3: unexpected byte 0x00"), std::string::npos) << nul;
+  EXPECT_EQ(nul.find('\0'), std::string::npos);
+  EXPECT_NE(error_of("o\xC3\xA9o\n").find("unexpected byte 0xc3"), std::string::npos);
+  // More holes than any board holds: refused at the first one too many, before a board exists.
+  const std::string big = error_of(std::string(1025, 'o') + "\n");
+  EXPECT_NE(big.find("f.txt:1:1025: the drawing has more than 1024 holes"), std::string::npos)
+      << big;
+  EXPECT_EQ(error_of(std::string(1024, 'o') + "\n"), "");
+}
+
+TEST(Catalogue, RectangleSidesDoNotOverflow) {
+  // R * C past int's range once wrapped around (undefined behaviour; found by fuzzing).
+  EXPECT_THROW(make_board("rect:611111119x6"), InputError);
+  EXPECT_THROW(make_board("rect:65536x65537"), InputError);
+  EXPECT_THROW(make_board("rect:2147483647x2147483647"), InputError);
+  EXPECT_EQ(make_board("rect:1x1024")->size(), 1024);
+}
+
+TEST(Names, ClosestName) {
+  const std::vector<std::string> names{"solve", "count", "table", "solutions", "show"};
+  EXPECT_EQ(closest_name("sovle", names), "solve");   // a swap
+  EXPECT_EQ(closest_name("cont", names), "count");    // a deletion
+  EXPECT_EQ(closest_name("tables", names), "table");  // an insertion
+  EXPECT_EQ(closest_name("solutons", names), "solutions");
+  EXPECT_EQ(closest_name("zzzzz", names), std::nullopt);  // nothing near
+  EXPECT_EQ(closest_name("solve", names), std::nullopt);  // the name itself needs no suggestion
+  EXPECT_EQ(closest_name("", names), std::nullopt);
+}
+
 TEST(Drawing, StrictErrorsNameLineAndColumn) {
   EXPECT_EQ(error_of("ooo\noxo\n").substr(0, 10), "f.txt:2:2:");
   EXPECT_NE(error_of("ooo\no\to\n").find("tab"), std::string::npos);

@@ -99,6 +99,77 @@ TEST(Bench, CaseLists) {
 }
 
 #ifdef PEGSOL_TEST_JSON
+TEST(Json, SpecFromJson) {
+  const ProblemSpec s = spec_from_json(R"({"board": "triangle:5", "start": "4", "end": "1"})");
+  EXPECT_EQ(s.board, "triangle:5");
+  EXPECT_EQ(s.start, "4");
+  EXPECT_EQ(s.end, "1");
+  EXPECT_EQ(s.lattice, "");
+  EXPECT_EQ(build_problem(s).board->size(), 15);
+  EXPECT_EQ(spec_from_json("{}").board, "");  // every key optional
+  auto error = [](std::string_view text) {
+    try {
+      spec_from_json(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(R"({"board": "english",)").find("malformed JSON"), std::string::npos);
+  EXPECT_NE(error(R"({"bord": "english"})").find("did you mean \"board\""), std::string::npos);
+  EXPECT_NE(error(R"({"board": 5})").find("\"board\" must be a string, not number"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"start": "@/etc/passwd"})").find("files (@...) are not read"),
+            std::string::npos);
+  EXPECT_NE(error("[1, 2]").find("expected a JSON object"), std::string::npos);
+  EXPECT_NE(error("").find("malformed JSON"), std::string::npos);
+  // A number past a double's range: out_of_range, not parse_error, inside nlohmann (a fuzzer's
+  // find).
+  EXPECT_NE(error("6001566999999e999").find("number overflow"), std::string::npos);
+  EXPECT_NE(error(R"({"board": 1e999})").find("malformed JSON"), std::string::npos);
+}
+
+TEST(Json, ErrorsAndDumps) {
+  const nlohmann::json e = error_json("input", "unknown board 'x'");
+  EXPECT_EQ(e["status"], "error");
+  EXPECT_EQ(e["error"]["kind"], "input");
+  EXPECT_EQ(e["error"]["message"], "unknown board 'x'");
+  // Bytes that are not UTF-8 are replaced, not thrown over.
+  EXPECT_EQ(dump_json(nlohmann::json(std::string("a\xFFz"))), "\"a\xEF\xBF\xBDz\"");
+}
+
+TEST(Json, SolutionsStreamIsOneObject) {
+  ProblemSpec s;
+  s.board = "triangle:5";
+  s.start = "1";
+  s.end = "13";
+  const Problem p = build_problem(s);
+  EnumerateOptions o;
+  o.distinct = true;
+  SolutionsJson js(p, o);
+  std::string text = js.head();
+  const EnumerateResult r = enumerate_solutions(p, o, [&](const std::vector<Jump>& m) {
+    text += js.item(m);
+    return true;
+  });
+  text += js.tail(r, 0.5);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["solutions"].size(), r.emitted);
+  EXPECT_EQ(j["count"], std::to_string(r.emitted));
+  EXPECT_EQ(j["status"], "complete");
+  EXPECT_EQ(j["stop"], "finished");
+  EXPECT_EQ(j["stats"]["seconds"], 0.5);
+  EXPECT_EQ(j["kind"], "distinct");
+  // Nothing streamed: still one object, and "impossible" when the enumeration completed.
+  s.end = "2";
+  const Problem q = build_problem(s);
+  SolutionsJson none(q, EnumerateOptions{});
+  EnumerateResult empty;
+  const nlohmann::json k = nlohmann::json::parse(none.head() + none.tail(empty, 0));
+  EXPECT_EQ(k["status"], "impossible");
+  EXPECT_TRUE(k["solutions"].empty());
+}
+
 TEST(Json, SolveAndBoard) {
   ProblemSpec s;
   s.board = "triangle:5";

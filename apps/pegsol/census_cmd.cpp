@@ -231,13 +231,13 @@ std::optional<int> CensusCommands::run(const Control& parent) {
   // The command's control: the caller's (signals), with the command's limits.
   Control control(&parent);
   control.set_time_limit(time_limit_);
+  // --memory-limit bounds everything the command holds: the census tables (CensusOptions), and
+  // through the control the table's pair searches and the enumeration's table of dead ends.
+  control.set_memory_budget(megabytes(memory_mb_));
   try {
     if (*count_) return count(control);
     if (*table_) return table(control);
-    if (*solutions_) {
-      control.set_memory_budget(megabytes(memory_mb_));
-      return solutions(control);
-    }
+    if (*solutions_) return solutions(control);
   } catch (const CensusError& e) {
     return report_error("internal", std::string("census stopped: ") + e.what(),
                         json_ || solutions_json_);

@@ -123,7 +123,17 @@ std::size_t megabytes(double mb) {
   return static_cast<std::size_t>(std::min(mb, double(1 << 24)) * 1024 * 1024);
 }
 
-int report_error(std::string_view kind, const std::string& message, bool json) {
+int report_error(std::string_view kind, const std::string& raw, bool json) {
+  // Messages quote user input (a hole name, a move, a file name): control bytes in it are
+  // written as \xNN, so that none reaches the terminal.
+  std::string message;
+  for (const char ch : raw) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 || u == 0x7f)
+      message += fmt::format("\\x{:02x}", u);
+    else
+      message.push_back(ch);
+  }
   fmt::print(stderr, "pegsol: {}{}\n", kind == "internal" ? "internal error: " : "", message);
   if (json) fmt::print("{}\n", dump_json(error_json(kind, message)));
   return kind == "input" ? kBadInput : kInternal;

@@ -35,7 +35,7 @@ nlohmann::json error_json(std::string_view kind, std::string_view message);
 std::string dump_json(const nlohmann::json& j);
 
 // A problem spec from a parsed JSON object (see spec_from_json(std::string_view) in spec.hpp).
-ProblemSpec spec_from_json(const nlohmann::json& j);
+ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
 // A solve: {"board", "holes", "start" (0/1 per hole), "status" (solved, impossible, unknown),
 // "stop", "reason", "moves" ([from, over, to] hole indices), "notation", "final", "stats"

@@ -37,7 +37,7 @@ struct ProblemSpec {
 // (keys "board", "lattice", "start", "end", "goal"; a missing key is the default). Files (@...)
 // are refused: a request names no local file. Throws InputError naming what is wrong and where
 // (the parser's byte offset, the key). Defined in the pegsol::json target (src/front/json.cpp);
-// json.hpp has the same for a parsed value.
+// json.hpp has spec_from_json_value() for a parsed value.
 ProblemSpec spec_from_json(std::string_view json_text);
 
 // The problem `spec` names, with the defaults above. Throws InputError naming the option, file,

@@ -2,6 +2,7 @@
 // counts up to symmetry, and the count of solutions up to reordering of independent jumps.
 #include "pegsol/census.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,7 +31,13 @@ std::size_t default_memory_limit() {
                           ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
                           : std::size_t{4} << 30;
   std::size_t margin = std::max(total / 10, std::size_t{1} << 30);
-  return total > 2 * margin ? total - margin : total / 2;
+  std::size_t limit = total > 2 * margin ? total - margin : total / 2;
+  // An address-space limit (ulimit -v) caps it too: three quarters of it, the rest for the
+  // program, its threads' stacks and the allocator's slack.
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limit = std::min(limit, static_cast<std::size_t>(as.rlim_cur) / 4 * 3);
+  return limit;
 }
 
 bool fixes_problem(const Board& b, const Problem& p, int s) {

@@ -83,7 +83,8 @@ class Memory {
   std::atomic<int> level_{0};
 };
 
-// The default limit: physical memory minus a tenth (at least 1 GiB kept free).
+// The default limit: physical memory minus a tenth (at least 1 GiB kept free), and at most three
+// quarters of an address-space limit (ulimit -v).
 std::size_t default_memory_limit();
 
 // Allocates blocks of 1 MiB and more as their own mappings, starting on a 2 MiB boundary, asking

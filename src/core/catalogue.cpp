@@ -124,7 +124,9 @@ BoardPtr make_board(std::string_view spec, std::optional<Lattice> lattice) {
       R = parse_int(arg.substr(0, x));
       C = parse_int(arg.substr(x + 1));
     }
-    if (!R || !C || *R < 1 || *C < 1 || *R * *C > 1024 || *R * *C < 2)
+    // Each side at most 1,024 before multiplying: R * C must not overflow (found by
+    // fuzz_json_spec: rect:611111119x6).
+    if (!R || !C || *R < 1 || *C < 1 || *R > 1024 || *C > 1024 || *R * *C > 1024 || *R * *C < 2)
       throw InputError("board '" + std::string(spec) +
                        "': write rect:RxC with R, C >= 1 and 2 <= R*C <= 1024");
     Lattice l = lattice_for(Lattice::Square);

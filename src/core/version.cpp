@@ -2,6 +2,10 @@
 
 #include <cstdlib>
 
+#if defined(__x86_64__) && defined(__clang__)
+#include <cpuid.h>
+#endif
+
 #include "pegsol/error.hpp"
 
 #ifndef PEGSOL_VERSION
@@ -33,10 +37,21 @@ namespace {
 Isa detect() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
+#if defined(__clang__)
+  // clang 14's __builtin_cpu_supports knows no "lzcnt", "movbe" or "f16c": read them from cpuid
+  // (leaf 1 ECX bits 22 and 29, leaf 0x80000001 ECX bit 5).
+  unsigned a = 0, b = 0, c1 = 0, d = 0, c8 = 0;
+  const bool leaf1 = __get_cpuid(1, &a, &b, &c1, &d) != 0;
+  const bool leaf8 = __get_cpuid(0x80000001u, &a, &b, &c8, &d) != 0;
+  const bool lzcnt = leaf8 && (c8 >> 5 & 1), movbe = leaf1 && (c1 >> 22 & 1),
+             f16c = leaf1 && (c1 >> 29 & 1);
+#else
+  const bool lzcnt = __builtin_cpu_supports("lzcnt"), movbe = __builtin_cpu_supports("movbe"),
+             f16c = __builtin_cpu_supports("f16c");
+#endif
   const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-                  __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
-                  __builtin_cpu_supports("lzcnt") && __builtin_cpu_supports("fma") &&
-                  __builtin_cpu_supports("movbe") && __builtin_cpu_supports("f16c");
+                  __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") && lzcnt &&
+                  __builtin_cpu_supports("fma") && movbe && f16c;
   if (!v3) return Isa::Portable;
   const bool v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                   __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&

@@ -36,7 +36,7 @@ std::string dump_json(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-ProblemSpec spec_from_json(const nlohmann::json& j) {
+ProblemSpec spec_from_json_value(const nlohmann::json& j) {
   if (!j.is_object())
     throw InputError(std::string("expected a JSON object with the keys board, lattice, start, "
                                  "end, goal; got ") +
@@ -67,14 +67,17 @@ ProblemSpec spec_from_json(const nlohmann::json& j) {
 ProblemSpec spec_from_json(std::string_view json_text) {
   nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
-    // Parse again for the parser's own message, which names the byte where it failed.
+    // Parse again for the parser's own message, which names the byte where it failed. Not only
+    // parse_error: a number too large for a double ("1e999") is an out_of_range (found by
+    // fuzz_json_spec).
     try {
       j = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
       throw InputError(std::string("malformed JSON: ") + e.what());
     }
+    throw InputError("malformed JSON");
   }
-  return spec_from_json(j);
+  return spec_from_json_value(j);
 }
 
 nlohmann::json error_json(std::string_view kind, std::string_view message) {
