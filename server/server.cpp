@@ -59,6 +59,9 @@ json parse_body(const httplib::Request& req) {
   } catch (const json::parse_error& e) {
     throw HttpError(400, "malformed JSON in the request body at byte " + std::to_string(e.byte) +
                              ": " + e.what());
+  } catch (const json::exception& e) {
+    // A number past a double's range ("1e999") is an out_of_range, not a parse_error.
+    throw HttpError(400, std::string("malformed JSON in the request body: ") + e.what());
   }
   if (!j.is_object()) throw HttpError(400, "the request body must be a JSON object");
   return j;

@@ -100,6 +100,7 @@ try:
     bad = [
         ("malformed", "/api/solve", None, b'{"board": ', 400, "malformed JSON"),
         ("not-object", "/api/solve", None, b'[1]', 400, "JSON object"),
+        ("huge-number", "/api/solve", None, b'{"time_limit": 1e999}', 400, "malformed JSON"),
         ("unknown-board", "/api/solve", {"board": "nope"}, None, 400, "unknown board 'nope'"),
         ("bad-hole", "/api/hint", {"start": "z9"}, None, 400, "no hole named 'z9'"),
         ("illegal-move", "/api/hint", {"moves": ["d4-d2"]}, None, 400, "move 1 (d4-d2)"),

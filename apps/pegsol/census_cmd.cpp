@@ -259,8 +259,10 @@ int CensusCommands::count(const Control& control) {
   else
     fmt::print("{}", census_text(p, r, terminal_columns()));
   if (r.stop != StopReason::None) {
-    fmt::print(stderr, "pegsol: census stopped ({}){}; the figures cover the levels completed\n",
-               stop_reason_name(r.stop), r.stop_note.empty() ? "" : ": " + r.stop_note);
+    fmt::print(
+        stderr, "pegsol: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
+        r.stop_note.empty() ? "" : ": " + r.stop_note,
+        r.reachable_raw > 0 ? "the figures cover the levels completed" : "no level was completed");
     return kStopped;
   }
   return kSolved;

@@ -229,10 +229,12 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"goal", goal_text(p)},
       {"status", r.stop == StopReason::None ? "complete" : "stopped"},
       {"stop", stop_text(r.stop)},
-      {"reason", r.stop == StopReason::None ? std::string()
-                                            : "stopped (" + stop_text(r.stop) + ")" +
-                                                  (r.stop_note.empty() ? "" : ": " + r.stop_note) +
-                                                  "; the figures cover the levels completed"},
+      {"reason", r.stop == StopReason::None
+                     ? std::string()
+                     : "stopped (" + stop_text(r.stop) + ")" +
+                           (r.stop_note.empty() ? "" : ": " + r.stop_note) +
+                           (r.reachable_raw > 0 ? "; the figures cover the levels completed"
+                                                : "; no level was completed")},
       {"group_size", r.group_size},
       {"levels", levels},
       {"reachable", r.reachable_raw},
