@@ -55,10 +55,11 @@ expect beam-capacity-clamped '[ $rc = 4 ]' 'json "d[\"stats\"][\"clamped_from\"]
 run 1000000 60 "$pegsol" solve -b wiegleb -s e5 -e e5 --algorithm beam --capacity 100000000 \
   --memory-limit 100000 --time-limit 20 --json
 expect beam-allocation-refused '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\""'
-# Under an address-space limit the census's default limit is three quarters of it: a clean stop
+# Under an address-space limit the census's default limit is three quarters of it less 64 MiB
+# per core (docs/control.md): a clean stop
 # by its own accounting, with the levels it completed, not a refused allocation.
 run 400000 60 "$pegsol" count -b french --no-distinct --json
-expect census-ulimit '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\" and \"memory limit of 29\" in d[\"reason\"] and len(d[\"levels\"]) > 5"'
+expect census-ulimit '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\" and \"memory limit of\" in d[\"reason\"] and \"allocation failed\" not in d[\"reason\"] and len(d[\"levels\"]) > 5"'
 run 0 10 "$pegsol" solve --capacity 99999999999999999999
 expect capacity-overflow '[ $rc = 2 ]' 'grep -q "expected a whole number from 0 to 1,000,000,000,000" $tmp/err'
 
@@ -204,7 +205,9 @@ for mb in 100 300; do
 done
 
 run 0 120 "$pegsol" table -b wiegleb --memory-limit 100 --time-limit 20 --json
-expect table-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((100 + 32) * 1024)) ]"
+# The table allows 48 MiB above its limit: its pair searches run before the census passes and
+# leave allocator slack beside the passes' tables (docs/control.md).
+expect table-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((100 + 48) * 1024)) ]"
 run 0 120 "$pegsol" solve -b wiegleb -s e5 -e any --algorithm dfs --memory-limit 50 \
   --time-limit 5 --json
 expect dfs-memory '[ $rc = 4 ] || [ $rc = 0 ]' "[ \$rss -le $(((50 + 32) * 1024)) ]"
