@@ -25,6 +25,8 @@ enum Exit : int {
 };
 // The exit statuses as `--help` prints them.
 std::string exit_status_help();
+// The exit status of a search's answer: solved, proven impossible, or stopped (unknown).
+int exit_status(Status s);
 
 // Option checks with messages that name the range as people write it.
 // Seconds: a number >= 0 (0: no limit; huge values: no limit); NaN and negatives are bad input.

@@ -60,11 +60,6 @@ std::string verdict(const FewestResult& r) {
                      r.moves >= 0 ? fmt::format("; the best found has {}", r.moves) : "");
 }
 
-// The documented exit status of a fewest-moves answer.
-int exit_status(Status s) {
-  return s == Status::Solved ? kSolved : s == Status::Impossible ? kImpossible : kStopped;
-}
-
 }  // namespace
 
 FewestCommand::FewestCommand(CLI::App& app) {

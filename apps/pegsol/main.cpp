@@ -250,9 +250,7 @@ int main(int argc, char** argv) {
       else
         fmt::print("{}", cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(),
                                               !no_draw));
-      return status(r.status == Status::Solved       ? cli::kSolved
-                    : r.status == Status::Impossible ? cli::kImpossible
-                                                     : cli::kStopped);
+      return status(cli::exit_status(r.status));
     } catch (const InputError& e) {
       return cli::report_error("input", e.what(), json_wanted);
     } catch (const std::system_error& e) {

@@ -44,6 +44,10 @@ std::optional<double> to_number(const std::string& s) {
 
 }  // namespace
 
+int exit_status(Status s) {
+  return s == Status::Solved ? kSolved : s == Status::Impossible ? kImpossible : kStopped;
+}
+
 std::string exit_status_help() {
   return "Exit status: 0 solved (or the computation completed), 1 proven impossible (no "
          "solution exists), 2 bad input, 3 internal error or output not written, 4 stopped before "

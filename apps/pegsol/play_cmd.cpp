@@ -467,9 +467,7 @@ int run_finish(const Problem& p, const std::string& moves, const SolveOptions& o
     }
     fmt::print("{}", format_solution(p, f.result, want_colour(), terminal_columns(), draw));
   }
-  return f.result.status == Status::Solved       ? kSolved
-         : f.result.status == Status::Impossible ? kImpossible
-                                                 : kStopped;
+  return exit_status(f.result.status);
 }
 
 PlayCommand::PlayCommand(CLI::App& app) {
