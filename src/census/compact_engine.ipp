@@ -27,8 +27,8 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
