@@ -524,7 +524,9 @@ class Api {
     SlotGuard slot(slots_);
     Control c(&control_);
     Lease a = analyzer_for(g);
-    json out = analysis_json(g.position(), a->analyze(g.position(), analysis_options(body, c)));
+    AnalysisOptions o = analysis_options(body, c);
+    o.start = g.problem().start;  // the game's moves were replayed from it: the census look-up
+    json out = analysis_json(g.position(), a->analyze(g.position(), o));
     out["finished"] = g.finished();
     out["won"] = g.won();
     return out;
@@ -538,6 +540,7 @@ class Api {
     Control c(&control_);
     AnalysisOptions o = analysis_options(body, c);
     o.count = false;
+    o.start = g.problem().start;
     Analysis a = [&] {
       Lease an = analyzer_for(g);
       return an->analyze(g.position(), o);

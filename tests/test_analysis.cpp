@@ -376,3 +376,113 @@ TEST(Analysis, FinishGameKeepsThePlayersMoves) {
     EXPECT_NE(std::string(e.what()).find("move 2 (d2-d4)"), std::string::npos) << e.what();
   }
 }
+
+// Every position reachable from the problem's start (breadth-first over HoleSets).
+std::vector<HoleSet> all_reachable(const Problem& p) {
+  std::set<std::string> seen{p.start.to_bits()};
+  std::vector<HoleSet> out{p.start};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const Position pos(p.board, out[i]);
+    for (const Jump& j : pos.legal_jumps()) {
+      Position next = pos;
+      next.apply(j);
+      if (seen.insert(next.pegs().to_bits()).second) out.push_back(next.pegs());
+    }
+  }
+  return out;
+}
+
+// With the start given, the census look-up answers; its verdicts, solutions and hints agree with
+// plain recursion on every position reachable from the start of the small problems.
+TEST(Analysis, CensusLookupMatchesPlainRecursionOnEveryReachablePosition) {
+  for (const Problem& p : small_problems()) {
+    Analyzer an(p.board, p.goal);
+    Reference ref(p);
+    AnalysisOptions o;
+    o.start = p.start;
+    o.count = false;
+    o.time_limit = 0;
+    for (const HoleSet& s : all_reachable(p)) {
+      Position pos(p.board, s);
+      const Ref& r = ref.of(s);
+      SCOPED_TRACE(describe(p) + " at " + pos.to_string());
+      Analysis a = an.analyze(pos, o);
+      EXPECT_EQ(a.lookup_note.rfind("census look-up:", 0), 0u) << a.lookup_note;
+      EXPECT_EQ(a.goal.verdict, verdict_of(r.goal));
+      EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+      EXPECT_EQ(an.solvable(pos, o).verdict, verdict_of(r.goal));
+      for (const SolvabilityAnswer* x : {&a.goal, &a.one_peg}) {
+        if (x->verdict != Solvability::Solvable) continue;
+        Replay rp = replay(*p.board, s, x->solution);
+        ASSERT_TRUE(rp.ok) << rp.error;
+        if (x == &a.goal)
+          EXPECT_TRUE(goal_reached(p, rp.final));
+        else
+          EXPECT_EQ(rp.final.count(), 1);
+      }
+      if (a.hint) {
+        Position next = pos;
+        next.apply(*a.hint);
+        EXPECT_GT(a.hint_to_goal ? ref.of(next.pegs()).goal : ref.of(next.pegs()).one, Count{0});
+        EXPECT_EQ(a.hint_to_goal, r.goal > 0);
+      } else {
+        EXPECT_TRUE((r.goal == 0 && r.one == 0) || goal_reached(p, s) || s.count() == 1);
+      }
+    }
+  }
+}
+
+// English, along random games from the central vacancy: the look-up's verdicts agree with the
+// exact count where it completes (up to 20 pegs) and with a search wherever one decides; solvable
+// answers replay to the goal; a lost position's children are lost too, a solvable one has a
+// solvable child (or is the goal).
+TEST(Analysis, CensusLookupAgreesOnEnglishRandomGames) {
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  Analyzer an(b, p.goal);
+  Analyzer plain(b, p.goal);
+  AnalysisOptions o;
+  o.start = p.start;
+  o.count = false;
+  o.time_limit = 0;
+  AnalysisOptions check;
+  check.time_limit = 0.5;
+  check.count_seconds = 0;
+  std::mt19937 rng(5);
+  int searched = 0, counted = 0;
+  for (int game = 0; game < 6; ++game)
+    for (const HoleSet& s : random_game(p, rng)) {
+      Position pos(b, s);
+      SCOPED_TRACE(pos.to_string());
+      const SolvabilityAnswer a = an.solvable(pos, o);
+      ASSERT_NE(a.verdict, Solvability::Unknown);
+      if (a.verdict == Solvability::Solvable) {
+        Replay rp = replay(*b, s, a.solution);
+        ASSERT_TRUE(rp.ok) << rp.error;
+        EXPECT_TRUE(goal_reached(p, rp.final));
+      }
+      bool child_solvable = false;
+      for (const Jump& j : pos.legal_jumps()) {
+        Position next = pos;
+        next.apply(j);
+        const Solvability c = an.solvable(next, o).verdict;
+        if (a.verdict == Solvability::NotSolvable) {
+          EXPECT_EQ(c, Solvability::NotSolvable);
+        }
+        child_solvable |= c == Solvability::Solvable;
+      }
+      if (a.verdict == Solvability::Solvable && !goal_reached(p, s)) {
+        EXPECT_TRUE(child_solvable);
+      }
+      AnalysisOptions c = check;
+      c.count_positions = s.count() <= 20 ? 2'000'000 : 1000;
+      const Analysis x = plain.analyze(pos, c);
+      if (x.goal.verdict != Solvability::Unknown) {
+        EXPECT_EQ(x.goal.verdict, a.verdict);
+        ++searched;
+      }
+      if (x.counted) ++counted;
+    }
+  EXPECT_GT(searched, 30);
+  EXPECT_GT(counted, 5);
+}

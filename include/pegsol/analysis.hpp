@@ -41,6 +41,16 @@ struct AnalysisOptions {
   // (false: the count only decides what the short searches could not, as solvable() does).
   bool ways = true;
   bool hint = true;  // fill Analysis::hint
+  // The start the position was reached from by legal jumps (a game's start). With it, on boards
+  // of up to 64 bits, the analyzer runs the census of (start, goal) once, keeping the positions
+  // on solution paths, and answers by one look-up: a position reachable from the start can reach
+  // the goal exactly when it lies on a solution path. Likewise towards one peg anywhere. The
+  // census is bounded by lookup_memory and lookup_seconds; past them it is not tried again and
+  // the searches answer. A start the position was not reached from gives wrong answers.
+  std::optional<HoleSet> start;
+  bool lookup = true;
+  std::size_t lookup_memory = std::size_t{512} << 20;  // bytes: the census's memory limit
+  double lookup_seconds = 10;                          // the census's time limit
 };
 
 // What analyze() found about one position.
@@ -60,6 +70,7 @@ struct Analysis {
   Count ways_one_peg = 0;
   HoleSet end_holes;
   std::string count_note;       // why not counted (empty when counted)
+  std::string lookup_note;      // how the census look-up answered, or why it did not
   std::uint64_t positions = 0;  // distinct positions the count holds for this position's subtree
   double seconds = 0;
 };

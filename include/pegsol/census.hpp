@@ -69,6 +69,9 @@ struct CensusOptions {
   // false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
   CensusEngine engine = CensusEngine::Auto;
+  // Keep the positions on solution paths in CensusResult::paths (the compact engine only: boards
+  // of up to 64 bits; needs counts and on_path).
+  bool keep_paths = false;
   // Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
   // (docs/control.md). May be null.
   const Control* control = nullptr;
@@ -110,6 +113,12 @@ struct CensusResult {
   // figures only when on_path_done; the totals sum what is there.
   StopReason stop = StopReason::None;
   std::string stop_note;  // for the memory limit: what the run held and needed
+  // With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
+  // (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
+  // orbit, each the least image Geometry<64>::canonical(x, symmetries) gives, sorted.
+  bool paths_kept = false;
+  std::vector<int> symmetries;  // the census group: indices into Board::symmetries(), 0 first
+  std::vector<std::vector<std::uint64_t>> paths;
 };
 
 // Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early

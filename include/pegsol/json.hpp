@@ -100,7 +100,7 @@ class SolutionsJson {
 // chains), "nodes", "seconds"}), "hint" (a move chain or null), "hint_moves" ([from, over, to] per
 // jump), "hint_to_goal", "counted", "ways_goal" and "ways_one_peg" (decimal strings, null when not
 // counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
-// "positions", "seconds"}.
+// "lookup_note", "positions", "seconds"}.
 nlohmann::json analysis_json(const Position& p, const Analysis& a);
 
 // "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -185,6 +186,7 @@ class Engine {
     if (o_.counts && o_.on_path && k0_ > 0) {
       if (!complementary_) backward(r);
       r.on_path_done = true;
+      if (o_.keep_paths) export_paths(r);
     }
     if (o_.counts) {
       r.solutions_up_to_symmetry =
@@ -1277,7 +1279,7 @@ class Engine {
   // Whether the solution-path sets should be kept for the reordering count: only while they
   // stay within its limit.
   bool want_paths(const CensusResult&) const {
-    return o_.distinct && path_raw_ <= o_.distinct_max_positions;
+    return o_.keep_paths || (o_.distinct && path_raw_ <= o_.distinct_max_positions);
   }
 
   // Any other problem: from the goal positions upward, each level's solution-path positions are
@@ -1402,6 +1404,28 @@ class Engine {
       for (const Segment<u64>& s : lv.seg) keys.insert(keys.end(), s.key, s.key + s.n);
       std::sort(keys.begin(), keys.end());
     }
+  }
+
+  // CensusResult::paths from the kept keys: layout bits, each the least of its orbit under the
+  // census group by Geometry::canonical (the kernels' canonical form orders keys, not layouts).
+  void export_paths(CensusResult& r) const {
+    std::array<int, 64> key_to_layout{};
+    for (int h = 0; h < n_; ++h)
+      key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = b_.bit(h);
+    r.symmetries = syms_;
+    r.paths.assign(paths_.size(), {});
+    for (std::size_t k = 0; k < paths_.size(); ++k) {
+      std::vector<std::uint64_t>& out = r.paths[k];
+      out.reserve(paths_[k].size());
+      for (u64 key : paths_[k]) {
+        Pos x;
+        for (u64 m = key; m; m &= m - 1)
+          x.set(key_to_layout[static_cast<std::size_t>(std::countr_zero(m))]);
+        out.push_back(g_.canonical(x, syms_).w[0]);
+      }
+      std::sort(out.begin(), out.end());
+    }
+    r.paths_kept = true;
   }
 
   // Solutions up to reordering of independent jumps (paths.hpp), over the solution paths.

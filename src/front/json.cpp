@@ -412,6 +412,7 @@ nlohmann::json analysis_json(const Position& p, const Analysis& a) {
       {"end_holes", ends},
       {"end_hole_indices", end_indices},
       {"count_note", a.count_note},
+      {"lookup_note", a.lookup_note},
       {"positions", a.positions},
       {"seconds", a.seconds}};
 }

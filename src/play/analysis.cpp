@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -25,6 +26,16 @@ struct Entry {
   Count goal = 0;
   Count one = 0;
   std::uint64_t ends = 0;
+};
+
+// The positions on solution paths of one census (start, target), one per orbit under the census
+// group, sorted by level; or why the census could not give them.
+struct Lookup {
+  std::vector<int> syms;
+  std::vector<std::vector<std::uint64_t>> levels;  // indexed by peg count
+  std::uint64_t positions = 0;
+  double seconds = 0;
+  std::string failed;  // non-empty: the census stopped (and is not tried again)
 };
 
 // The count gave up: its memo would pass the options' bound.
@@ -59,6 +70,95 @@ struct Analyzer::Impl {
   // Positions on a solution found by a search: the solution's next jump from each, so that a
   // player following it is answered without searching again.
   mutable std::unordered_map<std::string, int> known_goal, known_one;
+  // Census look-ups by start (0/1 text) and target (true: the goal; false: one peg anywhere).
+  mutable std::map<std::pair<std::string, bool>, Lookup> lookups;
+
+  // The look-up of (start, target), built by a census on first use; null when it cannot be.
+  const Lookup* lookup_for(const HoleSet& start, bool to_goal, const AnalysisOptions& o,
+                           std::string& note) const {
+    if (!geo) {
+      note = "no census look-up: the board's layout is wider than 64 bits";
+      return nullptr;
+    }
+    auto key = std::make_pair(start.to_bits(), to_goal);
+    auto it = lookups.find(key);
+    if (it == lookups.end()) {
+      if (lookups.size() >= 8) lookups.clear();
+      Lookup l;
+      Control ctl;
+      ctl.set_time_limit(o.lookup_seconds);
+      CensusOptions co;
+      co.keep_paths = true;
+      co.distinct = false;
+      co.random_player = false;
+      co.memory_limit = o.lookup_memory;
+      co.control = &ctl;
+      try {
+        CensusResult r = census(Problem{board, start, to_goal ? goal : Goal{}}, co);
+        if (r.stop != StopReason::None)
+          l.failed = "the census stopped (" + std::string(stop_reason_name(r.stop)) + ")" +
+                     (r.stop_note.empty() ? "" : ": " + r.stop_note);
+        else if (!r.paths_kept)
+          l.failed = "the census engine kept no solution paths";
+        l.syms = std::move(r.symmetries);
+        l.levels = std::move(r.paths);
+        l.positions = r.on_path_sym;
+        l.seconds = r.seconds;
+      } catch (const std::exception& e) {
+        l.failed = e.what();
+      }
+      if (!l.failed.empty()) l.levels.clear();
+      it = lookups.emplace(std::move(key), std::move(l)).first;
+    }
+    const Lookup& l = it->second;
+    if (!l.failed.empty()) {
+      note = "no census look-up: " + l.failed;
+      return nullptr;
+    }
+    note = "census look-up: " + std::to_string(l.positions) +
+           " positions on solution paths up to symmetry (built in " +
+           std::to_string(static_cast<int>(l.seconds * 1000)) + " ms)";
+    return &l;
+  }
+
+  // Whether x lies on a solution path of the look-up's census.
+  bool on_path(const Lookup& l, const Pos& x) const {
+    const auto k = static_cast<std::size_t>(x.count());
+    if (k >= l.levels.size()) return false;
+    const std::uint64_t c = geo->canonical(x, l.syms).w[0];
+    return std::binary_search(l.levels[k].begin(), l.levels[k].end(), c);
+  }
+
+  // The answer of the look-up for p, reached from the look-up's start: on a solution path, the
+  // solution along the set (replayed); else not solvable.
+  SolvabilityAnswer from_lookup(const Position& p, const Lookup& l, bool to_goal) const {
+    SolvabilityAnswer a;
+    Pos x = geo->to_bits(p.pegs());
+    if (!on_path(l, x)) {
+      a.verdict = Solvability::NotSolvable;
+      a.reason =
+          "no solution exists (the census from the start: this position lies on no "
+          "solution path, and every position reached from the start that can reach the " +
+          std::string(to_goal ? "goal" : "one peg") + " lies on one)";
+      return a;
+    }
+    const Goal g = to_goal ? goal : Goal{};
+    const Problem pr = problem(p, g);
+    Position q = p;
+    while (!goal_reached(pr, q.pegs())) {
+      int next = -1;
+      geo->for_each_jump(x, [&](int j) {
+        if (next < 0 && on_path(l, x ^ geo->jump_mask(j))) next = j;
+      });
+      if (next < 0) throw std::logic_error("analysis: the census look-up lost its way");
+      const Jump& j = board->jumps()[static_cast<std::size_t>(next)];
+      a.solution.push_back(j);
+      q.apply(j);
+      x ^= geo->jump_mask(next);
+    }
+    a.verdict = Solvability::Solvable;
+    return a;
+  }
 
   Problem problem(const Position& p, const Goal& g) const { return Problem{board, p.pegs(), g}; }
 
@@ -226,7 +326,18 @@ struct Analyzer::Impl {
   // `want_count`, the count runs even after a decisive short search (for the ways and end holes).
   SolvabilityAnswer decide(const Position& p, bool to_goal, const AnalysisOptions& o,
                            const Control& call, bool want_count, std::optional<Entry>& counted,
-                           std::string& note, std::uint64_t& expanded) const {
+                           std::string& note, std::uint64_t& expanded,
+                           std::string* lookup_note = nullptr) const {
+    if (o.lookup && o.start) {
+      std::string why;
+      if (const Lookup* l = lookup_for(*o.start, to_goal, o, why)) {
+        if (lookup_note) *lookup_note = why;
+        SolvabilityAnswer a = from_lookup(p, *l, to_goal);
+        if (want_count) counted = try_count(p, o, call, note, expanded);
+        return a;
+      }
+      if (lookup_note) *lookup_note = why;
+    }
     std::uint64_t nodes = 0;
     for (Bound b : {Bound{o.quick_nodes, 0}, Bound{0, o.beam_seconds}}) {
       if (!b.dfs_nodes && b.beam_seconds <= 0) continue;
@@ -321,7 +432,7 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
   a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways, e, a.count_note,
-                    expanded);
+                    expanded, &a.lookup_note);
   if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
@@ -382,6 +493,7 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   each.control = &call.ctl;
   each.time_limit = 0;
   each.hint = false;
+  if (!each.start) each.start = pr.start;  // the game's positions are reached from its start
 
   std::vector<Position> at{Position(pr.board, pr.start)};
   for (std::size_t i = 0; i < game.cursor(); ++i) {
