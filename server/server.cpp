@@ -24,6 +24,7 @@
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
+#include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
 #include "pegsol/solve.hpp"
@@ -257,7 +258,8 @@ json progress_json(const ProgressReport& r) {
 
 class Api {
  public:
-  Api(const ServeOptions& o, const Control& c) : opt_(o), control_(c), slots_(o.compute_slots) {}
+  Api(const ServeOptions& o, const Control& c)
+      : opt_(o), control_(c), slots_(o.compute_slots), paths_(path_options(o)) {}
 
   ~Api() { stop_jobs(); }
 
@@ -505,9 +507,22 @@ class Api {
     while (static_cast<int>(analyzers_.size()) > opt_.analyzer_cache) analyzers_.pop_back();
   }
 
-  AnalysisOptions analysis_options(const json& body, const Control& c) const {
+  static PathIndexCache::Options path_options(const ServeOptions& s) {
+    PathIndexCache::Options o;
+    o.build_memory = s.lookup_memory;
+    o.build_seconds = s.lookup_seconds;
+    o.build_threads = 1;  // the other cores serve requests meanwhile
+    o.keep_bytes = s.lookup_keep;
+    return o;
+  }
+
+  // The options of an analysis of `g`'s position from the request body: the game's moves were
+  // replayed from its start, so the shared solution-path look-ups answer once built.
+  AnalysisOptions analysis_options(const json& body, const Control& c, const Game& g) {
     AnalysisOptions o;
     o.control = &c;
+    o.start = g.problem().start;
+    o.paths = &paths_;
     double t = number(body, "time_limit", std::min(2.0, opt_.request_seconds));
     if (!(t > 0) || t > opt_.request_seconds) t = opt_.request_seconds;
     o.time_limit = t;
@@ -524,8 +539,7 @@ class Api {
     SlotGuard slot(slots_);
     Control c(&control_);
     Lease a = analyzer_for(g);
-    AnalysisOptions o = analysis_options(body, c);
-    o.start = g.problem().start;  // the game's moves were replayed from it: the census look-up
+    AnalysisOptions o = analysis_options(body, c, g);
     json out = analysis_json(g.position(), a->analyze(g.position(), o));
     out["finished"] = g.finished();
     out["won"] = g.won();
@@ -538,9 +552,8 @@ class Api {
     Game g = request_game(body);
     SlotGuard slot(slots_);
     Control c(&control_);
-    AnalysisOptions o = analysis_options(body, c);
+    AnalysisOptions o = analysis_options(body, c, g);
     o.count = false;
-    o.start = g.problem().start;
     Analysis a = [&] {
       Lease an = analyzer_for(g);
       return an->analyze(g.position(), o);
@@ -559,7 +572,7 @@ class Api {
     Game g = request_game(body);
     SlotGuard slot(slots_);
     Control c(&control_);
-    AnalysisOptions o = analysis_options(body, c);
+    AnalysisOptions o = analysis_options(body, c, g);
     o.time_limit = opt_.request_seconds;
     Lease an = analyzer_for(g);
     return mistake_json(g, an->first_mistake(g, o));
@@ -650,6 +663,7 @@ class Api {
   std::deque<std::string> order_;
   std::mutex analyzers_m_;
   std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> analyzers_;
+  PathIndexCache paths_;  // shared by every analyzer
   std::uint64_t next_id_ = 0;
 };
 

@@ -28,6 +28,11 @@ struct ServeOptions {
   int max_census_holes = 41;                // count and table jobs: boards up to this size
   int analyzer_cache = 4;                   // boards and goals whose analyzers are kept
   int idle_analyzers = 2;                   // idle analyzers kept per board and goal
+  // Solution-path look-ups (pegsol/path_index.hpp): one census per game start and goal, built in
+  // the background one at a time, within these bounds; kept up to lookup_keep bytes in all.
+  std::size_t lookup_memory = 512u << 20;
+  double lookup_seconds = 30;
+  std::size_t lookup_keep = 256u << 20;
 };
 
 // Serves until `control` says to stop (a signal), then stops every job and returns 0; returns 1

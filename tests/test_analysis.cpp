@@ -3,15 +3,18 @@
 // code under test).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/path_index.hpp"
 #ifdef PEGSOL_TEST_JSON
 #include "pegsol/json.hpp"
 #endif
@@ -485,4 +488,128 @@ TEST(Analysis, CensusLookupAgreesOnEnglishRandomGames) {
     }
   EXPECT_GT(searched, 30);
   EXPECT_GT(counted, 5);
+}
+
+// A shared cache that builds in the background: until the index is built the searches answer
+// (the note says so), afterwards the look-up; the verdicts agree with plain recursion throughout,
+// from several threads and two analyzers at once.
+TEST(Analysis, SharedLookupsAnswerBeforeAndAfterTheirBuild) {
+  const Problem p = small_problems()[4];  // triangle:6, 3 -> 3
+  Reference ref(p);
+  const std::vector<HoleSet> positions = all_reachable(p);
+  for (const HoleSet& s : positions) ref.of(s);  // the reference is not thread-safe: fill it first
+  PathIndexCache cache;
+  Analyzer a1(p.board, p.goal), a2(p.board, p.goal);
+  AnalysisOptions o;
+  o.start = p.start;
+  o.paths = &cache;
+  o.count = false;
+  o.time_limit = 0;
+  const Analysis first = a1.analyze(Position(p.board, p.start), o);
+  EXPECT_EQ(first.lookup_note.rfind("no census look-up:", 0), 0u) << first.lookup_note;
+  EXPECT_EQ(first.goal.verdict, verdict_of(ref.of(p.start).goal));
+  ASSERT_NE(cache.wait(p), nullptr);
+  std::atomic<int> wrong{0}, looked_up{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const Analyzer& an = t % 2 ? a1 : a2;
+      for (std::size_t i = static_cast<std::size_t>(t); i < positions.size(); i += 4) {
+        const Analysis a = an.analyze(Position(p.board, positions[i]), o);
+        looked_up += a.lookup_note.rfind("census look-up:", 0) == 0;
+        const Ref& r = ref.of(positions[i]);
+        wrong += a.goal.verdict != verdict_of(r.goal) || a.one_peg.verdict != verdict_of(r.one);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  // The goal's index is built; one peg anywhere may still be building: every goal answer looks up.
+  EXPECT_EQ(looked_up.load(), static_cast<int>(positions.size()));
+  EXPECT_GT(cache.bytes(), 0u);
+}
+
+// The index against plain recursion, directly: on_path is "reachable from the start and can reach
+// the goal", and each solution from a position on a path replays to the goal.
+TEST(Analysis, PathIndexHoldsExactlyTheSolutionPaths) {
+  for (const Problem& p : small_problems()) {
+    SCOPED_TRACE(describe(p));
+    Reference ref(p);
+    PathIndex index(p, 0, nullptr, 1);
+    ASSERT_TRUE(index.ok()) << index.failed();
+    std::uint64_t on = 0;
+    for (const HoleSet& s : all_reachable(p)) {
+      const bool want = ref.of(s).goal > 0;
+      ASSERT_EQ(index.on_path(s), want) << Position(p.board, s).to_string();
+      if (!want) continue;
+      ++on;
+      Replay rp = replay(*p.board, s, index.solution_from(s));
+      ASSERT_TRUE(rp.ok) << rp.error;
+      EXPECT_TRUE(goal_reached(p, rp.final));
+    }
+    EXPECT_GE(on, index.positions());  // the index counts orbits, the loop positions
+  }
+}
+
+// A census that cannot finish within the cache's bounds is said, not tried again, and the
+// searches answer; a cache that keeps little evicts the least recent index but rebuilds it when
+// asked again.
+TEST(Analysis, SharedLookupsFailAndEvictCleanly) {
+  BoardPtr b = make_board("english");
+  const Problem english = default_problem(b);
+  PathIndexCache::Options tight;
+  tight.background = false;
+  tight.build_memory = std::size_t{1} << 20;
+  PathIndexCache small(tight);
+  std::string note;
+  EXPECT_EQ(small.get(english, &note), nullptr);
+  EXPECT_NE(note.find("memory"), std::string::npos) << note;
+  std::string again;
+  EXPECT_EQ(small.get(english, &again), nullptr);
+  EXPECT_EQ(again, note);
+  Analyzer an(b, english.goal);
+  AnalysisOptions o;
+  o.start = english.start;
+  o.paths = &small;
+  o.count = false;
+  Position late(b, english.start);
+  for (const char* m : {"d2-d4", "f3-d3", "e1-e3", "e4-e2", "c1-e1", "e1-e3"})
+    late.apply(parse_move(*b, m));
+  const Analysis a = an.analyze(late, o);
+  EXPECT_EQ(a.lookup_note, note);
+  EXPECT_NE(a.goal.verdict, Solvability::Unknown);
+
+  PathIndexCache::Options keep_one;
+  keep_one.background = false;
+  keep_one.keep_bytes = 1;
+  PathIndexCache cache(keep_one);
+  const std::vector<Problem> ps = small_problems();
+  auto i0 = cache.get(ps[0]);
+  ASSERT_NE(i0, nullptr);
+  auto i1 = cache.get(ps[1]);
+  ASSERT_NE(i1, nullptr);
+  EXPECT_LE(cache.bytes(), i1->bytes());  // only the newest is kept
+  EXPECT_TRUE(i0->on_path(ps[0].start));  // a holder keeps its copy
+  auto again0 = cache.get(ps[0]);
+  ASSERT_NE(again0, nullptr);
+  EXPECT_NE(again0.get(), i0.get());  // rebuilt
+  EXPECT_NE(problem_key(ps[0]), problem_key(ps[1]));
+  EXPECT_NE(problem_key(ps[2]), problem_key(ps[3]));  // same board and start, other goal
+}
+
+// A cache destroyed while its background census runs (bounds it would not reach for minutes)
+// stops it and returns; the test's time limit catches a hang.
+TEST(Analysis, SharedLookupsStopWithTheirCache) {
+  BoardPtr b = make_board("french");
+  PathIndexCache::Options o;
+  o.build_memory = std::size_t{16} << 30;
+  o.build_seconds = 3600;
+  PathIndexCache cache(o);
+  std::string note;
+  EXPECT_EQ(cache.get(default_problem(b), &note), nullptr);
+  EXPECT_EQ(note, "no census look-up: queued to be built");
+  for (int i = 0; i < 200 && note != "no census look-up: being built"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(cache.get(default_problem(b), &note), nullptr);
+  }
+  EXPECT_EQ(note, "no census look-up: being built");
 }

@@ -19,6 +19,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
+#include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
 #include "pegsol/svg.hpp"
@@ -79,7 +80,14 @@ class Session {
         think_(think),
         analysis_(analysis),
         colour_(want_colour()),
-        prompt_(isatty(STDIN_FILENO) != 0) {}
+        prompt_(isatty(STDIN_FILENO) != 0) {
+    // The solution-path look-ups of this game's start start building at once, in the background.
+    const Problem& p = game_.problem();
+    if (analysis_) {
+      paths_.get(p);
+      paths_.get(Problem{p.board, p.start, Goal{}});
+    }
+  }
 
   int run() {
     const Board& b = board();
@@ -194,6 +202,8 @@ class Session {
     o.control = &control_;
     o.time_limit = think_;
     o.ways = ways;
+    o.start = game_.problem().start;  // every position of the game is reached from it
+    o.paths = &paths_;
     return o;
   }
 
@@ -404,6 +414,7 @@ class Session {
 
   Game game_;
   Analyzer analyzer_;
+  mutable PathIndexCache paths_;  // get() builds: not part of the session's state
   const Control& control_;
   double think_;
   bool analysis_;

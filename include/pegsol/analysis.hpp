@@ -21,6 +21,8 @@
 
 namespace pegsol {
 
+class PathIndexCache;
+
 struct AnalysisOptions {
   // Deadline, cancel for one call (analyze or first_mistake); may be null. With time_limit,
   // both apply.
@@ -42,14 +44,16 @@ struct AnalysisOptions {
   bool ways = true;
   bool hint = true;  // fill Analysis::hint
   // The start the position was reached from by legal jumps (a game's start). With it, on boards
-  // of up to 64 bits, the analyzer runs the census of (start, goal) once, keeping the positions
-  // on solution paths, and answers by one look-up: a position reachable from the start can reach
-  // the goal exactly when it lies on a solution path. Likewise towards one peg anywhere. The
-  // census is bounded by lookup_memory and lookup_seconds; past them it is not tried again and
-  // the searches answer. A start the position was not reached from gives wrong answers.
+  // of up to 64 bits, the census of (start, goal) keeping its solution paths answers by one
+  // look-up (path_index.hpp): a position reachable from the start can reach the goal exactly when
+  // it lies on a solution path; likewise towards one peg anywhere. The index comes from `paths`
+  // (shared, built in its background: until built the searches answer) or else from the
+  // analyzer's own, built in the call within lookup_memory and lookup_seconds. A census that
+  // stops is not tried again. A start the position was not reached from gives wrong answers.
   std::optional<HoleSet> start;
   bool lookup = true;
-  std::size_t lookup_memory = std::size_t{512} << 20;  // bytes: the census's memory limit
+  PathIndexCache* paths = nullptr;
+  std::size_t lookup_memory = std::size_t{512} << 20;  // bytes: the own census's memory limit
   double lookup_seconds = 10;                          // the census's time limit
 };
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
+#include "pegsol/path_index.hpp"
 
 namespace pegsol {
 
@@ -26,16 +26,6 @@ struct Entry {
   Count goal = 0;
   Count one = 0;
   std::uint64_t ends = 0;
-};
-
-// The positions on solution paths of one census (start, target), one per orbit under the census
-// group, sorted by level; or why the census could not give them.
-struct Lookup {
-  std::vector<int> syms;
-  std::vector<std::vector<std::uint64_t>> levels;  // indexed by peg count
-  std::uint64_t positions = 0;
-  double seconds = 0;
-  std::string failed;  // non-empty: the census stopped (and is not tried again)
 };
 
 // The count gave up: its memo would pass the options' bound.
@@ -70,71 +60,42 @@ struct Analyzer::Impl {
   // Positions on a solution found by a search: the solution's next jump from each, so that a
   // player following it is answered without searching again.
   mutable std::unordered_map<std::string, int> known_goal, known_one;
-  // Census look-ups by start (0/1 text) and target (true: the goal; false: one peg anywhere).
-  mutable std::map<std::pair<std::string, bool>, Lookup> lookups;
+  // The analyzer's own look-ups, built in the caller's thread, when the options name no cache.
+  mutable std::unique_ptr<PathIndexCache> own_paths;
 
-  // The look-up of (start, target), built by a census on first use; null when it cannot be.
-  const Lookup* lookup_for(const HoleSet& start, bool to_goal, const AnalysisOptions& o,
-                           std::string& note) const {
+  // The solution-path index of (start, target) from the options' cache or this analyzer's own;
+  // null when there is none (yet), with `note` saying why.
+  std::shared_ptr<const PathIndex> lookup_for(const HoleSet& start, bool to_goal,
+                                              const AnalysisOptions& o, std::string& note) const {
     if (!geo) {
       note = "no census look-up: the board's layout is wider than 64 bits";
       return nullptr;
     }
-    auto key = std::make_pair(start.to_bits(), to_goal);
-    auto it = lookups.find(key);
-    if (it == lookups.end()) {
-      if (lookups.size() >= 8) lookups.clear();
-      Lookup l;
-      Control ctl;
-      ctl.set_time_limit(o.lookup_seconds);
-      CensusOptions co;
-      co.keep_paths = true;
-      co.distinct = false;
-      co.random_player = false;
-      co.memory_limit = o.lookup_memory;
-      co.control = &ctl;
-      try {
-        CensusResult r = census(Problem{board, start, to_goal ? goal : Goal{}}, co);
-        if (r.stop != StopReason::None)
-          l.failed = "the census stopped (" + std::string(stop_reason_name(r.stop)) + ")" +
-                     (r.stop_note.empty() ? "" : ": " + r.stop_note);
-        else if (!r.paths_kept)
-          l.failed = "the census engine kept no solution paths";
-        l.syms = std::move(r.symmetries);
-        l.levels = std::move(r.paths);
-        l.positions = r.on_path_sym;
-        l.seconds = r.seconds;
-      } catch (const std::exception& e) {
-        l.failed = e.what();
+    PathIndexCache* cache = o.paths;
+    if (!cache) {
+      if (!own_paths) {
+        PathIndexCache::Options co;
+        co.background = false;
+        co.build_memory = o.lookup_memory;
+        co.build_seconds = o.lookup_seconds;
+        own_paths = std::make_unique<PathIndexCache>(co);
       }
-      if (!l.failed.empty()) l.levels.clear();
-      it = lookups.emplace(std::move(key), std::move(l)).first;
+      cache = own_paths.get();
     }
-    const Lookup& l = it->second;
-    if (!l.failed.empty()) {
-      note = "no census look-up: " + l.failed;
-      return nullptr;
-    }
-    note = "census look-up: " + std::to_string(l.positions) +
-           " positions on solution paths up to symmetry (built in " +
-           std::to_string(static_cast<int>(l.seconds * 1000)) + " ms)";
-    return &l;
-  }
-
-  // Whether x lies on a solution path of the look-up's census.
-  bool on_path(const Lookup& l, const Pos& x) const {
-    const auto k = static_cast<std::size_t>(x.count());
-    if (k >= l.levels.size()) return false;
-    const std::uint64_t c = geo->canonical(x, l.syms).w[0];
-    return std::binary_search(l.levels[k].begin(), l.levels[k].end(), c);
+    std::shared_ptr<const PathIndex> l =
+        cache->get(Problem{board, start, to_goal ? goal : Goal{}}, &note);
+    if (l)
+      note = "census look-up: " + std::to_string(l->positions()) +
+             " positions on solution paths up to symmetry (built in " +
+             std::to_string(static_cast<int>(l->seconds() * 1000)) + " ms)";
+    return l;
   }
 
   // The answer of the look-up for p, reached from the look-up's start: on a solution path, the
-  // solution along the set (replayed); else not solvable.
-  SolvabilityAnswer from_lookup(const Position& p, const Lookup& l, bool to_goal) const {
+  // solution along the paths (replayed); else not solvable.
+  SolvabilityAnswer from_lookup(const Position& p, const PathIndex& l, bool to_goal) const {
     SolvabilityAnswer a;
-    Pos x = geo->to_bits(p.pegs());
-    if (!on_path(l, x)) {
+    if (!l.on_path(p.pegs())) {
       a.verdict = Solvability::NotSolvable;
       a.reason =
           "no solution exists (the census from the start: this position lies on no "
@@ -142,20 +103,11 @@ struct Analyzer::Impl {
           std::string(to_goal ? "goal" : "one peg") + " lies on one)";
       return a;
     }
-    const Goal g = to_goal ? goal : Goal{};
-    const Problem pr = problem(p, g);
+    a.solution = l.solution_from(p.pegs());
     Position q = p;
-    while (!goal_reached(pr, q.pegs())) {
-      int next = -1;
-      geo->for_each_jump(x, [&](int j) {
-        if (next < 0 && on_path(l, x ^ geo->jump_mask(j))) next = j;
-      });
-      if (next < 0) throw std::logic_error("analysis: the census look-up lost its way");
-      const Jump& j = board->jumps()[static_cast<std::size_t>(next)];
-      a.solution.push_back(j);
-      q.apply(j);
-      x ^= geo->jump_mask(next);
-    }
+    for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
+    if (!goal_reached(problem(p, to_goal ? goal : Goal{}), q.pegs()))
+      throw std::logic_error("analysis: the look-up's solution misses the target");
     a.verdict = Solvability::Solvable;
     return a;
   }
@@ -330,7 +282,7 @@ struct Analyzer::Impl {
                            std::string* lookup_note = nullptr) const {
     if (o.lookup && o.start) {
       std::string why;
-      if (const Lookup* l = lookup_for(*o.start, to_goal, o, why)) {
+      if (auto l = lookup_for(*o.start, to_goal, o, why)) {
         if (lookup_note) *lookup_note = why;
         SolvabilityAnswer a = from_lookup(p, *l, to_goal);
         if (want_count) counted = try_count(p, o, call, note, expanded);
