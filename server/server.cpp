@@ -511,7 +511,6 @@ class Api {
     PathIndexCache::Options o;
     o.build_memory = s.lookup_memory;
     o.build_seconds = s.lookup_seconds;
-    o.build_threads = 1;  // the other cores serve requests meanwhile
     o.keep_bytes = s.lookup_keep;
     return o;
   }

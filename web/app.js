@@ -127,18 +127,24 @@ async function feedback() {
   body.dataset.state = 'pending';
   body.innerHTML = '<i>thinking…</i>';
   S.ends = [];
+  // The verdicts first (a look-up or a short search), then the count of the ways left, which
+  // may take longer: each is shown as it arrives.
   try {
-    const a = await api('/api/analysis', request(), ctl.signal);
+    const a = await api('/api/analysis', { ...request(), count: false }, ctl.signal);
     if (ctl.signal.aborted) return;
     let html = verdictHtml('One peg', a.one_peg);
     if (S.end !== 'any') html += verdictHtml(`Goal ${esc(S.end)}`, a.goal);
-    if (a.counted) {
-      html += `<div>Ways to finish from here: <b>${a.ways_goal}</b>${S.end !== 'any' ? ` (to one peg anywhere: ${a.ways_one_peg})` : ''}</div>`;
-      html += `<div>The last peg can still end on: ${a.end_holes.map(esc).join(', ') || '—'} (ringed)</div>`;
-      S.ends = a.end_hole_indices;
-    } else if (a.count_note) html += `<div class="unknown">Not counted: ${esc(a.count_note)}</div>`;
     S.lost = a.goal.verdict === 'not solvable';
     $('wrong-btn').hidden = !(S.lost && S.cursor > 0);
+    body.innerHTML = html + '<div class="counting"><i>counting the ways left…</i></div>';
+    body.dataset.state = 'verdict';
+    const c = await api('/api/analysis', request(), ctl.signal);
+    if (ctl.signal.aborted) return;
+    if (c.counted) {
+      html += `<div>Ways to finish from here: <b>${c.ways_goal}</b>${S.end !== 'any' ? ` (to one peg anywhere: ${c.ways_one_peg})` : ''}</div>`;
+      html += `<div>The last peg can still end on: ${c.end_holes.map(esc).join(', ') || '—'} (ringed)</div>`;
+      S.ends = c.end_hole_indices;
+    } else if (c.count_note) html += `<div class="unknown">Not counted: ${esc(c.count_note)}</div>`;
     body.innerHTML = html;
     body.dataset.state = 'done';
     draw();

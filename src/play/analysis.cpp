@@ -84,6 +84,9 @@ struct Analyzer::Impl {
     }
     std::shared_ptr<const PathIndex> l =
         cache->get(Problem{board, start, to_goal ? goal : Goal{}}, &note);
+    // A shared cache builds in the background: the look-up towards one peg anywhere, which a
+    // lost goal asks next, is queued with the goal's.
+    if (o.paths && to_goal && goal.kind != Goal::Kind::Any) o.paths->get(Problem{board, start, {}});
     if (l)
       note = "census look-up: " + std::to_string(l->positions()) +
              " positions on solution paths up to symmetry (built in " +
