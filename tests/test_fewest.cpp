@@ -193,6 +193,9 @@ TEST(Fewest, Triangle5EveryPair) {
   check_board("triangle:5", true);
 }
 TEST(Fewest, Triangle6) {
+#ifdef PEGSOL_TEST_SANITIZED
+  GTEST_SKIP() << "the 21-hole reference search is the Release run's";
+#endif
   check_board("triangle:6", false, {0});
 }
 TEST(Fewest, Rectangles) {

@@ -15,6 +15,12 @@ using namespace pegsol;
 
 namespace {
 
+#ifdef PEGSOL_TEST_SANITIZED
+constexpr bool kSanitized = true;  // the largest reference boards are left to the Release run
+#else
+constexpr bool kSanitized = false;
+#endif
+
 // Reference: plain recursion over HoleSet through every position reachable from the start,
 // recording the holes where a single peg is left; no bit layout, symmetry or invariants.
 std::set<int> reference_finals(const Board& b, const HoleSet& start) {
@@ -102,6 +108,7 @@ TEST(Solve, CatalogueDefaultsAreSolved) {
 TEST(Solve, AgreesWithReferenceOnSmallBoards) {
   for (const char* spec :
        {"triangle:4", "triangle:5", "triangle:6", "rect:3x4", "rect:4x4", "hexagon:2"}) {
+    if (kSanitized && std::string(spec) == "triangle:6") continue;
     BoardPtr b = make_board(spec);
     for (int s = 0; s < b->size(); ++s) {
       if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
@@ -130,6 +137,7 @@ TEST(Solve, AgreesWithReferenceOnSmallBoards) {
 
 TEST(Solve, QuickProofsNeverContradictTheReference) {
   for (const char* spec : {"triangle:5", "rect:3x5", "hexagon:2", "rect:4x4", "triangle:6"}) {
+    if (kSanitized && std::string(spec) == "triangle:6") continue;
     BoardPtr b = make_board(spec);
     for (int s = 0; s < b->size(); ++s) {
       if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
