@@ -1,11 +1,15 @@
 // `pegsol serve`: routes, request limits, the compute slots and the job table (docs/api.md).
 #include "server.hpp"
 
+#include <dirent.h>
+#include <netdb.h>
 #include <sys/socket.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <list>
 #include <map>
@@ -193,9 +197,13 @@ class Slots {
     std::lock_guard lock(m_);
     ++free_;
   }
+  int free() const {
+    std::lock_guard lock(m_);
+    return free_;
+  }
 
  private:
-  std::mutex m_;
+  mutable std::mutex m_;
   int free_;
 };
 
@@ -256,6 +264,96 @@ json progress_json(const ProgressReport& r) {
           {"level", r.level}};
 }
 
+// The socket of the connection a request came on (its local port, remote address and port):
+// httplib 0.11 gives a handler no handle to it, so the process's descriptors are searched. The
+// socket stays open while the handler runs (httplib closes it after the response).
+socket_t connection_of(const httplib::Request& req) {
+  DIR* dir = opendir("/proc/self/fd");
+  if (!dir) return INVALID_SOCKET;
+  socket_t found = INVALID_SOCKET;
+  const std::string want_port = std::to_string(req.remote_port);
+  const std::string want_local = std::to_string(req.local_port);
+  while (const dirent* e = readdir(dir)) {
+    char* end = nullptr;
+    const long fd = std::strtol(e->d_name, &end, 10);
+    if (end == e->d_name || *end) continue;
+    sockaddr_storage peer{}, self{};
+    socklen_t peer_len = sizeof peer, self_len = sizeof self;
+    const int s = static_cast<int>(fd);
+    if (getpeername(s, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 ||
+        getsockname(s, reinterpret_cast<sockaddr*>(&self), &self_len) != 0)
+      continue;
+    char host[NI_MAXHOST], port[NI_MAXSERV], local[NI_MAXSERV];
+    if (getnameinfo(reinterpret_cast<sockaddr*>(&peer), peer_len, host, sizeof host, port,
+                    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0 ||
+        getnameinfo(reinterpret_cast<sockaddr*>(&self), self_len, nullptr, 0, local, sizeof local,
+                    NI_NUMERICSERV) != 0)
+      continue;
+    if (req.remote_addr == host && want_port == port && want_local == local) {
+      found = s;
+      break;
+    }
+  }
+  closedir(dir);
+  return found;
+}
+
+// The connections of the requests computing now: check() cancels the computation of each whose
+// client has closed its connection (end of stream or a reset; bytes waiting, a pipelined next
+// request, mean the client is still there).
+class Clients {
+ public:
+  int add(socket_t s, const Control* c) {
+    std::lock_guard lock(m_);
+    calls_[++next_] = {s, c};
+    return next_;
+  }
+  void remove(int id) {
+    std::lock_guard lock(m_);
+    calls_.erase(id);
+  }
+  void check() {
+    std::lock_guard lock(m_);
+    for (auto& [id, call] : calls_) {
+      if (call.first == INVALID_SOCKET) continue;
+      char byte = 0;
+      const ssize_t n = ::recv(call.first, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+        call.second->cancel(StopReason::Cancelled);
+        call.first = INVALID_SOCKET;
+        ++gone_;
+      }
+    }
+  }
+  std::uint64_t gone() const {
+    std::lock_guard lock(m_);
+    return gone_;
+  }
+
+ private:
+  mutable std::mutex m_;
+  std::map<int, std::pair<socket_t, const Control*>> calls_;
+  int next_ = 0;
+  std::uint64_t gone_ = 0;  // computations cancelled because their client went away
+};
+
+// One computing request: a compute slot (503 when none is free), a control under the server's
+// (stopped at shutdown), cancelled when the client goes away.
+struct Call {
+  Call(const httplib::Request& req, Slots& slots, const Control& server, Clients& clients)
+      : slot(slots),
+        control(&server),
+        clients(clients),
+        id(clients.add(connection_of(req), &control)) {}
+  ~Call() { clients.remove(id); }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  SlotGuard slot;
+  Control control;
+  Clients& clients;
+  int id;
+};
+
 class Api {
  public:
   Api(const ServeOptions& o, const Control& c)
@@ -266,6 +364,12 @@ class Api {
   void routes(httplib::Server& s) {
     s.Get("/api/boards", wrap([](const httplib::Request&) { return catalogue_json(); }));
     s.Get("/api/presets", wrap([](const httplib::Request&) { return presets_json(); }));
+    s.Get("/api/status", wrap([this](const httplib::Request&) {
+            return json{{"compute_slots", opt_.compute_slots},
+                        {"free_slots", slots_.free()},
+                        {"lookup_bytes", paths_.bytes()},
+                        {"cancelled_client_gone", clients_.gone()}};
+          }));
     s.Get("/api/board", wrap([](const httplib::Request& req) {
             json body = json::object();
             for (const char* k : {"board", "lattice"})
@@ -332,6 +436,7 @@ class Api {
 
   // Cancels jobs nobody polls, forgets old finished ones; called about five times a second.
   void tend() {
+    clients_.check();
     std::vector<std::shared_ptr<Job>> done;
     {
       std::lock_guard lock(jobs_m_);
@@ -436,8 +541,8 @@ class Api {
   json solve_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    SlotGuard slot(slots_);
-    Control c(&control_);
+    Call call(req, slots_, control_, clients_);
+    Control& c = call.control;
     SolveOptions o = request_options(body, c);
     if (std::string a = field(body, "algorithm"); !a.empty()) {
       auto alg = parse_algorithm(a);
@@ -535,8 +640,8 @@ class Api {
   json analysis_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    SlotGuard slot(slots_);
-    Control c(&control_);
+    Call call(req, slots_, control_, clients_);
+    Control& c = call.control;
     Lease a = analyzer_for(g);
     AnalysisOptions o = analysis_options(body, c, g);
     json out = analysis_json(g.position(), a->analyze(g.position(), o));
@@ -549,8 +654,8 @@ class Api {
   json hint_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    SlotGuard slot(slots_);
-    Control c(&control_);
+    Call call(req, slots_, control_, clients_);
+    Control& c = call.control;
     AnalysisOptions o = analysis_options(body, c, g);
     o.count = false;
     Analysis a = [&] {
@@ -569,8 +674,8 @@ class Api {
   json mistake_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
-    SlotGuard slot(slots_);
-    Control c(&control_);
+    Call call(req, slots_, control_, clients_);
+    Control& c = call.control;
     AnalysisOptions o = analysis_options(body, c, g);
     o.time_limit = opt_.request_seconds;
     Lease an = analyzer_for(g);
@@ -663,6 +768,7 @@ class Api {
   std::mutex analyzers_m_;
   std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> analyzers_;
   PathIndexCache paths_;  // shared by every analyzer
+  Clients clients_;
   std::uint64_t next_id_ = 0;
 };
 

@@ -3,6 +3,7 @@
 python3 tests/api_test.py PEGSOL_BINARY."""
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -158,6 +159,34 @@ try:
 finally:
     if s.proc.poll() is None:
         s.proc.kill()
+
+# A client that goes away cancels its computation: with one compute slot, a search of tens of
+# seconds whose client closes the connection frees the slot at once (status, then a new solve).
+g = Server(pegsol, "--slots", "1", "--request-seconds", "60")
+try:
+    host, port = g.base.split("//")[1].rsplit(":", 1)
+    body = json.dumps({"board": "wiegleb", "algorithm": "dfs", "time_limit": 60}).encode()
+    c = socket.create_connection((host, int(port)))
+    c.sendall(b"POST /api/solve HTTP/1.1\r\nHost: pegsol\r\nContent-Type: application/json\r\n"
+              b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    busy = None
+    for _ in range(100):  # until the search holds the slot
+        busy = g.get("/api/status")[1]
+        if busy["free_slots"] == 0:
+            break
+        time.sleep(0.05)
+    check("status-busy", busy["free_slots"] == 0 and busy["compute_slots"] == 1, busy)
+    c.close()
+    t0 = time.time()
+    st = busy
+    while time.time() - t0 < 20 and st["free_slots"] == 0:
+        time.sleep(0.05)
+        st = g.get("/api/status")[1]
+    check("client-gone-cancels", st["free_slots"] == 1 and st["cancelled_client_gone"] == 1
+          and time.time() - t0 < 10, (round(time.time() - t0, 2), st))
+    check("slot-free-after-gone", g.post("/api/solve", {"board": "triangle:5"})[0] == 200)
+finally:
+    g.stop()
 
 # Loopback by default; --host says when it is not.
 p = subprocess.Popen([pegsol, "serve", "--port", "0", "--host", "0.0.0.0"], stdout=subprocess.PIPE,
