@@ -76,8 +76,9 @@ function draw() {
 
 function drawSide() {
   const pos = pegs();
-  $('pegs-count').textContent = `${[...pos].filter((c) => c === '1').length} pegs`;
-  $('moves-count').textContent = `${S.cursor} moves`;
+  const n = [...pos].filter((c) => c === '1').length;
+  $('pegs-count').textContent = `${n} peg${n === 1 ? '' : 's'}`;
+  $('moves-count').textContent = `${S.cursor} move${S.cursor === 1 ? '' : 's'}`;
   const ol = $('move-list');
   ol.replaceChildren();
   S.moves.forEach((m, i) => {

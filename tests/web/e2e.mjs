@@ -2,7 +2,7 @@
 // download): node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR. Starts `pegsol serve` on a free
 // loopback port, plays, and keeps a screenshot of every step in SCREENSHOT_DIR.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const [pegsol, shots = 'screenshots'] = process.argv.slice(2);
@@ -73,7 +73,7 @@ try {
     await page.click(`#board circle.target[data-hole="${t}"]`);
   }
   await ready();
-  check('play-one-peg', (await text('#pegs-count')) === '1 pegs', await text('#pegs-count'));
+  check('play-one-peg', (await text('#pegs-count')) === '1 peg', await text('#pegs-count'));
   check('play-solved', (await text('#status')).includes('Solved'), await text('#status'));
   await shot('02-solved-by-clicks');
 
@@ -87,6 +87,28 @@ try {
   await page.keyboard.press('Control+z');
   await ready();
   await shot('03-undone');
+
+  // A move by dragging a peg onto its target hole (the first jump of the solution, from the start).
+  await page.click('#restart');
+  await ready();
+  const centre = async (sel) => {
+    const r = await (await page.$(sel)).boundingBox();
+    return [r.x + r.width / 2, r.y + r.height / 2];
+  };
+  const [df, , dt] = sol.moves[0];
+  const [fx, fy] = await centre(`#board circle.peg[data-hole="${df}"]`);
+  const [tx, ty] = await centre(`#board g.cell[data-hole="${dt}"]`);
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  await page.mouse.move((fx + tx) / 2, (fy + ty) / 2, { steps: 4 });
+  await page.mouse.move(tx, ty, { steps: 4 });
+  await page.mouse.up();
+  check('drag', await waitText('#moves-count', '1 move') && (await text('#pegs-count')) === '13 pegs',
+    `${await text('#moves-count')} ${await text('#pegs-count')}`);
+  check('drag-landed', (await page.$(`#board g.cell[data-hole="${dt}"] circle.peg`)) !== null &&
+    (await page.$(`#board g.cell[data-hole="${df}"] circle.peg`)) === null);
+  await ready();
+  await shot('03b-dragged');
 
   // A hint from the start.
   await page.click('#restart');
@@ -103,7 +125,7 @@ try {
     await page.click(`#board circle.target[data-hole="${t}"]`);
   }
   await page.click('#finish-btn');
-  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 pegs', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
   const list = await page.$$eval('#move-list li', (l) => l.map((x) => x.textContent));
   check('finish-keeps-moves', list[0] === `${geo.names[a[0]]}-${geo.names[a[2]]}` && list[1] === `${geo.names[b[0]]}-${geo.names[b[2]]}`, list.join(' '));
   await shot('05-finished');
@@ -150,7 +172,7 @@ try {
   check('save-format', saved.startsWith('pegsol game\nboard: english\n'), saved);
   await page.click('#restart');
   await page.click('#load-text');
-  check('load', await waitText('#moves-count', '1 moves'), await text('#moves-count'));
+  check('load', await waitText('#moves-count', '1 move'), await text('#moves-count'));
   await ready();
   await shot('08-loaded');
 
@@ -199,6 +221,26 @@ try {
   const svgDl = page.waitForEvent('download');
   await page.click('#svg-btn');
   check('svg-download', (await svgDl).suggestedFilename() === 'pegsol.svg');
+  // PNG of the position: a real PNG of the picture's size.
+  const pngDl = page.waitForEvent('download');
+  await page.click('#png-btn');
+  const pngFile = await pngDl;
+  const pngBytes = readFileSync(await pngFile.path());
+  check('png-download', pngFile.suggestedFilename() === 'pegsol.png' &&
+    pngBytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) &&
+    pngBytes.readUInt32BE(16) > 100 && pngBytes.readUInt32BE(20) > 100, `${pngBytes.length} bytes`);
+  // Print the solution: the print page holds the start and one small board per jump, and the
+  // browser's print is called (replaced here, headless Chromium has no printer).
+  await page.evaluate(() => { window.printed = 0; window.print = () => { window.printed++; }; });
+  await page.click('#print-btn');
+  await page.waitForFunction(() => window.printed > 0);
+  const printed = await page.$$eval('#print-area figure', (l) => l.map((f) => f.textContent));
+  check('print', printed.length >= 2 && printed[0] === 'start' && /^1\. \S+-\S+$/.test(printed[1]),
+    printed.slice(0, 3).join(' | '));
+  check('print-boards', await page.$$eval('#print-area figure svg', (l) => l.length) === printed.length);
+  await page.emulateMedia({ media: 'print' });
+  await shot('13b-print');
+  await page.emulateMedia({ media: 'screen' });
 
   // Other boards: a triangle of 12 rows, a hexagon, a pasted drawing.
   await page.click('#board-more summary');
