@@ -47,7 +47,7 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_
   // Asked on every architecture, so that a bad PEGSOL_KERNELS is an error everywhere.
   [[maybe_unused]] const Isa isa =
       o.engine == CensusEngine::CompactPortable ? Isa::Portable : kernel_info().census;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
   if (isa == Isa::Avx512) return avx512::compact_census_isa(p, o, syms, twist, wide_counts);
   if (isa == Isa::Avx2) return avx2::compact_census_isa(p, o, syms, twist, wide_counts);
 #endif

@@ -1,5 +1,5 @@
 // The compact census engine for x86-64 CPUs with AVX2 and BMI2 (x86-64-v3).
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
 #include "target.hpp"
 #define PEGSOL_CENSUS_ISA avx2
 #define PEGSOL_CENSUS_TARGET PEGSOL_ISA_AVX2

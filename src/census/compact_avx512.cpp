@@ -1,5 +1,5 @@
 // The compact census engine for x86-64 CPUs with AVX-512 (VBMI2, BITALG, VPOPCNTDQ) and GFNI.
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
 #include "target.hpp"
 #define PEGSOL_CENSUS_ISA avx512
 #define PEGSOL_CENSUS_TARGET PEGSOL_ISA_AVX512

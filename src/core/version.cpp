@@ -69,7 +69,11 @@ Isa detect() {
 KernelInfo kernel_info() {
   KernelInfo k;
   k.cpu = detect();
+#ifdef PEGSOL_PORTABLE_ONLY
+  k.census = Isa::Portable;  // the other tiers were not compiled (PEGSOL_CPU_TIERS=OFF)
+#else
   k.census = k.cpu;
+#endif
   if (const char* env = std::getenv("PEGSOL_KERNELS"); env && *env) {
     k.cap = env;
     Isa cap;
