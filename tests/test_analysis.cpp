@@ -620,3 +620,33 @@ TEST(Analysis, SharedLookupsStopWithTheirCache) {
   }
   EXPECT_EQ(note, "no census look-up: being built");
 }
+
+// await(): nothing to wait for when no build was asked; the index once a queued build ends; and
+// an analysis whose short searches cannot decide waits for the shared build and answers by it.
+TEST(Analysis, SharedLookupsCanBeAwaited) {
+  const std::vector<Problem> ps = small_problems();
+  PathIndexCache cache;
+  Control none;
+  std::string note;
+  EXPECT_EQ(cache.await(ps[0], none, &note), nullptr);
+  EXPECT_EQ(cache.get(ps[0]), nullptr);  // queued
+  auto built = cache.await(ps[0], none, &note);
+  ASSERT_NE(built, nullptr) << note;
+  EXPECT_TRUE(built->on_path(ps[0].start));
+  EXPECT_EQ(cache.get(ps[0]), built);
+
+  // No short search: the analysis of the start waits for the goal's index.
+  const Problem& p = ps[1];
+  Analyzer an(p.board, p.goal);
+  AnalysisOptions o;
+  o.start = p.start;
+  o.paths = &cache;
+  o.count = false;
+  o.quick_nodes = 0;
+  o.beam_seconds = 0;
+  o.time_limit = 0;
+  Reference ref(p);
+  const Analysis a = an.analyze(Position(p.board, p.start), o);
+  EXPECT_EQ(a.lookup_note, "census look-up (waited for its build)");
+  EXPECT_EQ(a.goal.verdict, verdict_of(ref.of(p.start).goal));
+}

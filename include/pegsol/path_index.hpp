@@ -82,6 +82,10 @@ class PathIndexCache {
   // The index of p, built now if need be (waits for a queued or running build); null when its
   // census failed (`note` says why).
   std::shared_ptr<const PathIndex> wait(const Problem& p, std::string* note = nullptr);
+  // The index of p once its queued or running build ends, waiting at most until `control` says
+  // to stop; null at once when p has no build queued or running (get() queues one).
+  std::shared_ptr<const PathIndex> await(const Problem& p, const Control& control,
+                                         std::string* note = nullptr);
   std::size_t bytes() const;  // held by the built indexes
 
  private:

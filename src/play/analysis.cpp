@@ -283,7 +283,8 @@ struct Analyzer::Impl {
                            const Control& call, bool want_count, std::optional<Entry>& counted,
                            std::string& note, std::uint64_t& expanded,
                            std::string* lookup_note = nullptr) const {
-    if (o.lookup && o.start) {
+    const bool lookups = o.lookup && o.start && geo;
+    if (lookups) {
       std::string why;
       if (auto l = lookup_for(*o.start, to_goal, o, why)) {
         if (lookup_note) *lookup_note = why;
@@ -302,6 +303,19 @@ struct Analyzer::Impl {
         if (want_count) counted = try_count(p, o, call, note, expanded);
         quick.nodes = nodes;
         return quick;
+      }
+    }
+    // The short searches did not decide (a lost position, mostly): a shared look-up being built
+    // answers such a position sooner than a search to the end. Half the time left goes to it.
+    if (lookups && o.paths) {
+      Control wait(&call);
+      wait.set_time_limit(call.has_deadline() ? call.remaining_seconds() / 2 : 1.0);
+      std::string why;
+      if (auto l = o.paths->await(Problem{board, *o.start, to_goal ? goal : Goal{}}, wait, &why)) {
+        if (lookup_note) *lookup_note = "census look-up (waited for its build)";
+        SolvabilityAnswer a = from_lookup(p, *l, to_goal);
+        if (want_count) counted = try_count(p, o, call, note, expanded);
+        return a;
       }
     }
     counted = try_count(p, o, call, note, expanded);

@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "pegsol/census.hpp"
@@ -213,6 +214,27 @@ std::shared_ptr<const PathIndex> PathIndexCache::wait(const Problem& p, std::str
   });
   if (s->state == Slot::State::Built) return s->index;
   if (note) *note = note_of(s->state == Slot::State::Failed ? s->failed : "the cache stopped");
+  return nullptr;
+}
+
+std::shared_ptr<const PathIndex> PathIndexCache::await(const Problem& p, const Control& control,
+                                                       std::string* note) {
+  std::unique_lock lock(mutex_);
+  auto it = slots_.find(problem_key(p));
+  if (it == slots_.end()) return nullptr;
+  std::shared_ptr<Slot> s = it->second;
+  auto pending = [&] {
+    return !stopping_ && (s->state == Slot::State::Queued || s->state == Slot::State::Building);
+  };
+  if (s->state == Slot::State::Queued && std::find(queue_.begin(), queue_.end(), s) == queue_.end())
+    return nullptr;  // known but not queued (the queue was full): nothing to wait for
+  while (pending() && !control.should_stop())
+    changed_.wait_for(lock, std::chrono::milliseconds(20));
+  if (s->state == Slot::State::Built) {
+    s->used = ++tick_;
+    return s->index;
+  }
+  if (note) *note = note_of(s->state == Slot::State::Failed ? s->failed : "being built");
   return nullptr;
 }
 
