@@ -28,8 +28,8 @@ done
 # without AVX2 or AVX-512 runs.
 step "release, PEGSOL_KERNELS=portable"
 # (The limits label checks the command's edges, which do not depend on the kernels; the server
-# and the page are covered by the Release run.)
-PEGSOL_KERNELS=portable ctest --preset release -j2 -LE 'limits|server|web'
+# and the page are covered by the Release run, and so is pegsol-mpi, which uses no kernels.)
+PEGSOL_KERNELS=portable ctest --preset release -j2 -LE 'limits|server|web|mpi'
 step "release census tests, PEGSOL_KERNELS=avx2"
 PEGSOL_KERNELS=avx2 ctest --preset release -j2 -R 'Census'
 step "aarch64 (cross-compiled, run under qemu)"

@@ -68,7 +68,15 @@ inline Pos pos(u64 key) {
 // position, marks a free slot: no level holds it), at most 70% full.
 class LevelTable {
  public:
-  explicit LevelTable(Memory& m) : slots_(m) { rehash(1024); }
+  explicit LevelTable(Memory& m) : slots_(m) {}
+  // Room for about `expect` positions (called once, before the first add).
+  void reserve(std::size_t expect) {
+    std::size_t cap = 1024;
+    while (cap * 7 < expect * 10) cap *= 2;
+    rehash(cap);
+  }
+  // Brings the line of key's first slot into the cache (an add of it follows soon).
+  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
   // Adds the edge's count and share to its child's entry.
   void add(const Edge& e) {
     if ((size_ + 1) * 10 > slots_.size() * 7) rehash(slots_.size() * 2);
@@ -336,14 +344,23 @@ class DistributedCensus {
         order[at[group(cur_[i].key)]++] = static_cast<std::uint32_t>(i);
     });
     CensusLevel lv;
+    // Expected positions of the next level on this rank: this level's growth again.
+    const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
     LevelTable next(mem_);
+    ex_.guarded([&] {
+      next.reserve(
+          static_cast<std::size_t>(std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
+                                            static_cast<double>(total) * 16)));
+    });
+    last_total_ = total;
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
     std::vector<u64> imgs(ns);
     std::vector<int> kids(nj);
-    Booked<Edge> in(mem_);
+    Booked<Edge> send(mem_), in(mem_);
+    std::vector<Booked<Edge>> out;
+    for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
+    std::vector<std::size_t> from;
     for (u64 gi = 0; gi < groups; ++gi) {
-      std::vector<Booked<Edge>> out;
-      for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
       ex_.guarded([&] {
         for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
           const Entry& x = cur_[order[q]];
@@ -372,14 +389,11 @@ class DistributedCensus {
           }
         }
       });
-      ex_.agree(run_.control);
-      ex_.all_to_all(out, in);
-      ex_.guarded([&] {
-        std::sort(in.vec().begin(), in.vec().end(),
-                  [](const Edge& a, const Edge& b) { return a.parent < b.parent; });
-        for (const Edge& e : in.vec()) next.add(e);
-      });
+      ex_.all_to_all(out, send, in, from, run_.control);
+      ex_.guarded([&] { add_in_parent_order(next, in, from); });
     }
+    out.clear();
+    send.release();
     in.release();
     order.release();
     ex_.guarded([&] {
@@ -392,6 +406,46 @@ class DistributedCensus {
     g.reachable_sym = ex_.sum(lv.reachable_sym);
     g.games = ex_.sum(lv.games);
     add_count(r.games, g.games);
+  }
+
+  // Adds the children of one round to the table in the order of their parents' keys: each
+  // rank's part of `in` (in[from[r], from[r + 1])) is in that order already, so the parts are
+  // merged (a parent lives on one rank: no ties).
+  static void add_in_parent_order(LevelTable& next, const Booked<Edge>& in,
+                                  const std::vector<std::size_t>& from) {
+    const Edge* e = in.vec().data();
+    const std::size_t n = in.size();
+    // The table's lines are fetched this many adds ahead: the adds are bound by their misses.
+    constexpr std::size_t kAhead = 16;
+    if (from.size() == 2 || n == from[1]) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) next.prefetch(e[i + kAhead].child);
+        next.add(e[i]);
+      }
+      return;
+    }
+    Booked<std::uint32_t> order(in.memory());
+    order.reserve(n);
+    std::vector<std::size_t> at(from.begin(), from.end() - 1);
+    std::vector<std::size_t> live;
+    for (std::size_t r = 0; r < at.size(); ++r)
+      if (at[r] < from[r + 1]) live.push_back(r);
+    while (!live.empty()) {
+      std::size_t best = 0;
+      for (std::size_t q = 1; q < live.size(); ++q)
+        if (e[at[live[q]]].parent < e[at[live[best]]].parent) best = q;
+      const std::size_t r = live[best];
+      // Every child of this parent (they are adjacent in its rank's part).
+      const u64 parent = e[at[r]].parent;
+      while (at[r] < from[r + 1] && e[at[r]].parent == parent)
+        order.vec().push_back(static_cast<std::uint32_t>(at[r]++));
+      if (at[r] == from[r + 1]) live.erase(live.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+    const std::uint32_t* o = order.vec().data();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) next.prefetch(e[o[i + kAhead]].child);
+      next.add(e[o[i]]);
+    }
   }
 
   // Solution paths, backward from the goal: the parents of a level's on-path positions are
@@ -414,7 +468,10 @@ class DistributedCensus {
         if (std::binary_search(at_goal.begin(), at_goal.end(), c)) first.push_back(c);
       }
     });
-    Booked<u64> in(mem_);
+    Booked<u64> send(mem_), in(mem_);
+    std::vector<Booked<u64>> out;
+    for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
+    std::vector<std::size_t> from;
     for (int k = goal_pegs_ + 1; k <= k0_; ++k) {
       mem_.set_level(k);
       const auto& below = path_[static_cast<std::size_t>(k - 1)].vec();
@@ -422,8 +479,6 @@ class DistributedCensus {
       Booked<u64>& mine = path_[static_cast<std::size_t>(k)];
       const u64 rounds = (ex_.max(below.size()) + kRoundQueries - 1) / kRoundQueries;
       for (u64 i = 0; i < rounds; ++i) {
-        std::vector<Booked<u64>> out;
-        for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
         ex_.guarded([&] {
           const std::size_t lo = std::min<std::size_t>(below.size(), i * kRoundQueries);
           const std::size_t hi = std::min<std::size_t>(below.size(), lo + kRoundQueries);
@@ -439,8 +494,7 @@ class DistributedCensus {
             o.vec().erase(std::unique(o.vec().begin(), o.vec().end()), o.vec().end());
           }
         });
-        ex_.agree(run_.control);
-        ex_.all_to_all(out, in);
+        ex_.all_to_all(out, send, in, from, run_.control);
         ex_.guarded([&] {
           for (u64 c : in.vec())
             if (std::binary_search(level.begin(), level.end(), c)) mine.push_back(c);
@@ -517,6 +571,7 @@ class DistributedCensus {
   int goal_pegs_ = 1, k0_ = 0;
   Booked<Entry> cur_;                       // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
+  u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
   Clock::time_point t0_;
 };
 

@@ -28,9 +28,14 @@ class Exchange {
   MPI_Comm comm() const { return comm_; }
 
   // Sends out[d] to rank d for every d and fills `in` with what every rank sent here, in rank
-  // order. Each list must stay under 2 GiB (the callers' rounds are far smaller).
+  // order, rank r's part at [from[r], from[r + 1]). `send` is scratch; the buffers keep their
+  // capacity from round to round (fresh pages cost more than the exchange). Each list must stay
+  // under 2 GiB (the callers' rounds are far smaller).
+  // Collective, and an agreement (agree()): the buffers are booked before anything is sent.
   template <class T>
-  void all_to_all(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& in) {
+  void all_to_all(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& send,
+                  census_detail::Booked<T>& in, std::vector<std::size_t>& from,
+                  const Control& control) {
     const auto n = static_cast<std::size_t>(size_);
     std::vector<int> sc(n), rc(n), sd(n), rd(n);
     std::size_t total = 0;
@@ -44,19 +49,26 @@ class Exchange {
         ledger_->bytes_sent += out[d].size() * sizeof(T);
     }
     MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm_);
-    census_detail::Booked<T> send(out[0].memory());
-    send.reserve(total);
+    std::size_t got = 0;
+    for (std::size_t d = 0; d < n; ++d) got += static_cast<std::size_t>(rc[d]);
+    guarded([&] {
+      send.clear();
+      send.reserve(total);
+      in.clear();
+      in.reserve(got / sizeof(T));
+    });
+    agree(control);
     for (std::size_t d = 0; d < n; ++d) {
       send.vec().insert(send.vec().end(), out[d].vec().begin(), out[d].vec().end());
-      out[d].release();
+      out[d].clear();
     }
-    std::size_t got = 0;
+    from.assign(n + 1, 0);
+    got = 0;
     for (std::size_t d = 0; d < n; ++d) {
       rd[d] = static_cast<int>(got);
       got += static_cast<std::size_t>(rc[d]);
+      from[d + 1] = got / sizeof(T);
     }
-    in.clear();
-    in.reserve(got / sizeof(T));
     in.vec().resize(got / sizeof(T));
     MPI_Alltoallv(send.vec().data(), sc.data(), sd.data(), MPI_BYTE, in.vec().data(), rc.data(),
                   rd.data(), MPI_BYTE, comm_);
