@@ -2,7 +2,8 @@
 # The census on MPI ranks equals the one-process census: for each problem below, `pegsol count`
 # and `mpirun -np K pegsol-mpi count` for K = 1..4 print the same JSON (every key but "stats";
 # the random player's chances within a relative 1e-12 of the one process's and the same bits for
-# every K, docs/mpi.md) and the same text (but the last line: time, memory, threads).
+# every K, docs/mpi.md) and the same text (but the last line: time, memory, threads); a run
+# killed after a checkpoint and resumed prints what the whole run prints.
 # Usage: mpi_test.sh PEGSOL PEGSOL_MPI MPIEXEC
 set -euo pipefail
 pegsol=$1
@@ -101,6 +102,42 @@ for k in (1, 2, 3, 4):
 sys.exit(1 if bad else 0)
 EOF
 done
+# Checkpoint and resume: ranks killed (SIGKILL) once a level is committed, then --resume, give
+# the JSON of the uninterrupted run, chances bit for bit; another -np is refused.
+ck_prob=(--board english --start "$english_sub" --end d4)
+for k in 2 3; do
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    >"$tmp/ck-whole-$k.json" 2>/dev/null
+  status=0
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    --checkpoint "$tmp/ck-$k" --crash-after-level 11 >/dev/null 2>&1 || status=$?
+  if [ "$status" = 0 ] || [ "$(cat "$tmp/ck-$k/committed")" != 11 ]; then
+    echo "FAIL: -np $k --crash-after-level 11: status $status, committed $(cat "$tmp/ck-$k/committed")"
+    fail=1
+  fi
+  if ! "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    --resume "$tmp/ck-$k" >"$tmp/ck-resumed-$k.json" 2>"$tmp/ck-$k.err"; then
+    echo "FAIL: -np $k --resume: exit status $?"
+    cat "$tmp/ck-$k.err"
+    fail=1
+  fi
+  python3 - "$tmp/ck-whole-$k.json" "$tmp/ck-resumed-$k.json" <<'EOF2' || fail=1
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+bad = [k for k in a if k != "stats" and a[k] != b.get(k)]
+if bad:
+    print(f"FAIL: resumed run differs from the whole run in {bad}")
+sys.exit(1 if bad else 0)
+EOF2
+done
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count "${ck_prob[@]}" --resume "$tmp/ck-3" \
+  >/dev/null 2>"$tmp/ck-np.err" || status=$?
+if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; then
+  echo "FAIL: --resume with another -np: status $status"
+  cat "$tmp/ck-np.err"
+  fail=1
+fi
 # Errors: a bad option is bad input (status 2) with one error object, as for pegsol count.
 status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board nosuch --json >"$tmp/err.json" \
@@ -127,5 +164,5 @@ if [ "$status" != 4 ] || ! grep -q "census stopped (memory): rank [0-9]: memory 
   cat "$tmp/mem.err"
   fail=1
 fi
-[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures"
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed runs equal"
 exit "$fail"

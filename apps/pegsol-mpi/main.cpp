@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,17 @@ int run(int argc, char** argv, int rank, int size) {
       ->check(cli::whole_number_check(0, UINT64_MAX));
   count->add_flag("--progress", show_progress,
                   "A line per level on stderr (the default when stderr is a terminal)");
+  mpi::Checkpoint checkpoint;
+  std::string resume_dir;
+  auto* ck = count->add_option("--checkpoint", checkpoint.dir,
+                               "Directory for the state after each completed level (each rank "
+                               "writes its own files)");
+  count
+      ->add_option("--resume", resume_dir,
+                   "Go on from the last level committed in this directory (same command and "
+                   "-np); checkpoints go on there")
+      ->excludes(ck);
+  count->add_option("--crash-after-level", checkpoint.crash_after_level)->group("");
   const bool json_wanted =
       std::any_of(argv, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   try {
@@ -121,6 +133,18 @@ int run(int argc, char** argv, int rank, int size) {
     if (e.get_exit_code() == 0) return app.exit(e);
     return cli::finish_output(
         cli::report_error("input", cli::parse_error_text(app, e), json_wanted));
+  }
+  if (!resume_dir.empty()) {
+    checkpoint.dir = resume_dir;
+    checkpoint.resume = true;
+  }
+  if (!checkpoint.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(checkpoint.dir, ec);
+    if (ec)
+      return rank == 0 ? cli::finish_output(cli::report_error(
+                             "input", "--checkpoint " + checkpoint.dir + ": " + ec.message(), json))
+                       : cli::kBadInput;
   }
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
   Control control;
@@ -146,7 +170,7 @@ int run(int argc, char** argv, int rank, int size) {
                    static_cast<double>(pr.positions) / std::max(pr.seconds, 1e-9) / 1e6,
                    cli::mib(pr.memory_bytes), tty ? "   " : "\n");
       };
-    CensusResult r = mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger);
+    CensusResult r = mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger, checkpoint);
     if (rank == 0) {
       if (tty && r.seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
       if (json)

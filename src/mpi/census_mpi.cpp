@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
+#include "checkpoint_files.hpp"
 #include "exchange.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/geometry.hpp"
@@ -132,9 +134,11 @@ class LevelTable {
 // One rank's part of a distributed census: it owns its share of every level and its tables.
 class DistributedCensus {
  public:
-  DistributedCensus(const Problem& p, const CensusOptions& o, MPI_Comm comm, RankLedger& ledger)
+  DistributedCensus(const Problem& p, const CensusOptions& o, MPI_Comm comm, RankLedger& ledger,
+                    const Checkpoint& cp)
       : p_(p),
         o_(o),
+        cp_(cp),
         b_(*p.board),
         g_(*p.board),
         ex_(comm, ledger),
@@ -239,16 +243,21 @@ class DistributedCensus {
       r.games = 1;
       return;
     }
-    const u64 s0 = canon(start_);
-    if (owner(s0) == ex_.rank()) {
-      cur_.reserve(1);
-      cur_.push_back(Entry{s0, 1, 0, 1.0});
+    int from = k0_;
+    if (cp_.resume) {
+      from = resume(r, store);
+    } else {
+      const u64 s0 = canon(start_);
+      if (owner(s0) == ex_.rank()) {
+        cur_.reserve(1);
+        cur_.push_back(Entry{s0, 1, 0, 1.0});
+      }
     }
-    u64 positions = 0;
-    for (int k = k0_; k >= 1; --k) {
+    for (int k = from; k >= 1; --k) {
       mem_.set_level(k);
       const u64 total = ex_.sum(static_cast<u64>(cur_.size()));
       if (total == 0) break;
+      if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
       ledger_.stored += cur_.size();
       ledger_.largest_level = std::max<u64>(ledger_.largest_level, cur_.size());
       ex_.guarded([&] {
@@ -260,9 +269,119 @@ class DistributedCensus {
       ex_.agree(run_.control);
       at_level(r, k);
       expand(r, k, total);
-      positions += total;
-      progress(k - 1, positions);
+      positions_ += total;
+      progress(k - 1, positions_);
     }
+  }
+
+  // A fingerprint of what the checkpoint files depend on: the problem, the options that change
+  // what is stored, and the number of ranks (which decides every position's owner).
+  u64 fingerprint(bool store) const {
+    u64 h = mix(start_.w[0] ^ 0x243f6a8885a308d3ull);
+    auto add = [&](u64 x) { h = mix(h ^ x); };
+    add(static_cast<u64>(b_.size()));
+    for (char c : b_.name()) add(static_cast<u64>(static_cast<unsigned char>(c)));
+    add(static_cast<u64>(p_.goal.kind));
+    add(goal_pos_.w[0]);
+    add(static_cast<u64>(syms_.size()));
+    add(store);
+    add(census_detail::reports_chances(p_, o_));
+    add(static_cast<u64>(ex_.size()));
+    return h;
+  }
+
+  // Writes this rank's part of level k (complete, not yet expanded) and the figures so far,
+  // then commits level k once every rank has, and drops the files of level k+1.
+  void save(const CensusResult& r, int k, bool store) {
+    namespace ck = checkpoint;
+    const int me = ex_.rank();
+    ex_.guarded([&] {
+      ck::write_file(ck::path(cp_.dir, me, k, "level"), cur_.vec().data(),
+                     cur_.size() * sizeof(Entry));
+      if (store) {
+        std::vector<u64> keys(cur_.size());
+        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_[i].key;
+        ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
+      }
+      std::vector<char> buf(sizeof(ck::State) + r.levels.size() * sizeof(ck::LevelRow));
+      ck::State st;
+      st.fingerprint = fingerprint(store);
+      st.ranks = static_cast<u64>(ex_.size());
+      st.rank = static_cast<u64>(me);
+      st.level = k;
+      st.last_total = last_total_;
+      st.positions = positions_;
+      st.games[0] = static_cast<u64>(r.games);
+      st.games[1] = static_cast<u64>(r.games >> 64);
+      st.solutions[0] = static_cast<u64>(r.solutions);
+      st.solutions[1] = static_cast<u64>(r.solutions >> 64);
+      st.p_goal = r.p_goal;
+      std::memcpy(buf.data(), &st, sizeof st);
+      for (std::size_t j = 0; j < r.levels.size(); ++j) {
+        const CensusLevel& l = r.levels[j];
+        const ck::LevelRow row{l.reachable_raw,
+                               l.reachable_sym,
+                               {static_cast<u64>(l.games), static_cast<u64>(l.games >> 64)}};
+        std::memcpy(buf.data() + sizeof st + j * sizeof row, &row, sizeof row);
+      }
+      ck::write_file(ck::path(cp_.dir, me, k, "state"), buf.data(), buf.size());
+    });
+    ex_.agree(run_.control);
+    if (me == 0) ex_.guarded([&] { ck::write_committed(cp_.dir, k); });
+    ex_.agree(run_.control);
+    std::remove(ck::path(cp_.dir, me, k + 1, "level").c_str());
+    std::remove(ck::path(cp_.dir, me, k + 1, "state").c_str());
+    if (cp_.crash_after_level == k) std::raise(SIGKILL);
+  }
+
+  // Loads this rank's part of the last committed level, the keys of the levels above it and
+  // the figures so far; returns the level.
+  int resume(CensusResult& r, bool store) {
+    namespace ck = checkpoint;
+    const int me = ex_.rank();
+    int k = 0;
+    if (me == 0) ex_.guarded([&] { k = ck::read_committed(cp_.dir); });
+    ex_.agree(run_.control);
+    MPI_Bcast(&k, 1, MPI_INT, 0, ex_.comm());
+    ex_.guarded([&] {
+      std::vector<char> buf;
+      const std::string file = ck::path(cp_.dir, me, k, "state");
+      ck::read_file(file, buf);
+      ck::State st;
+      if (buf.size() != sizeof st + r.levels.size() * sizeof(ck::LevelRow))
+        throw CensusError("checkpoint: " + file + " is not a state of this board");
+      std::memcpy(&st, buf.data(), sizeof st);
+      if (std::memcmp(st.magic, ck::State{}.magic, sizeof st.magic) != 0 ||
+          st.fingerprint != fingerprint(store) || st.ranks != static_cast<u64>(ex_.size()) ||
+          st.rank != static_cast<u64>(me) || st.level != k)
+        throw CensusError("checkpoint: " + cp_.dir +
+                          " was written by another census (another problem, other options or "
+                          "another number of ranks: resume with the same command and -np)");
+      last_total_ = st.last_total;
+      positions_ = st.positions;
+      r.games = (static_cast<Count>(st.games[1]) << 64) | st.games[0];
+      r.solutions = (static_cast<Count>(st.solutions[1]) << 64) | st.solutions[0];
+      r.p_goal = st.p_goal;
+      for (std::size_t j = 0; j < r.levels.size(); ++j) {
+        ck::LevelRow row;
+        std::memcpy(&row, buf.data() + sizeof st + j * sizeof row, sizeof row);
+        r.levels[j].reachable_raw = row.reachable_raw;
+        r.levels[j].reachable_sym = row.reachable_sym;
+        r.levels[j].games = (static_cast<Count>(row.games[1]) << 64) | row.games[0];
+      }
+      const std::string level = ck::path(cp_.dir, me, k, "level");
+      cur_.reserve(ck::records<Entry>(level));
+      ck::read_file(level, cur_.vec());
+      if (store)
+        for (int j = k + 1; j <= k0_; ++j) {
+          const std::string keys = ck::path(cp_.dir, me, j, "keys");
+          Booked<u64>& v = stored_[static_cast<std::size_t>(j)];
+          v.reserve(ck::records<u64>(keys));
+          ck::read_file(keys, v.vec());
+        }
+    });
+    ex_.agree(run_.control);
+    return k;
   }
 
   // What a finished level k gives before it is expanded: a whole goal's count and chance, and
@@ -559,6 +678,7 @@ class DistributedCensus {
 
   const Problem& p_;
   const CensusOptions& o_;
+  const Checkpoint& cp_;
   const Board& b_;
   Geometry<64> g_;
   Exchange ex_;
@@ -572,18 +692,19 @@ class DistributedCensus {
   Booked<Entry> cur_;                       // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
   u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
+  u64 positions_ = 0;  // positions of the levels expanded so far, over all ranks
   Clock::time_point t0_;
 };
 
 }  // namespace
 
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
-                                RankLedger& ledger) {
+                                RankLedger& ledger, const Checkpoint& checkpoint) {
   const Board& b = *p.board;
   if (b.width() != 64)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; pegsol-mpi takes layouts of up to 64 bits");
-  DistributedCensus c(p, o, comm, ledger);
+  DistributedCensus c(p, o, comm, ledger, checkpoint);
   return c.run();
 }
 
