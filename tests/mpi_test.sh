@@ -138,6 +138,15 @@ if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; t
   cat "$tmp/ck-np.err"
   fail=1
 fi
+# --progress: rank 0 prints a line per level (and no rank waits for it alone).
+status=0
+timeout 60 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board triangle:5 --progress \
+  >/dev/null 2>"$tmp/progress.err" || status=$?
+if [ "$status" != 0 ] || ! grep -q "level 1 " "$tmp/progress.err"; then
+  echo "FAIL: count --board triangle:5 --progress: status $status"
+  cat "$tmp/progress.err"
+  fail=1
+fi
 # Errors: a bad option is bad input (status 2) with one error object, as for pegsol count.
 status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board nosuch --json >"$tmp/err.json" \

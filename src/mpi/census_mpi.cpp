@@ -170,7 +170,8 @@ class DistributedCensus {
     try {
       forward(r, store);
       if (store) on_path(r);
-      if (ex_.rank() == 0) up_to_symmetry(r);
+      if (ex_.rank() == 0) ex_.guarded([&] { up_to_symmetry(r); });
+      ex_.agree(run_.control);
       if (o_.distinct) distinct(r);
     } catch (const Stopped& s) {
       r.stop = s.reason;
@@ -216,10 +217,11 @@ class DistributedCensus {
                                [](const Entry& e, u64 k) { return e.key < k; });
     return it != level.vec().end() && it->key == key ? it - level.vec().begin() : -1;
   }
+  // Collective: the options' callback (rank 0's) gets the level, the positions so far and the
+  // most any rank holds.
   void progress(int level, u64 positions) {
-    if (!o_.progress) return;
     const u64 most = ex_.max(mem_.used());
-    if (ex_.rank() == 0)
+    if (o_.progress)
       o_.progress(CensusProgress{level, positions,
                                  std::chrono::duration<double>(Clock::now() - t0_).count(),
                                  static_cast<std::size_t>(most)});
