@@ -57,8 +57,9 @@ inline u64 mix(u64 x) {
 // Parents a level expands per round, over all ranks together: a constant, so that the rounds
 // (and with them the order of every sum) do not depend on the number of ranks.
 constexpr u64 kRoundParents = u64{1} << 17;
-// Solution-path positions a rank turns into queries per round.
-constexpr u64 kRoundQueries = u64{1} << 16;
+// Solution-path positions turned into queries per round, over all ranks together (so that what
+// a rank receives in a round stays far under the 2 GiB an exchange can carry).
+constexpr u64 kRoundQueries = u64{1} << 17;
 
 inline Pos pos(u64 key) {
   Pos p;
@@ -598,11 +599,12 @@ class DistributedCensus {
       const auto& below = path_[static_cast<std::size_t>(k - 1)].vec();
       const auto& level = stored_[static_cast<std::size_t>(k)].vec();
       Booked<u64>& mine = path_[static_cast<std::size_t>(k)];
-      const u64 rounds = (ex_.max(below.size()) + kRoundQueries - 1) / kRoundQueries;
+      const u64 per = std::max<u64>(1024, kRoundQueries / static_cast<u64>(ex_.size()));
+      const u64 rounds = (ex_.max(below.size()) + per - 1) / per;
       for (u64 i = 0; i < rounds; ++i) {
         ex_.guarded([&] {
-          const std::size_t lo = std::min<std::size_t>(below.size(), i * kRoundQueries);
-          const std::size_t hi = std::min<std::size_t>(below.size(), lo + kRoundQueries);
+          const std::size_t lo = std::min<std::size_t>(below.size(), i * per);
+          const std::size_t hi = std::min<std::size_t>(below.size(), lo + per);
           for (std::size_t q = lo; q < hi; ++q) {
             const Pos x = pos(below[q]);
             g_.for_each_jump(g_.complement(x), [&](int j) {
