@@ -478,7 +478,7 @@ class DistributedCensus {
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
     std::vector<u64> imgs(ns);
     std::vector<int> kids(nj);
-    Booked<Edge> send(mem_), in(mem_);
+    Booked<Edge> in(mem_);
     std::vector<Booked<Edge>> out;
     for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
     std::vector<std::size_t> from;
@@ -511,11 +511,10 @@ class DistributedCensus {
           }
         }
       });
-      ex_.all_to_all(out, send, in, from, run_.control);
+      ex_.all_to_all(out, in, from, run_.control);
       ex_.guarded([&] { add_in_parent_order(next, in, from); });
     }
     out.clear();
-    send.release();
     in.release();
     order.release();
     ex_.guarded([&] {
@@ -590,7 +589,7 @@ class DistributedCensus {
         if (std::binary_search(at_goal.begin(), at_goal.end(), c)) first.push_back(c);
       }
     });
-    Booked<u64> send(mem_), in(mem_);
+    Booked<u64> in(mem_);
     std::vector<Booked<u64>> out;
     for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
     std::vector<std::size_t> from;
@@ -617,7 +616,7 @@ class DistributedCensus {
             o.vec().erase(std::unique(o.vec().begin(), o.vec().end()), o.vec().end());
           }
         });
-        ex_.all_to_all(out, send, in, from, run_.control);
+        ex_.all_to_all(out, in, from, run_.control);
         ex_.guarded([&] {
           for (u64 c : in.vec())
             if (std::binary_search(level.begin(), level.end(), c)) mine.push_back(c);

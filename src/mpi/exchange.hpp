@@ -28,50 +28,50 @@ class Exchange {
   MPI_Comm comm() const { return comm_; }
 
   // Sends out[d] to rank d for every d and fills `in` with what every rank sent here, in rank
-  // order, rank r's part at [from[r], from[r + 1]). `send` is scratch; the buffers keep their
-  // capacity from round to round (fresh pages cost more than the exchange). Each list must stay
-  // under 2 GiB (the callers' rounds are far smaller).
-  // Collective, and an agreement (agree()): the buffers are booked before anything is sent.
+  // order, rank r's part at [from[r], from[r + 1]). The lists go straight from out[d] (the sizes
+  // by one all-to-all, the records by a send and a receive per pair of ranks), so no record is
+  // copied on its way but the rank's own part; the buffers keep their capacity from round to
+  // round (fresh pages cost more than the exchange). Each list must stay under 2 GiB (the
+  // callers' rounds are far smaller). Collective, and an agreement (agree()): the receive
+  // buffer is booked before anything is sent.
   template <class T>
-  void all_to_all(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& send,
-                  census_detail::Booked<T>& in, std::vector<std::size_t>& from,
-                  const Control& control) {
+  void all_to_all(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& in,
+                  std::vector<std::size_t>& from, const Control& control) {
     const auto n = static_cast<std::size_t>(size_);
-    std::vector<int> sc(n), rc(n), sd(n), rd(n);
-    std::size_t total = 0;
+    const auto me = static_cast<std::size_t>(rank_);
+    std::vector<int> sc(n), rc(n);
     for (std::size_t d = 0; d < n; ++d) {
       sc[d] = static_cast<int>(out[d].size() * sizeof(T));
-      sd[d] = static_cast<int>(total * sizeof(T));
-      total += out[d].size();
-      if (static_cast<int>(d) == rank_)
+      if (d == me)
         ledger_->bytes_kept += out[d].size() * sizeof(T);
       else
         ledger_->bytes_sent += out[d].size() * sizeof(T);
     }
     MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm_);
-    std::size_t got = 0;
-    for (std::size_t d = 0; d < n; ++d) got += static_cast<std::size_t>(rc[d]);
+    from.assign(n + 1, 0);
+    for (std::size_t d = 0; d < n; ++d)
+      from[d + 1] = from[d] + static_cast<std::size_t>(rc[d]) / sizeof(T);
     guarded([&] {
-      send.clear();
-      send.reserve(total);
       in.clear();
-      in.reserve(got / sizeof(T));
+      in.reserve(from[n]);
     });
     agree(control);
-    for (std::size_t d = 0; d < n; ++d) {
-      send.vec().insert(send.vec().end(), out[d].vec().begin(), out[d].vec().end());
-      out[d].clear();
-    }
-    from.assign(n + 1, 0);
-    got = 0;
-    for (std::size_t d = 0; d < n; ++d) {
-      rd[d] = static_cast<int>(got);
-      got += static_cast<std::size_t>(rc[d]);
-      from[d + 1] = got / sizeof(T);
-    }
-    in.vec().resize(got / sizeof(T));
-    MPI_Alltoallv(send.vec().data(), sc.data(), sd.data(), MPI_BYTE, in.vec().data(), rc.data(),
-                  rd.data(), MPI_BYTE, comm_);
+    in.vec().resize(from[n]);
+    std::vector<MPI_Request> req;
+    for (std::size_t d = 0; d < n; ++d)
+      if (d != me && rc[d] > 0) {
+        req.emplace_back();
+        MPI_Irecv(in.vec().data() + from[d], rc[d], MPI_BYTE, static_cast<int>(d), 0, comm_,
+                  &req.back());
+      }
+    for (std::size_t d = 0; d < n; ++d)
+      if (d != me && sc[d] > 0) {
+        req.emplace_back();
+        MPI_Isend(out[d].vec().data(), sc[d], MPI_BYTE, static_cast<int>(d), 0, comm_, &req.back());
+      }
+    if (sc[me] > 0) std::memcpy(in.vec().data() + from[me], out[me].vec().data(), sc[me]);
+    MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+    for (auto& o : out) o.clear();
     ++ledger_->rounds;
   }
 
