@@ -66,7 +66,7 @@ class Memory {
           ": the census holds " + mib(now - bytes) + " and needs " + mib(bytes) +
           " more (at least " + mib(now) +
           "). Raise --memory-limit if the machine has the memory; boards beyond one machine "
-          "(the Wiegleb 45 census) need the distributed census, which pegsol does not have yet.");
+          "(the Wiegleb 45 census) need the census on MPI ranks (pegsol-mpi, docs/mpi.md).");
     }
     std::size_t p = peak_.load();
     while (now > p && !peak_.compare_exchange_weak(p, now)) {

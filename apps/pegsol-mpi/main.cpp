@@ -1,0 +1,211 @@
+// pegsol-mpi: `pegsol count` on the ranks of an MPI job (docs/mpi.md). Every rank parses the
+// same options and runs its part of the census; rank 0 prints the text or JSON that `pegsol
+// count` prints, and every rank's ledger goes to stderr.
+#include <mpi.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "census_mpi.hpp"
+#include "census_text.hpp"
+#include "cli.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/spec.hpp"
+#include "pegsol/version.hpp"
+
+namespace {
+
+// Set by SIGINT, SIGTERM and SIGHUP (mpirun forwards them to every rank); the census's control
+// watches it as StopReason::Signal.
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+extern "C" void on_signal(int sig) {
+  g_signal.store(sig);
+  g_stop.store(true);
+}
+
+// One rank's line of the ledger, with its peak resident memory as the kernel counts it.
+struct LedgerRow {
+  pegsol::mpi::RankLedger ledger;
+  long max_rss_kib = 0;
+};
+
+// Prints every rank's ledger on stderr from rank 0 (collective).
+void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  LedgerRow row{mine, ru.ru_maxrss};
+  std::vector<LedgerRow> rows(static_cast<std::size_t>(rank == 0 ? size : 0));
+  MPI_Gather(&row, sizeof row, MPI_BYTE, rows.data(), sizeof row, MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (rank != 0) return;
+  std::uint64_t sent = 0, edges = 0, kept = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& l = rows[r].ledger;
+    sent += l.bytes_sent;
+    kept += l.bytes_kept;
+    edges += l.edges;
+    fmt::print(stderr,
+               "pegsol-mpi: rank {}: {} peak in tables, {:.1f} MiB peak RSS, {} positions stored "
+               "(largest level {}), {} edges, {} sent, {} kept, {} exchanges, {:.3f} s\n",
+               r, pegsol::cli::mib(l.peak_bytes), static_cast<double>(rows[r].max_rss_kib) / 1024,
+               l.stored, l.largest_level, l.edges, pegsol::cli::mib(l.bytes_sent),
+               pegsol::cli::mib(l.bytes_kept), l.rounds, l.seconds);
+  }
+  fmt::print(stderr,
+             "pegsol-mpi: {} ranks: {} edges, {} sent between ranks ({:.1f} bytes an edge "
+             "and query, children and solution-path queries together), {} kept\n",
+             size, edges, pegsol::cli::mib(sent),
+             edges ? static_cast<double>(sent + kept) / static_cast<double>(edges) : 0.0,
+             pegsol::cli::mib(kept));
+}
+
+int run(int argc, char** argv, int rank, int size) {
+  using namespace pegsol;
+  CLI::App app{"pegsol-mpi: the exact census on MPI ranks (mpirun -np K pegsol-mpi count ...)"};
+  app.require_subcommand(1, 1);
+  app.set_version_flag("--version,-V", std::string("pegsol-mpi ") + std::string(version()));
+  ProblemSpec spec;
+  bool json = false, no_symmetry = false, no_distinct = false, no_random_player = false,
+       show_progress = false;
+  double memory_mb = 0, time_limit = 0;
+  int threads = 0;
+  std::uint64_t distinct_limit = CensusOptions{}.distinct_max_positions;
+  auto* count = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
+  count->add_option("--board,-b", spec.board,
+                    "Catalogue board (english, triangle:5, ...) or @FILE");
+  count->add_option("--lattice", spec.lattice, "square, square8 (diagonal jumps) or triangular");
+  count->add_option("--start,-s", spec.start, "Vacant hole (d4, 1) or @FILE with a start position");
+  count->add_option("--end,-e", spec.end, "Hole of the last peg, or 'any'");
+  count->add_option("--goal,-g", spec.goal, "@FILE with a whole target position");
+  count
+      ->add_option("--memory-limit", memory_mb,
+                   "Megabytes each rank may hold (default: the machine's memory minus a margin)")
+      ->check(cli::positive_check());
+  count->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
+      ->check(cli::seconds_check());
+  count
+      ->add_option("--threads", threads,
+                   "Accepted for pegsol count's command lines; each rank runs one thread (run "
+                   "more ranks instead)")
+      ->check(cli::whole_number_check(0, cli::max_threads()));
+  count->add_flag("--json", json, "Print one JSON object");
+  count->add_flag("--no-symmetry", no_symmetry, "Store raw positions (a cross-check)");
+  count->add_flag("--no-distinct", no_distinct,
+                  "Skip counting solutions up to reordering of independent jumps");
+  count->add_flag("--no-random-player", no_random_player, "Skip the random player's chances");
+  count
+      ->add_option("--distinct-limit", distinct_limit,
+                   "Count up to reordering only when at most this many positions lie on "
+                   "solution paths (default 2000000)")
+      ->check(cli::whole_number_check(0, UINT64_MAX));
+  count->add_flag("--progress", show_progress,
+                  "A line per level on stderr (the default when stderr is a terminal)");
+  mpi::Checkpoint checkpoint;
+  std::string resume_dir;
+  auto* ck = count->add_option("--checkpoint", checkpoint.dir,
+                               "Directory for the state after each completed level (each rank "
+                               "writes its own files)");
+  count
+      ->add_option("--resume", resume_dir,
+                   "Go on from the last level committed in this directory (same command and "
+                   "-np); checkpoints go on there")
+      ->excludes(ck);
+  count->add_option("--crash-after-level", checkpoint.crash_after_level)->group("");
+  const bool json_wanted =
+      std::any_of(argv, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (rank != 0) return e.get_exit_code() == 0 ? 0 : cli::kBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e);
+    return cli::finish_output(
+        cli::report_error("input", cli::parse_error_text(app, e), json_wanted));
+  }
+  if (!resume_dir.empty()) {
+    checkpoint.dir = resume_dir;
+    checkpoint.resume = true;
+  }
+  if (!checkpoint.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(checkpoint.dir, ec);
+    if (ec)
+      return rank == 0 ? cli::finish_output(cli::report_error(
+                             "input", "--checkpoint " + checkpoint.dir + ": " + ec.message(), json))
+                       : cli::kBadInput;
+  }
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
+  Control control;
+  control.watch(&g_stop, StopReason::Signal);
+  control.set_time_limit(time_limit);
+  mpi::RankLedger ledger;
+  int rc = cli::kSolved;
+  try {
+    Problem p = build_problem(spec);
+    CensusOptions o;
+    o.memory_limit = cli::megabytes(memory_mb);
+    o.threads = threads;
+    o.control = &control;
+    o.symmetry = !no_symmetry;
+    o.distinct = !no_distinct;
+    o.random_player = !no_random_player;
+    o.distinct_max_positions = distinct_limit;
+    const bool tty = isatty(STDERR_FILENO) && !json;
+    if (rank == 0 && (show_progress || tty))
+      o.progress = [tty](const CensusProgress& pr) {
+        fmt::print(stderr, "{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {} at most per rank{}",
+                   tty ? "\r" : "", pr.seconds, pr.level, pr.positions,
+                   static_cast<double>(pr.positions) / std::max(pr.seconds, 1e-9) / 1e6,
+                   cli::mib(pr.memory_bytes), tty ? "   " : "\n");
+      };
+    CensusResult r = mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger, checkpoint);
+    if (rank == 0) {
+      if (tty && r.seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
+      if (json)
+        fmt::print("{}\n", dump_json(census_json(p, r)));
+      else
+        fmt::print("{}", cli::census_text(p, r, cli::terminal_columns()));
+      if (r.stop != StopReason::None)
+        fmt::print(stderr, "pegsol-mpi: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
+                   r.stop_note.empty() ? "" : ": " + r.stop_note,
+                   r.reachable_raw > 0 ? "the figures cover the levels completed"
+                                       : "no level was completed");
+    }
+    if (r.stop == StopReason::Signal)
+      rc = 128 + g_signal.load();
+    else if (r.stop != StopReason::None)
+      rc = cli::kStopped;
+  } catch (const InputError& e) {
+    return rank == 0 ? cli::finish_output(cli::report_error("input", e.what(), json))
+                     : cli::kBadInput;
+  } catch (const CensusError& e) {
+    rc = rank == 0 ? cli::report_error("internal", std::string("census stopped: ") + e.what(), json)
+                   : cli::kInternal;
+  }
+  print_ledgers(ledger, rank, size);
+  return rank == 0 ? cli::finish_output(rc) : rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rc = run(argc, argv, rank, size);
+  MPI_Finalize();
+  return rc;
+}

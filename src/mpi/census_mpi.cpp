@@ -1,0 +1,714 @@
+// The distributed census (census_mpi.hpp): forward pass with counts and chances, the
+// solution-path pass by queries to the owners, and the figures on rank 0.
+#include "census_mpi.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+
+#include "../census/engine.hpp"
+#include "../census/paths.hpp"
+#include "checkpoint_files.hpp"
+#include "exchange.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/geometry.hpp"
+
+namespace pegsol::mpi {
+
+namespace {
+
+using census_detail::add_count;
+using census_detail::Booked;
+using census_detail::Clock;
+using census_detail::Memory;
+using census_detail::MemoryExceeded;
+using u64 = std::uint64_t;
+using Pos = Bits<64>;
+
+// A position of a level on its owner: the canonical key, the jump sequences reaching its orbit
+// (128 bits as two words) and the random player's chance of passing through the orbit.
+struct Entry {
+  u64 key = 0, lo = 0, hi = 0;
+  double chance = 0;
+  Count count() const { return (static_cast<Count>(hi) << 64) | lo; }
+};
+static_assert(sizeof(Entry) == 32);
+
+// A child on its way to its owner, with its parent's key: the owner adds the shares of a child
+// in the order of their parents' keys, so the sums are the same for every number of ranks.
+//
+//   child key | parent key | count lo | count hi | share (the parent's chance / its jumps)
+struct Edge {
+  u64 child = 0, parent = 0, lo = 0, hi = 0;
+  double share = 0;
+};
+static_assert(sizeof(Edge) == 40);
+
+// A 64-bit mix (the splitmix64 finaliser): owners and groups by its high and low bits.
+inline u64 mix(u64 x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Parents a level expands per round, over all ranks together: a constant, so that the rounds
+// (and with them the order of every sum) do not depend on the number of ranks.
+constexpr u64 kRoundParents = u64{1} << 17;
+// Solution-path positions turned into queries per round, over all ranks together (so that what
+// a rank receives in a round stays far under the 2 GiB an exchange can carry).
+constexpr u64 kRoundQueries = u64{1} << 17;
+
+inline Pos pos(u64 key) {
+  Pos p;
+  p.w[0] = key;
+  return p;
+}
+
+// The next level on its owner while it is built: open addressing on the key (0, the empty
+// position, marks a free slot: no level holds it), at most 70% full.
+class LevelTable {
+ public:
+  explicit LevelTable(Memory& m) : slots_(m) {}
+  // Room for about `expect` positions (called once, before the first add).
+  void reserve(std::size_t expect) {
+    std::size_t cap = 1024;
+    while (cap * 7 < expect * 10) cap *= 2;
+    rehash(cap);
+  }
+  // Brings the line of key's first slot into the cache (an add of it follows soon).
+  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
+  // Adds the edge's count and share to its child's entry.
+  void add(const Edge& e) {
+    if ((size_ + 1) * 10 > slots_.size() * 7) rehash(slots_.size() * 2);
+    std::size_t i = mix(e.child) & mask_;
+    while (true) {
+      Entry& x = slots_[i];
+      if (x.key == 0) {
+        x = Entry{e.child, e.lo, e.hi, e.share};
+        ++size_;
+        return;
+      }
+      if (x.key == e.child) {
+        Count c = x.count();
+        add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
+        x.lo = static_cast<u64>(c);
+        x.hi = static_cast<u64>(c >> 64);
+        x.chance += e.share;
+        return;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+  // The entries sorted by key; the table is released.
+  Booked<Entry> sorted() {
+    Booked<Entry> out(slots_.memory());
+    out.reserve(size_);
+    for (const Entry& x : slots_.vec())
+      if (x.key) out.vec().push_back(x);
+    slots_.release();
+    std::sort(out.vec().begin(), out.vec().end(),
+              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    return out;
+  }
+
+ private:
+  void rehash(std::size_t cap) {
+    Booked<Entry> n(slots_.memory());
+    n.assign(cap, Entry{});
+    const std::size_t m = cap - 1;
+    for (const Entry& x : slots_.vec())
+      if (x.key) {
+        std::size_t i = mix(x.key) & m;
+        while (n[i].key) i = (i + 1) & m;
+        n[i] = x;
+      }
+    slots_ = std::move(n);
+    mask_ = m;
+  }
+  Booked<Entry> slots_;
+  std::size_t mask_ = 0, size_ = 0;
+};
+
+// One rank's part of a distributed census: it owns its share of every level and its tables.
+class DistributedCensus {
+ public:
+  DistributedCensus(const Problem& p, const CensusOptions& o, MPI_Comm comm, RankLedger& ledger,
+                    const Checkpoint& cp)
+      : p_(p),
+        o_(o),
+        cp_(cp),
+        b_(*p.board),
+        g_(*p.board),
+        ex_(comm, ledger),
+        ledger_(ledger),
+        run_(o),
+        mem_(census_detail::memory_limit_of(o)),
+        cur_(mem_) {
+    for (int s = 0; s < g_.symmetry_count(); ++s)
+      if (s == 0 || (o.symmetry && census_detail::fixes_problem(b_, p_, s))) syms_.push_back(s);
+    start_ = g_.to_bits(p.start);
+    goal_pegs_ = goal_pegs(p);
+    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    // A child's images are its parent's images XOR the images of the jump.
+    const std::size_t nj = b_.jumps().size();
+    sym_jump_.resize(syms_.size() * nj);
+    for (std::size_t s = 0; s < syms_.size(); ++s)
+      for (std::size_t j = 0; j < nj; ++j)
+        sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j))).w[0];
+    t0_ = Clock::now();
+  }
+
+  CensusResult run() {
+    CensusResult r;
+    r.group_size = static_cast<int>(syms_.size());
+    r.width = 64;
+    r.threads = ex_.size();
+    const bool store = o_.on_path || o_.distinct;
+    try {
+      forward(r, store);
+      if (store) on_path(r);
+      if (ex_.rank() == 0) ex_.guarded([&] { up_to_symmetry(r); });
+      ex_.agree(run_.control);
+      if (o_.distinct) distinct(r);
+    } catch (const Stopped& s) {
+      r.stop = s.reason;
+    } catch (const MemoryExceeded& e) {
+      r.stop = StopReason::Memory;
+      r.stop_note = e.what();
+    }
+    for (const CensusLevel& l : r.levels) {
+      r.reachable_raw += l.reachable_raw;
+      r.reachable_sym += l.reachable_sym;
+      r.on_path_raw += l.on_path_raw;
+      r.on_path_sym += l.on_path_sym;
+    }
+    r.random_player = census_detail::reports_chances(p_, o_);
+    if (!r.random_player) {
+      r.p_one_peg = r.p_goal = 0;
+      std::fill(r.p_by_hole.begin(), r.p_by_hole.end(), 0.0);
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    ledger_.peak_bytes = mem_.peak();
+    ledger_.seconds = r.seconds;
+    r.peak_bytes = static_cast<std::size_t>(ex_.sum(static_cast<u64>(mem_.peak())));
+    return r;
+  }
+
+ private:
+  int owner(u64 key) const {
+    return static_cast<int>(((mix(key) >> 32) * static_cast<u64>(ex_.size())) >> 32);
+  }
+  u64 canon(const Pos& x) const { return (syms_.size() > 1 ? g_.canonical(x, syms_) : x).w[0]; }
+  int orbit_size(u64 key) const {
+    if (syms_.size() == 1) return 1;
+    int stab = 0;
+    for (int s : syms_) stab += g_.apply(s, pos(key)).w[0] == key;
+    return static_cast<int>(syms_.size()) / stab;
+  }
+  bool is_goal(const Pos& x) const {
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
+  }
+  // Index of key in the sorted level, or -1.
+  static std::ptrdiff_t find(const Booked<Entry>& level, u64 key) {
+    auto it = std::lower_bound(level.vec().begin(), level.vec().end(), key,
+                               [](const Entry& e, u64 k) { return e.key < k; });
+    return it != level.vec().end() && it->key == key ? it - level.vec().begin() : -1;
+  }
+  // Collective: the options' callback (rank 0's) gets the level, the positions so far and the
+  // most any rank holds.
+  void progress(int level, u64 positions) {
+    const u64 most = ex_.max(mem_.used());
+    if (o_.progress)
+      o_.progress(CensusProgress{level, positions,
+                                 std::chrono::duration<double>(Clock::now() - t0_).count(),
+                                 static_cast<std::size_t>(most)});
+  }
+
+  // Forward pass: every level from the start's down to one peg, each rank expanding its own
+  // positions and receiving its children. Keeps each level's keys when the later passes need
+  // them.
+  void forward(CensusResult& r, bool store) {
+    const int n = b_.size();
+    r.levels.assign(static_cast<std::size_t>(n + 1), CensusLevel{});
+    r.solutions_by_hole.assign(static_cast<std::size_t>(n), 0);
+    r.p_by_hole.assign(static_cast<std::size_t>(n), 0.0);
+    for (int k = 0; k <= n; ++k) {
+      stored_.emplace_back(mem_);
+      path_.emplace_back(mem_);
+    }
+    k0_ = start_.count();
+    if (k0_ == 0) {
+      r.levels[0] = {1, 1, 0, 0, 1};
+      r.games = 1;
+      return;
+    }
+    int from = k0_;
+    if (cp_.resume) {
+      from = resume(r, store);
+    } else {
+      const u64 s0 = canon(start_);
+      if (owner(s0) == ex_.rank()) {
+        cur_.reserve(1);
+        cur_.push_back(Entry{s0, 1, 0, 1.0});
+      }
+    }
+    for (int k = from; k >= 1; --k) {
+      mem_.set_level(k);
+      const u64 total = ex_.sum(static_cast<u64>(cur_.size()));
+      if (total == 0) break;
+      if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
+      ledger_.stored += cur_.size();
+      ledger_.largest_level = std::max<u64>(ledger_.largest_level, cur_.size());
+      ex_.guarded([&] {
+        if (!store) return;
+        Booked<u64>& keys = stored_[static_cast<std::size_t>(k)];
+        keys.reserve(cur_.size());
+        for (const Entry& e : cur_.vec()) keys.vec().push_back(e.key);
+      });
+      ex_.agree(run_.control);
+      at_level(r, k);
+      expand(r, k, total);
+      positions_ += total;
+      progress(k - 1, positions_);
+    }
+  }
+
+  // A fingerprint of what the checkpoint files depend on: the problem, the options that change
+  // what is stored, and the number of ranks (which decides every position's owner).
+  u64 fingerprint(bool store) const {
+    u64 h = mix(start_.w[0] ^ 0x243f6a8885a308d3ull);
+    auto add = [&](u64 x) { h = mix(h ^ x); };
+    add(static_cast<u64>(b_.size()));
+    for (char c : b_.name()) add(static_cast<u64>(static_cast<unsigned char>(c)));
+    add(static_cast<u64>(p_.goal.kind));
+    add(goal_pos_.w[0]);
+    add(static_cast<u64>(syms_.size()));
+    add(store);
+    add(census_detail::reports_chances(p_, o_));
+    add(static_cast<u64>(ex_.size()));
+    return h;
+  }
+
+  // Writes this rank's part of level k (complete, not yet expanded) and the figures so far,
+  // then commits level k once every rank has, and drops the files of level k+1.
+  void save(const CensusResult& r, int k, bool store) {
+    namespace ck = checkpoint;
+    const int me = ex_.rank();
+    ex_.guarded([&] {
+      ck::write_file(ck::path(cp_.dir, me, k, "level"), cur_.vec().data(),
+                     cur_.size() * sizeof(Entry));
+      if (store) {
+        std::vector<u64> keys(cur_.size());
+        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_[i].key;
+        ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
+      }
+      std::vector<char> buf(sizeof(ck::State) + r.levels.size() * sizeof(ck::LevelRow));
+      ck::State st;
+      st.fingerprint = fingerprint(store);
+      st.ranks = static_cast<u64>(ex_.size());
+      st.rank = static_cast<u64>(me);
+      st.level = k;
+      st.last_total = last_total_;
+      st.positions = positions_;
+      st.games[0] = static_cast<u64>(r.games);
+      st.games[1] = static_cast<u64>(r.games >> 64);
+      st.solutions[0] = static_cast<u64>(r.solutions);
+      st.solutions[1] = static_cast<u64>(r.solutions >> 64);
+      st.p_goal = r.p_goal;
+      std::memcpy(buf.data(), &st, sizeof st);
+      for (std::size_t j = 0; j < r.levels.size(); ++j) {
+        const CensusLevel& l = r.levels[j];
+        const ck::LevelRow row{l.reachable_raw,
+                               l.reachable_sym,
+                               {static_cast<u64>(l.games), static_cast<u64>(l.games >> 64)}};
+        std::memcpy(buf.data() + sizeof st + j * sizeof row, &row, sizeof row);
+      }
+      ck::write_file(ck::path(cp_.dir, me, k, "state"), buf.data(), buf.size());
+    });
+    ex_.agree(run_.control);
+    if (me == 0) ex_.guarded([&] { ck::write_committed(cp_.dir, k); });
+    ex_.agree(run_.control);
+    std::remove(ck::path(cp_.dir, me, k + 1, "level").c_str());
+    std::remove(ck::path(cp_.dir, me, k + 1, "state").c_str());
+    if (cp_.crash_after_level == k) std::raise(SIGKILL);
+  }
+
+  // Loads this rank's part of the last committed level, the keys of the levels above it and
+  // the figures so far; returns the level.
+  int resume(CensusResult& r, bool store) {
+    namespace ck = checkpoint;
+    const int me = ex_.rank();
+    int k = 0;
+    if (me == 0) ex_.guarded([&] { k = ck::read_committed(cp_.dir); });
+    ex_.agree(run_.control);
+    MPI_Bcast(&k, 1, MPI_INT, 0, ex_.comm());
+    ex_.guarded([&] {
+      std::vector<char> buf;
+      const std::string file = ck::path(cp_.dir, me, k, "state");
+      ck::read_file(file, buf);
+      ck::State st;
+      if (buf.size() != sizeof st + r.levels.size() * sizeof(ck::LevelRow))
+        throw CensusError("checkpoint: " + file + " is not a state of this board");
+      std::memcpy(&st, buf.data(), sizeof st);
+      if (std::memcmp(st.magic, ck::State{}.magic, sizeof st.magic) != 0 ||
+          st.fingerprint != fingerprint(store) || st.ranks != static_cast<u64>(ex_.size()) ||
+          st.rank != static_cast<u64>(me) || st.level != k)
+        throw CensusError("checkpoint: " + cp_.dir +
+                          " was written by another census (another problem, other options or "
+                          "another number of ranks: resume with the same command and -np)");
+      last_total_ = st.last_total;
+      positions_ = st.positions;
+      r.games = (static_cast<Count>(st.games[1]) << 64) | st.games[0];
+      r.solutions = (static_cast<Count>(st.solutions[1]) << 64) | st.solutions[0];
+      r.p_goal = st.p_goal;
+      for (std::size_t j = 0; j < r.levels.size(); ++j) {
+        ck::LevelRow row;
+        std::memcpy(&row, buf.data() + sizeof st + j * sizeof row, sizeof row);
+        r.levels[j].reachable_raw = row.reachable_raw;
+        r.levels[j].reachable_sym = row.reachable_sym;
+        r.levels[j].games = (static_cast<Count>(row.games[1]) << 64) | row.games[0];
+      }
+      const std::string level = ck::path(cp_.dir, me, k, "level");
+      cur_.reserve(ck::records<Entry>(level));
+      ck::read_file(level, cur_.vec());
+      if (store)
+        for (int j = k + 1; j <= k0_; ++j) {
+          const std::string keys = ck::path(cp_.dir, me, j, "keys");
+          Booked<u64>& v = stored_[static_cast<std::size_t>(j)];
+          v.reserve(ck::records<u64>(keys));
+          ck::read_file(keys, v.vec());
+        }
+    });
+    ex_.agree(run_.control);
+    return k;
+  }
+
+  // What a finished level k gives before it is expanded: a whole goal's count and chance, and
+  // on the one-peg level the figures by hole.
+  void at_level(CensusResult& r, int k) {
+    if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
+      Count c = 0;
+      double chance = 0;
+      const u64 key = canon(goal_pos_);
+      const std::ptrdiff_t i = find(cur_, key);
+      if (i >= 0) {
+        const Entry& e = cur_[static_cast<std::size_t>(i)];
+        const auto orbit = static_cast<unsigned>(orbit_size(key));
+        int moves = 0;
+        g_.for_each_jump(pos(key), [&](int) { ++moves; });
+        // As the one-process engine forms it: the share times the jumps, over the orbit.
+        const double share = moves ? e.chance / moves : e.chance;
+        c = e.count() / orbit;
+        chance = share * std::max(moves, 1) / orbit;
+      }
+      ex_.from_owner(c, chance);
+      r.solutions = c;
+      r.p_goal = chance;
+    }
+    if (k == 1) singles(r);
+  }
+
+  // One peg left, on rank 0: counts and chances by hole (the one-peg chance summed in key
+  // order), and the one-peg goals' solutions.
+  void singles(CensusResult& r) {
+    std::vector<Entry> all = ex_.gather(std::vector<Entry>(cur_.vec().begin(), cur_.vec().end()));
+    std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    for (const Entry& e : all) {
+      const auto orbit = static_cast<unsigned>(orbit_size(e.key));
+      for (int s : syms_) {
+        const auto h = static_cast<std::size_t>(b_.hole_at_bit(g_.apply(s, pos(e.key)).lowest()));
+        r.solutions_by_hole[h] = e.count() / orbit;
+        r.p_by_hole[h] = e.chance / orbit;
+      }
+      r.p_one_peg += e.chance;
+    }
+    switch (p_.goal.kind) {
+      case Goal::Kind::Any:
+        r.solutions = 0;
+        for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
+        r.p_goal = r.p_one_peg;
+        break;
+      case Goal::Kind::Hole:
+        r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        break;
+      case Goal::Kind::Position:
+        if (goal_pegs_ == 1) {
+          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_pos_.lowest()));
+          r.solutions = r.solutions_by_hole[h];
+          r.p_goal = r.p_by_hole[h];
+        }
+        break;
+    }
+  }
+
+  // Builds level k-1 from level k (`total` positions over all ranks) in rounds: round i expands
+  // the parents of group i (a hash of the key) in key order, every child goes to its owner, and
+  // the owner adds each round's children in the order of their parents' keys.
+  void expand(CensusResult& r, int k, u64 total) {
+    const u64 groups = std::max<u64>(1, (total + kRoundParents - 1) / kRoundParents);
+    const auto size = static_cast<std::size_t>(ex_.size());
+    // The level's indices bucketed by group, each bucket in key order.
+    Booked<std::uint32_t> order(mem_);
+    std::vector<std::size_t> first(groups + 1, 0);
+    auto group = [&](u64 key) { return mix(key ^ 0x5851f42d4c957f2dull) % groups; };
+    ex_.guarded([&] {
+      for (const Entry& e : cur_.vec()) ++first[group(e.key) + 1];
+      for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];
+      order.reserve(cur_.size());
+      order.vec().resize(cur_.size());
+      std::vector<std::size_t> at(first.begin(), first.end() - 1);
+      for (std::size_t i = 0; i < cur_.size(); ++i)
+        order[at[group(cur_[i].key)]++] = static_cast<std::uint32_t>(i);
+    });
+    CensusLevel lv;
+    // Expected positions of the next level on this rank: this level's growth again.
+    const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
+    LevelTable next(mem_);
+    ex_.guarded([&] {
+      next.reserve(
+          static_cast<std::size_t>(std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
+                                            static_cast<double>(total) * 16)));
+    });
+    last_total_ = total;
+    const std::size_t nj = b_.jumps().size(), ns = syms_.size();
+    std::vector<u64> imgs(ns);
+    std::vector<int> kids(nj);
+    Booked<Edge> in(mem_);
+    std::vector<Booked<Edge>> out;
+    for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
+    std::vector<std::size_t> from;
+    for (u64 gi = 0; gi < groups; ++gi) {
+      ex_.guarded([&] {
+        for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
+          const Entry& x = cur_[order[q]];
+          int stab = 0;
+          for (std::size_t s = 0; s < ns; ++s) {
+            imgs[s] = g_.apply(syms_[s], pos(x.key)).w[0];
+            stab += imgs[s] == x.key;
+          }
+          ++lv.reachable_sym;
+          lv.reachable_raw += static_cast<u64>(static_cast<int>(ns) / stab);
+          std::size_t nk = 0;
+          g_.for_each_jump(pos(x.key), [&](int j) { kids[nk++] = j; });
+          if (nk == 0) {
+            add_count(lv.games, x.count());
+            continue;
+          }
+          ledger_.edges += nk;
+          const double share = x.chance / static_cast<double>(nk);
+          for (std::size_t u = 0; u < nk; ++u) {
+            const auto j = static_cast<std::size_t>(kids[u]);
+            u64 best = imgs[0] ^ sym_jump_[j];
+            for (std::size_t s = 1; s < ns; ++s)
+              best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
+            out[static_cast<std::size_t>(owner(best))].push_back(
+                Edge{best, x.key, x.lo, x.hi, share});
+          }
+        }
+      });
+      ex_.all_to_all(out, in, from, run_.control);
+      ex_.guarded([&] { add_in_parent_order(next, in, from); });
+    }
+    out.clear();
+    in.release();
+    order.release();
+    ex_.guarded([&] {
+      cur_.release();
+      cur_ = next.sorted();
+    });
+    ex_.agree(run_.control);
+    CensusLevel& g = r.levels[static_cast<std::size_t>(k)];
+    g.reachable_raw = ex_.sum(lv.reachable_raw);
+    g.reachable_sym = ex_.sum(lv.reachable_sym);
+    g.games = ex_.sum(lv.games);
+    add_count(r.games, g.games);
+  }
+
+  // Adds the children of one round to the table in the order of their parents' keys: each
+  // rank's part of `in` (in[from[r], from[r + 1])) is in that order already, so the parts are
+  // merged (a parent lives on one rank: no ties).
+  static void add_in_parent_order(LevelTable& next, const Booked<Edge>& in,
+                                  const std::vector<std::size_t>& from) {
+    const Edge* e = in.vec().data();
+    const std::size_t n = in.size();
+    // The table's lines are fetched this many adds ahead: the adds are bound by their misses.
+    constexpr std::size_t kAhead = 16;
+    if (from.size() == 2 || n == from[1]) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) next.prefetch(e[i + kAhead].child);
+        next.add(e[i]);
+      }
+      return;
+    }
+    Booked<std::uint32_t> order(in.memory());
+    order.reserve(n);
+    std::vector<std::size_t> at(from.begin(), from.end() - 1);
+    std::vector<std::size_t> live;
+    for (std::size_t r = 0; r < at.size(); ++r)
+      if (at[r] < from[r + 1]) live.push_back(r);
+    while (!live.empty()) {
+      std::size_t best = 0;
+      for (std::size_t q = 1; q < live.size(); ++q)
+        if (e[at[live[q]]].parent < e[at[live[best]]].parent) best = q;
+      const std::size_t r = live[best];
+      // Every child of this parent (they are adjacent in its rank's part).
+      const u64 parent = e[at[r]].parent;
+      while (at[r] < from[r + 1] && e[at[r]].parent == parent)
+        order.vec().push_back(static_cast<std::uint32_t>(at[r]++));
+      if (at[r] == from[r + 1]) live.erase(live.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+    const std::uint32_t* o = order.vec().data();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) next.prefetch(e[o[i + kAhead]].child);
+      next.add(e[o[i]]);
+    }
+  }
+
+  // Solution paths, backward from the goal: the parents of a level's on-path positions are
+  // sent to their owners, who keep those they stored.
+  void on_path(CensusResult& r) {
+    cur_.release();
+    if (goal_pegs_ > k0_ || k0_ == 0) {
+      r.on_path_done = true;
+      return;
+    }
+    const auto size = static_cast<std::size_t>(ex_.size());
+    Booked<u64>& first = path_[static_cast<std::size_t>(goal_pegs_)];
+    const auto& at_goal = stored_[static_cast<std::size_t>(goal_pegs_)].vec();
+    ex_.guarded([&] {
+      if (p_.goal.kind == Goal::Kind::Any) {
+        first.reserve(at_goal.size());
+        first.vec().assign(at_goal.begin(), at_goal.end());
+      } else {
+        const u64 c = canon(goal_pos_);
+        if (std::binary_search(at_goal.begin(), at_goal.end(), c)) first.push_back(c);
+      }
+    });
+    Booked<u64> in(mem_);
+    std::vector<Booked<u64>> out;
+    for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
+    std::vector<std::size_t> from;
+    for (int k = goal_pegs_ + 1; k <= k0_; ++k) {
+      mem_.set_level(k);
+      const auto& below = path_[static_cast<std::size_t>(k - 1)].vec();
+      const auto& level = stored_[static_cast<std::size_t>(k)].vec();
+      Booked<u64>& mine = path_[static_cast<std::size_t>(k)];
+      const u64 per = std::max<u64>(1024, kRoundQueries / static_cast<u64>(ex_.size()));
+      const u64 rounds = (ex_.max(below.size()) + per - 1) / per;
+      for (u64 i = 0; i < rounds; ++i) {
+        ex_.guarded([&] {
+          const std::size_t lo = std::min<std::size_t>(below.size(), i * per);
+          const std::size_t hi = std::min<std::size_t>(below.size(), lo + per);
+          for (std::size_t q = lo; q < hi; ++q) {
+            const Pos x = pos(below[q]);
+            g_.for_each_jump(g_.complement(x), [&](int j) {
+              const u64 c = canon(x ^ g_.jump_mask(j));
+              out[static_cast<std::size_t>(owner(c))].push_back(c);
+            });
+          }
+          for (auto& o : out) {
+            std::sort(o.vec().begin(), o.vec().end());
+            o.vec().erase(std::unique(o.vec().begin(), o.vec().end()), o.vec().end());
+          }
+        });
+        ex_.all_to_all(out, in, from, run_.control);
+        ex_.guarded([&] {
+          for (u64 c : in.vec())
+            if (std::binary_search(level.begin(), level.end(), c)) mine.push_back(c);
+        });
+      }
+      ex_.guarded([&] {
+        std::sort(mine.vec().begin(), mine.vec().end());
+        mine.vec().erase(std::unique(mine.vec().begin(), mine.vec().end()), mine.vec().end());
+      });
+      ex_.agree(run_.control);
+      if (!o_.distinct) stored_[static_cast<std::size_t>(k - 1)].release();
+    }
+    for (int k = goal_pegs_; k <= k0_; ++k) {
+      u64 raw = 0, sym = 0;
+      for (u64 x : path_[static_cast<std::size_t>(k)].vec()) {
+        ++sym;
+        raw += static_cast<u64>(orbit_size(x));
+      }
+      CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
+      lv.on_path_raw = ex_.sum(raw);
+      lv.on_path_sym = ex_.sum(sym);
+    }
+    r.on_path_done = true;
+  }
+
+  // Solutions up to the census group (paths.hpp), on rank 0.
+  void up_to_symmetry(CensusResult& r) {
+    r.solutions_up_to_symmetry = census_detail::solutions_up_to_symmetry(
+        g_, syms_, start_, goal_pegs_, r.solutions, [&](const Pos& x) { return is_goal(x); });
+  }
+
+  // Solutions up to reordering (paths.hpp): the solution-path sets gathered on rank 0, which
+  // runs the one-process count over them.
+  void distinct(CensusResult& r) {
+    Count solutions = r.solutions;
+    ex_.broadcast(solutions);
+    if (goal_pegs_ > k0_ || k0_ == 0 || solutions == 0) {
+      r.distinct_solutions = 0;
+      return;
+    }
+    r.distinct_note = census_detail::distinct_skip_reason(r.levels, o_);
+    if (!r.distinct_note.empty()) return;
+    std::vector<std::vector<u64>> sets(path_.size());
+    for (int k = goal_pegs_; k <= k0_; ++k) {
+      const auto& v = path_[static_cast<std::size_t>(k)].vec();
+      sets[static_cast<std::size_t>(k)] = ex_.gather(std::vector<u64>(v.begin(), v.end()));
+      std::sort(sets[static_cast<std::size_t>(k)].begin(), sets[static_cast<std::size_t>(k)].end());
+    }
+    if (ex_.rank() != 0) return;
+    try {
+      r.distinct_solutions = census_detail::distinct_solutions(
+          g_, start_, goal_pegs_, mem_, run_.control,
+          [&](const Pos& x, int k) {
+            const auto& v = sets[static_cast<std::size_t>(k)];
+            return std::binary_search(v.begin(), v.end(), canon(x));
+          },
+          [&](const Pos& x) { return is_goal(x); });
+    } catch (const CensusError& e) {
+      r.distinct_note = e.what();
+    }
+  }
+
+  const Problem& p_;
+  const CensusOptions& o_;
+  const Checkpoint& cp_;
+  const Board& b_;
+  Geometry<64> g_;
+  Exchange ex_;
+  RankLedger& ledger_;
+  census_detail::RunControl run_;
+  Memory mem_;
+  std::vector<int> syms_;
+  std::vector<u64> sym_jump_;  // [symmetry index in syms_][jump]
+  Pos start_, goal_pos_;
+  int goal_pegs_ = 1, k0_ = 0;
+  Booked<Entry> cur_;                       // this rank's part of the level being expanded
+  std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
+  u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
+  u64 positions_ = 0;  // positions of the levels expanded so far, over all ranks
+  Clock::time_point t0_;
+};
+
+}  // namespace
+
+CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
+                                RankLedger& ledger, const Checkpoint& checkpoint) {
+  const Board& b = *p.board;
+  if (b.width() != 64)
+    throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
+                     "-bit layout; pegsol-mpi takes layouts of up to 64 bits");
+  DistributedCensus c(p, o, comm, ledger, checkpoint);
+  return c.run();
+}
+
+}  // namespace pegsol::mpi

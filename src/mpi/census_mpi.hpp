@@ -1,0 +1,55 @@
+// The exact census on the ranks of an MPI communicator (pegsol-mpi, docs/mpi.md).
+//
+// Every level is split across the ranks by a hash of the canonical position: a rank owns the
+// positions whose hash falls on it and keeps them as one array sorted by key (key, count,
+// chance). A level is expanded in rounds; in each round every rank expands one group of its
+// parents and sends every child to its owner in one all-to-all exchange, so that what is in
+// flight stays bounded. The solution-path pass sends each candidate parent to its owner the
+// same way, and the owner keeps it when it has stored it. With a checkpoint directory every rank
+// writes its part of each completed level there, and a run can resume from it. Built only when
+// CMake finds MPI.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "pegsol/census.hpp"
+#include "pegsol/problem.hpp"
+
+namespace pegsol::mpi {
+
+// What one rank held, stored and sent during a distributed census (its memory ledger).
+struct RankLedger {
+  std::size_t peak_bytes = 0;       // the rank's tables and buffers at their largest
+  std::uint64_t stored = 0;         // canonical positions the rank owned, summed over levels
+  std::uint64_t largest_level = 0;  // the most positions the rank owned in one level
+  std::uint64_t edges = 0;          // (parent, jump) children the rank generated
+  std::uint64_t bytes_sent = 0;     // bytes the rank sent to other ranks (its own excluded)
+  std::uint64_t bytes_kept = 0;     // bytes of children and queries that stayed on the rank
+  std::uint64_t rounds = 0;         // all-to-all exchanges
+  double seconds = 0;
+};
+
+// Where a distributed census keeps its state after each completed level, so that a killed run
+// (kill -9 included) can go on from the last level every rank finished. Each rank writes its own
+// files in `dir` (one directory every rank can reach: a shared file system, or the same local
+// path on each machine when a rank always runs on the same machine).
+struct Checkpoint {
+  std::string dir;      // empty: no checkpoints
+  bool resume = false;  // start from the last level committed in dir
+  // Tests: every rank kills itself (SIGKILL) once this level is committed (-1: never).
+  int crash_after_level = -1;
+};
+
+// Runs the census of p on every rank of comm: a collective call, every rank passing the same
+// problem and options. Rank 0's result holds every figure; the others hold the level figures,
+// solutions and games (not the reordering count or the chances by hole). o.threads is not
+// used: each rank runs one thread. Throws InputError for a board over 64 bits and CensusError
+// for a count overflow (on every rank).
+CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
+                                RankLedger& ledger, const Checkpoint& checkpoint = {});
+
+}  // namespace pegsol::mpi

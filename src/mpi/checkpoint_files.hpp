@@ -1,0 +1,126 @@
+// The files of a distributed census's checkpoint (census_mpi.hpp, docs/mpi.md), in DIR:
+//
+//   committed      the last level every rank wrote, as text; rank 0 writes it after all ranks
+//                  wrote theirs, so it is the point a resume starts from
+//   rR.kK.state    rank R's figures when level K was complete (a State, then one LevelRow per
+//                  level); the files of level K+1 go once K is committed
+//   rR.kK.level    rank R's positions of level K: its sorted entries (key, count, chance)
+//   rR.kK.keys     rank R's keys of level K, kept for the solution-path pass
+//
+// Every file is written under a temporary name, flushed and renamed, so a kill leaves whole
+// files only. Failures throw CensusError naming the file.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "pegsol/census.hpp"
+
+namespace pegsol::mpi::checkpoint {
+
+// The header of a state file.
+struct State {
+  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '1'};
+  std::uint64_t fingerprint = 0;  // the problem, the options that change the files, the ranks
+  std::uint64_t ranks = 0, rank = 0;
+  std::int64_t level = 0;               // the level the files hold, complete and not yet expanded
+  std::uint64_t last_total = 0;         // positions of the level above it, over all ranks
+  std::uint64_t positions = 0;          // positions of the levels above it, over all ranks
+  std::uint64_t games[2] = {0, 0};      // the games counted so far (low, high words)
+  std::uint64_t solutions[2] = {0, 0};  // a whole goal's solutions, once its level is done
+  double p_goal = 0;
+};
+// One level's figures in a state file.
+struct LevelRow {
+  std::uint64_t reachable_raw = 0, reachable_sym = 0, games[2] = {0, 0};
+};
+
+inline std::string path(const std::string& dir, int rank, int level, const char* ext) {
+  return dir + "/r" + std::to_string(rank) + ".k" + std::to_string(level) + "." + ext;
+}
+
+// Writes `bytes` at `data` to `file` (a temporary name, flushed, then renamed).
+inline void write_file(const std::string& file, const void* data, std::size_t bytes) {
+  const std::string tmp = file + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw CensusError("checkpoint: cannot write " + tmp + ": " + std::strerror(errno));
+  const char* p = static_cast<const char*>(data);
+  std::size_t left = bytes;
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const int e = errno;
+      ::close(fd);
+      throw CensusError("checkpoint: cannot write " + tmp + ": " + std::strerror(e));
+    }
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmp.c_str(), file.c_str()) != 0)
+    throw CensusError("checkpoint: cannot write " + file + ": " + std::strerror(errno));
+}
+
+// The whole of `file`, read into `out` (resized to whole elements).
+template <class V>
+void read_file(const std::string& file, V& out) {
+  using T = typename V::value_type;
+  const int fd = ::open(file.c_str(), O_RDONLY);
+  if (fd < 0) throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  ::lseek(fd, 0, SEEK_SET);
+  if (size < 0 || static_cast<std::size_t>(size) % sizeof(T) != 0) {
+    ::close(fd);
+    throw CensusError("checkpoint: " + file + " is not a whole number of records");
+  }
+  out.resize(static_cast<std::size_t>(size) / sizeof(T));
+  char* p = reinterpret_cast<char*>(out.data());
+  std::size_t left = static_cast<std::size_t>(size);
+  while (left > 0) {
+    const ssize_t r = ::read(fd, p, left);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      ::close(fd);
+      throw CensusError("checkpoint: cannot read " + file);
+    }
+    p += r;
+    left -= static_cast<std::size_t>(r);
+  }
+  ::close(fd);
+}
+
+// Records of T in `file`, from its size.
+template <class T>
+std::size_t records(const std::string& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0)
+    throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
+  return static_cast<std::size_t>(st.st_size) / sizeof(T);
+}
+
+// The last committed level in dir; CensusError when there is none.
+inline int read_committed(const std::string& dir) {
+  std::vector<char> text;
+  read_file(dir + "/committed", text);
+  const std::string s(text.begin(), text.end());
+  try {
+    return std::stoi(s);
+  } catch (const std::exception&) {
+    throw CensusError("checkpoint: " + dir + "/committed does not hold a level");
+  }
+}
+
+inline void write_committed(const std::string& dir, int level) {
+  const std::string s = std::to_string(level) + "\n";
+  write_file(dir + "/committed", s.data(), s.size());
+}
+
+}  // namespace pegsol::mpi::checkpoint

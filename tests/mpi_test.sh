@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The census on MPI ranks equals the one-process census: for each problem below, `pegsol count`
+# and `mpirun -np K pegsol-mpi count` for K = 1..4 print the same JSON (every key but "stats";
+# the random player's chances within a relative 1e-12 of the one process's and the same bits for
+# every K, docs/mpi.md) and, for K = 3 and every other problem, the same text (but the last
+# line: time, memory, threads); a run killed after a checkpoint and resumed prints what the
+# whole run prints.
+# Usage: mpi_test.sh PEGSOL PEGSOL_MPI MPIEXEC
+set -euo pipefail
+pegsol=$1
+pegsol_mpi=$2
+mpiexec=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Open MPI refuses root without these; they change nothing for other users.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# English with the top and left arms empty and d4 vacant: 20 pegs, a census of a fraction of a
+# second.
+english_sub=000000001111100101110011111111111
+
+problems=(
+  "--board triangle:5"
+  "--board triangle:5 --goal @$here/mpi/triangle5-goal.txt"
+  "--board triangle:5 --no-symmetry"
+  "--board triangle:6 --distinct-limit 1000"
+  "--board hexagon:3"
+  "--board rect:4x5 --no-distinct"
+  "--board rect:4x5 --lattice square8 --no-distinct"
+  "--board english --start $english_sub --end any"
+  "--board english --start $english_sub --end d4 --no-random-player"
+)
+
+fail=0
+n=0
+for prob in "${problems[@]}"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  "$pegsol" count $prob --json >"$tmp/one-$n.json"
+  # shellcheck disable=SC2086
+  "$pegsol" count $prob >"$tmp/one-$n.txt"
+  for k in 1 2 3 4; do
+    status=0
+    # shellcheck disable=SC2086
+    "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count $prob --json \
+      >"$tmp/mpi-$n-$k.json" 2>"$tmp/mpi-$n-$k.err" || status=$?
+    if [ "$status" != 0 ]; then
+      echo "FAIL: -np $k count $prob: exit status $status"
+      cat "$tmp/mpi-$n-$k.err"
+      fail=1
+      continue
+    fi
+    if [ "$k" = 3 ] && [ $((n % 2)) = 1 ]; then
+      # shellcheck disable=SC2086
+      "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count $prob >"$tmp/mpi-$n-$k.txt" \
+        2>/dev/null
+      if ! diff <(sed '$d' "$tmp/one-$n.txt") <(sed '$d' "$tmp/mpi-$n-$k.txt") >"$tmp/diff"; then
+        echo "FAIL: -np $k count $prob: the text differs"
+        cat "$tmp/diff"
+        fail=1
+      fi
+    fi
+  done
+  python3 - "$tmp" "$n" "$prob" <<'EOF' || fail=1
+import json, sys
+tmp, n, prob = sys.argv[1], sys.argv[2], sys.argv[3]
+one = json.load(open(f"{tmp}/one-{n}.json"))
+bad = False
+def close(a, b):
+    return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+first = None
+for k in (1, 2, 3, 4):
+    try:
+        mpi = json.load(open(f"{tmp}/mpi-{n}-{k}.json"))
+    except (OSError, ValueError):
+        continue
+    if set(one) != set(mpi):
+        print(f"FAIL: -np {k} count {prob}: keys {sorted(set(one) ^ set(mpi))}")
+        bad = True
+    for key in one:
+        if key in ("stats", "random_player"):
+            continue
+        if one[key] != mpi.get(key):
+            print(f"FAIL: -np {k} count {prob}: {key}: {one[key]!r} != {mpi.get(key)!r}")
+            bad = True
+    a, b = one["random_player"], mpi.get("random_player")
+    if (a is None) != (b is None):
+        print(f"FAIL: -np {k} count {prob}: random_player {a!r} != {b!r}")
+        bad = True
+    elif a is not None:
+        pairs = [(a["p_one_peg"], b["p_one_peg"]), (a["p_goal"], b["p_goal"])]
+        if set(a["p_by_final_hole"]) != set(b["p_by_final_hole"]):
+            print(f"FAIL: -np {k} count {prob}: p_by_final_hole holes differ")
+            bad = True
+        pairs += [(v, b["p_by_final_hole"].get(h, -1.0)) for h, v in a["p_by_final_hole"].items()]
+        if not all(close(x, y) for x, y in pairs):
+            print(f"FAIL: -np {k} count {prob}: random_player {a!r} != {b!r}")
+            bad = True
+        if first is None:
+            first = b
+        elif b != first:
+            print(f"FAIL: -np {k} count {prob}: random_player differs from -np 1: {b!r} != {first!r}")
+            bad = True
+    if mpi.get("stats", {}).get("threads") != k:
+        print(f"FAIL: -np {k} count {prob}: stats.threads is not {k}")
+        bad = True
+sys.exit(1 if bad else 0)
+EOF
+done
+# Checkpoint and resume: ranks killed (SIGKILL) once a level is committed, then --resume, give
+# the JSON of the uninterrupted run, chances bit for bit; another -np is refused.
+ck_prob=(--board english --start "$english_sub" --end d4)
+for k in 2 3; do
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    >"$tmp/ck-whole-$k.json" 2>/dev/null
+  status=0
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    --checkpoint "$tmp/ck-$k" --crash-after-level 11 >/dev/null 2>&1 || status=$?
+  if [ "$status" = 0 ] || [ "$(cat "$tmp/ck-$k/committed")" != 11 ]; then
+    echo "FAIL: -np $k --crash-after-level 11: status $status, committed $(cat "$tmp/ck-$k/committed")"
+    fail=1
+  fi
+  status=0
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${ck_prob[@]}" --json \
+    --resume "$tmp/ck-$k" >"$tmp/ck-resumed-$k.json" 2>"$tmp/ck-$k.err" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "FAIL: -np $k --resume: exit status $status"
+    cat "$tmp/ck-$k.err"
+    fail=1
+  fi
+  python3 - "$tmp/ck-whole-$k.json" "$tmp/ck-resumed-$k.json" <<'EOF2' || fail=1
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+bad = [k for k in a if k != "stats" and a[k] != b.get(k)]
+if bad:
+    print(f"FAIL: resumed run differs from the whole run in {bad}")
+sys.exit(1 if bad else 0)
+EOF2
+done
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count "${ck_prob[@]}" --resume "$tmp/ck-3" \
+  >/dev/null 2>"$tmp/ck-np.err" || status=$?
+if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; then
+  echo "FAIL: --resume with another -np: status $status"
+  cat "$tmp/ck-np.err"
+  fail=1
+fi
+# --progress: rank 0 prints a line per level (and no rank waits for it alone).
+status=0
+timeout 60 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board triangle:5 --progress \
+  >/dev/null 2>"$tmp/progress.err" || status=$?
+if [ "$status" != 0 ] || ! grep -q "level 1 " "$tmp/progress.err"; then
+  echo "FAIL: count --board triangle:5 --progress: status $status"
+  cat "$tmp/progress.err"
+  fail=1
+fi
+# Errors: a bad option is bad input (status 2) with one error object, as for pegsol count.
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board nosuch --json >"$tmp/err.json" \
+  2>/dev/null || status=$?
+if [ "$status" != 2 ] || ! grep -q '"kind":"input"' "$tmp/err.json"; then
+  echo "FAIL: count --board nosuch: status $status, $(cat "$tmp/err.json")"
+  fail=1
+fi
+# A time limit stops every rank with status 4.
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board english --time-limit 0.2 \
+  >/dev/null 2>"$tmp/stop.err" || status=$?
+if [ "$status" != 4 ] || ! grep -q "census stopped (time)" "$tmp/stop.err"; then
+  echo "FAIL: count --board english --time-limit 0.2: status $status"
+  cat "$tmp/stop.err"
+  fail=1
+fi
+# The memory limit stops every rank with status 4 and says what it needed.
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board english --memory-limit 20 \
+  >/dev/null 2>"$tmp/mem.err" || status=$?
+if [ "$status" != 4 ] || ! grep -q "census stopped (memory): rank [0-9]: memory limit" "$tmp/mem.err"; then
+  echo "FAIL: count --board english --memory-limit 20: status $status"
+  cat "$tmp/mem.err"
+  fail=1
+fi
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed runs equal"
+exit "$fail"
