@@ -59,6 +59,13 @@ configure_file(cmake/pegsol.pc.in ${PROJECT_BINARY_DIR}/pegsol.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/pegsol.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
   COMPONENT Development)
+# pegsol-json.pc: pegsol::json, with nlohmann-json's own pkg-config file as a requirement.
+if(TARGET pegsol_json)
+  configure_file(cmake/pegsol-json.pc.in ${PROJECT_BINARY_DIR}/pegsol-json.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pegsol-json.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+    COMPONENT Development)
+endif()
 
 # cpack --config <build>/CPackConfig.cmake -G DEB: one package with the command, library, headers,
 # CMake package, pkg-config file and docs, installed under /usr.

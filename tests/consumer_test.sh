@@ -33,7 +33,8 @@ expect() {  # expect PATTERN FILE: FILE must hold PATTERN
 
 step "install into $prefix"
 quiet "$tmp/install.log" cmake --install "$build" --prefix "$prefix"
-for f in lib/cmake/pegsol/pegsolConfig.cmake lib/pkgconfig/pegsol.pc include/pegsol/solve.hpp; do
+for f in lib/cmake/pegsol/pegsolConfig.cmake lib/pkgconfig/pegsol.pc lib/pkgconfig/pegsol-json.pc \
+  include/pegsol/solve.hpp; do
   [ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 # The public headers exactly: none of the internal ones in src/.
@@ -81,6 +82,26 @@ echo "pkg-config --cflags --libs pegsol: $flags"
 "$cxx" "$tmp/pc.cpp" -o "$tmp/pc" $flags
 run "$tmp/pc.out" "$tmp/pc"
 expect "solved 13" "$tmp/pc.out"
+
+step "pkg-config: pegsol-json"
+cat >"$tmp/pcj.cpp" <<'CPP'
+#include <iostream>
+
+#include "pegsol/catalogue.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/solve.hpp"
+
+int main() {
+  const pegsol::Problem p = pegsol::default_problem(pegsol::make_board("triangle:5"));
+  std::cout << pegsol::solve_json(p, pegsol::solve(p)).dump() << '\n';
+}
+CPP
+flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs pegsol-json)
+echo "pkg-config --cflags --libs pegsol-json: $flags"
+# shellcheck disable=SC2086 # the flags are words
+"$cxx" "$tmp/pcj.cpp" -o "$tmp/pcj" $flags
+run "$tmp/pcj.out" "$tmp/pcj"
+expect '"status":"solved"' "$tmp/pcj.out"
 
 step "add_subdirectory: the library alone"
 mkdir -p "$tmp/sub"
