@@ -53,7 +53,7 @@ struct RankOptions {
   // Parents a level expands per round, over all ranks together. It decides the order of the
   // chances' sums, so runs compared bit for bit use the same; tests make it small so that small
   // problems take several rounds a level.
-  std::uint64_t round_parents = std::uint64_t{1} << 17;
+  std::uint64_t round_parents = std::uint64_t{1} << 15;
 };
 
 // Runs the census of p on every rank of comm: a collective call, every rank passing the same

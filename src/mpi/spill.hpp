@@ -126,13 +126,15 @@ class Reader {
   int fd_ = -1;
 };
 
-// Creates DIR/<rank> and checks that a file can be written there; returns that directory, or
-// throws CensusError saying why not.
+// Creates DIR/<rank>, removes the runs a killed run left there and checks that a file can be
+// written there; returns that directory, or throws CensusError saying why not.
 inline std::string prepare(const std::string& dir, int rank) {
   const std::string mine = dir + "/" + std::to_string(rank);
   std::error_code ec;
   std::filesystem::create_directories(mine, ec);
   if (ec) throw CensusError("--spill-dir " + dir + ": cannot create " + mine + ": " + ec.message());
+  for (const auto& f : std::filesystem::directory_iterator(mine, ec))
+    if (f.path().extension() == ".run") std::filesystem::remove(f.path(), ec);
   const std::string probe = mine + "/probe";
   {
     Writer w(probe);
