@@ -4,7 +4,7 @@
 # the random player's chances within a relative 1e-12 of the one process's and the same bits for
 # every K, docs/mpi.md) and, for K = 3 and every other problem, the same text (but the last
 # line: time, memory, threads); a run killed after a checkpoint and resumed prints what the
-# whole run prints.
+# whole run prints; a run that spills to disk prints what the in-memory run prints.
 # Usage: mpi_test.sh PEGSOL PEGSOL_MPI MPIEXEC
 set -euo pipefail
 pegsol=$1
@@ -145,6 +145,69 @@ if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; t
   cat "$tmp/ck-np.err"
   fail=1
 fi
+# Disk spill: with rounds of 512 parents (so that the 20-peg English sub-problem takes several
+# rounds a level) and a memory limit per rank that the level tables pass, every rank spills sorted
+# runs (its ledger says so) and the JSON is the in-memory run's, chances bit for bit, and within
+# the tolerance above of pegsol count's; the spill directories are removed at the end.
+sp_prob=(--board english --start "$english_sub" --end any --round-parents 512)
+"$mpiexec" --oversubscribe -np 1 "$pegsol_mpi" count "${sp_prob[@]}" --json \
+  >"$tmp/sp-mem.json" 2>/dev/null
+"$pegsol" count --board english --start "$english_sub" --end any --json >"$tmp/sp-one.json"
+for kl in "1 4" "2 2.5" "3 1.8"; do
+  read -r k limit <<<"$kl"
+  status=0
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${sp_prob[@]}" --json \
+    --memory-limit "$limit" --spill-dir "$tmp/spill-$k" >"$tmp/sp-$k.json" 2>"$tmp/sp-$k.err" ||
+    status=$?
+  spilled=$(grep -c "spilled [0-9]* runs" "$tmp/sp-$k.err" || true)
+  if [ "$status" != 0 ] || [ "$spilled" != "$k" ] || [ -n "$(ls -A "$tmp/spill-$k")" ]; then
+    echo "FAIL: -np $k --memory-limit $limit --spill-dir: status $status, $spilled ranks spilled," \
+      "left: $(ls -A "$tmp/spill-$k")"
+    cat "$tmp/sp-$k.err"
+    fail=1
+    continue
+  fi
+  python3 - "$tmp/sp-mem.json" "$tmp/sp-$k.json" "$tmp/sp-one.json" <<'EOF3' || fail=1
+import json, sys
+mem, spilled, one = (json.load(open(f)) for f in sys.argv[1:4])
+bad = [k for k in mem if k != "stats" and mem[k] != spilled.get(k)]
+bad += [k for k in one if k not in ("stats", "random_player") and one[k] != spilled.get(k)]
+a, b = one["random_player"], spilled["random_player"]
+pairs = [(a["p_one_peg"], b["p_one_peg"]), (a["p_goal"], b["p_goal"])]
+pairs += [(v, b["p_by_final_hole"][h]) for h, v in a["p_by_final_hole"].items()]
+if not all(x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y)) for x, y in pairs):
+    bad.append("random_player (against pegsol count)")
+if bad:
+    print(f"FAIL: spilled run differs in {bad}")
+sys.exit(1 if bad else 0)
+EOF3
+done
+# Spill and checkpoints together: killed after a committed level, resumed with the spill, the
+# in-memory run's JSON.
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count "${sp_prob[@]}" --json --memory-limit 2.5 \
+  --spill-dir "$tmp/spill-ck" --checkpoint "$tmp/ck-sp" --crash-after-level 11 >/dev/null 2>&1 ||
+  true
+[ "$(cat "$tmp/ck-sp/committed" 2>/dev/null)" = 11 ] || status=killed-before-commit
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count "${sp_prob[@]}" --json --memory-limit 2.5 \
+  --spill-dir "$tmp/spill-ck" --resume "$tmp/ck-sp" >"$tmp/sp-ck.json" 2>"$tmp/sp-ck.err" ||
+  status=$?
+if [ "$status" != 0 ] || ! grep -q "spilled" "$tmp/sp-ck.err" ||
+  ! python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); sys.exit(any(a[k] != b.get(k) for k in a if k != "stats"))' \
+    "$tmp/sp-mem.json" "$tmp/sp-ck.json"; then
+  echo "FAIL: spilled, killed and resumed: status $status, or the JSON differs"
+  cat "$tmp/sp-ck.err"
+  fail=1
+fi
+# A spill directory that cannot be made is bad input (status 2), said before the census starts.
+touch "$tmp/plain-file"
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board triangle:5 --json \
+  --spill-dir "$tmp/plain-file/spill" >"$tmp/sp-bad.json" 2>/dev/null || status=$?
+if [ "$status" != 2 ] || ! grep -q '"kind":"input".*spill-dir' "$tmp/sp-bad.json"; then
+  echo "FAIL: --spill-dir under a file: status $status, $(cat "$tmp/sp-bad.json")"
+  fail=1
+fi
 # --progress: rank 0 prints a line per level (and no rank waits for it alone).
 status=0
 timeout 60 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count --board triangle:5 --progress \
@@ -180,5 +243,5 @@ if [ "$status" != 4 ] || ! grep -q "census stopped (memory): rank [0-9]: memory 
   cat "$tmp/mem.err"
   fail=1
 fi
-[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed runs equal"
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal"
 exit "$fail"

@@ -24,6 +24,7 @@
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
+#include "spill.hpp"
 
 namespace {
 
@@ -59,10 +60,13 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
     edges += l.edges;
     fmt::print(stderr,
                "pegsol-mpi: rank {}: {} peak in tables, {:.1f} MiB peak RSS, {} positions stored "
-               "(largest level {}), {} edges, {} sent, {} kept, {} exchanges, {:.3f} s\n",
+               "(largest level {}), {} edges, {} sent, {} kept, {} exchanges, {:.3f} s{}\n",
                r, pegsol::cli::mib(l.peak_bytes), static_cast<double>(rows[r].max_rss_kib) / 1024,
                l.stored, l.largest_level, l.edges, pegsol::cli::mib(l.bytes_sent),
-               pegsol::cli::mib(l.bytes_kept), l.rounds, l.seconds);
+               pegsol::cli::mib(l.bytes_kept), l.rounds, l.seconds,
+               l.spill_runs
+                   ? fmt::format(", spilled {} runs ({} bytes)", l.spill_runs, l.spill_bytes)
+                   : std::string());
   }
   fmt::print(stderr,
              "pegsol-mpi: {} ranks: {} edges, {} sent between ranks ({:.1f} bytes an edge "
@@ -123,7 +127,15 @@ int run(int argc, char** argv, int rank, int size) {
                    "Go on from the last level committed in this directory (same command and "
                    "-np); checkpoints go on there")
       ->excludes(ck);
+  mpi::RankOptions rank_options;
+  std::string spill_dir;
+  count->add_option("--spill-dir", spill_dir,
+                    "Directory for sorted runs when a level would pass --memory-limit (each rank "
+                    "uses DIR/RANK and removes its files at the end); without it the census stops");
   count->add_option("--crash-after-level", checkpoint.crash_after_level)->group("");
+  count->add_option("--round-parents", rank_options.round_parents)
+      ->check(cli::whole_number_check(1, UINT64_MAX))
+      ->group("");
   const bool json_wanted =
       std::any_of(argv, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   try {
@@ -145,6 +157,29 @@ int run(int argc, char** argv, int rank, int size) {
       return rank == 0 ? cli::finish_output(cli::report_error(
                              "input", "--checkpoint " + checkpoint.dir + ": " + ec.message(), json))
                        : cli::kBadInput;
+  }
+  std::string& my_spill_dir = rank_options.spill_dir;
+  if (!spill_dir.empty()) {
+    std::string why;
+    try {
+      my_spill_dir = mpi::spill::prepare(spill_dir, rank);
+    } catch (const CensusError& e) {
+      why = e.what();
+    }
+    // Every rank learns whether any rank cannot spill; rank 0 reports the lowest one's reason.
+    int mine = why.empty() ? size : rank, first = size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first < size) {
+      int len = static_cast<int>(why.size());
+      MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
+      why.resize(static_cast<std::size_t>(len));
+      MPI_Bcast(why.data(), len, MPI_CHAR, first, MPI_COMM_WORLD);
+      if (!my_spill_dir.empty()) ::rmdir(my_spill_dir.c_str());
+      return rank == 0 ? cli::finish_output(cli::report_error(
+                             "input",
+                             (size > 1 ? "rank " + std::to_string(first) + ": " : "") + why, json))
+                       : cli::kBadInput;
+    }
   }
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
   Control control;
@@ -170,7 +205,8 @@ int run(int argc, char** argv, int rank, int size) {
                    static_cast<double>(pr.positions) / std::max(pr.seconds, 1e-9) / 1e6,
                    cli::mib(pr.memory_bytes), tty ? "   " : "\n");
       };
-    CensusResult r = mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger, checkpoint);
+    CensusResult r =
+        mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger, checkpoint, rank_options);
     if (rank == 0) {
       if (tty && r.seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
       if (json)

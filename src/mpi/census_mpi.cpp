@@ -6,6 +6,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <utility>
 
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
@@ -13,6 +17,7 @@
 #include "exchange.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/geometry.hpp"
+#include "spill.hpp"
 
 namespace pegsol::mpi {
 
@@ -54,9 +59,6 @@ inline u64 mix(u64 x) {
   return x ^ (x >> 31);
 }
 
-// Parents a level expands per round, over all ranks together: a constant, so that the rounds
-// (and with them the order of every sum) do not depend on the number of ranks.
-constexpr u64 kRoundParents = u64{1} << 17;
 // Solution-path positions turned into queries per round, over all ranks together (so that what
 // a rank receives in a round stays far under the 2 GiB an exchange can carry).
 constexpr u64 kRoundQueries = u64{1} << 17;
@@ -68,7 +70,8 @@ inline Pos pos(u64 key) {
 }
 
 // The next level on its owner while it is built: open addressing on the key (0, the empty
-// position, marks a free slot: no level holds it), at most 70% full.
+// position, marks a free slot: no level holds it), at most 70% full. It receives one entry per
+// child and round (RoundTable), so a child's chance is the sum of its round sums in round order.
 class LevelTable {
  public:
   explicit LevelTable(Memory& m) : slots_(m) {}
@@ -80,23 +83,28 @@ class LevelTable {
   }
   // Brings the line of key's first slot into the cache (an add of it follows soon).
   void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
-  // Adds the edge's count and share to its child's entry.
-  void add(const Edge& e) {
-    if ((size_ + 1) * 10 > slots_.size() * 7) rehash(slots_.size() * 2);
-    std::size_t i = mix(e.child) & mask_;
+  // Whether the next add of a new key doubles the table, and the bytes the doubled one takes.
+  bool grows_next() const { return (size_ + 1) * 10 > slots_.size() * 7; }
+  std::size_t grow_bytes() const {
+    return census_detail::TableAllocator<Entry>::footprint(slots_.size() * 2 * sizeof(Entry));
+  }
+  // Adds x's count to its key's entry, and x's chance to the entry's chance.
+  void add(const Entry& y) {
+    if (grows_next()) rehash(slots_.size() * 2);
+    std::size_t i = mix(y.key) & mask_;
     while (true) {
       Entry& x = slots_[i];
       if (x.key == 0) {
-        x = Entry{e.child, e.lo, e.hi, e.share};
+        x = y;
         ++size_;
         return;
       }
-      if (x.key == e.child) {
+      if (x.key == y.key) {
         Count c = x.count();
-        add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
+        add_count(c, y.count());
         x.lo = static_cast<u64>(c);
         x.hi = static_cast<u64>(c >> 64);
-        x.chance += e.share;
+        x.chance += y.chance;
         return;
       }
       i = (i + 1) & mask_;
@@ -108,10 +116,24 @@ class LevelTable {
     out.reserve(size_);
     for (const Entry& x : slots_.vec())
       if (x.key) out.vec().push_back(x);
-    slots_.release();
+    release();
     std::sort(out.vec().begin(), out.vec().end(),
               [](const Entry& a, const Entry& b) { return a.key < b.key; });
     return out;
+  }
+  // The entries sorted by key at the front of the table's own storage (no more adds after it).
+  std::pair<const Entry*, std::size_t> sorted_in_place() {
+    auto& v = slots_.vec();
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i].key) v[n++] = v[i];
+    std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n),
+              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    return {v.data(), n};
+  }
+  void release() {
+    slots_.release();
+    size_ = mask_ = 0;
   }
 
  private:
@@ -132,12 +154,103 @@ class LevelTable {
   std::size_t mask_ = 0, size_ = 0;
 };
 
+// The children of one round, each with its count and its shares added in the order they come
+// (their parents' key order): one entry per child, listed in the order of their first add.
+// Sized for the round, never rehashed; its storage stays from round to round.
+class RoundTable {
+ public:
+  explicit RoundTable(Memory& m) : slots_(m), used_(m) {}
+  // Empty, with room for n children.
+  void reset(std::size_t n) {
+    std::size_t cap = 1024;
+    while (cap * 7 < n * 10) cap *= 2;
+    if (cap > slots_.size()) {
+      slots_.release();
+      slots_.assign(cap, Entry{});
+    }
+    mask_ = slots_.size() - 1;
+    used_.clear();
+    used_.reserve(n);
+  }
+  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
+  // Adds the edge's count and share to its child's entry.
+  void add(const Edge& e) {
+    std::size_t i = mix(e.child) & mask_;
+    while (true) {
+      Entry& x = slots_[i];
+      if (x.key == 0) {
+        x = Entry{e.child, e.lo, e.hi, e.share};
+        used_.vec().push_back(static_cast<std::uint32_t>(i));
+        return;
+      }
+      if (x.key == e.child) {
+        Count c = x.count();
+        add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
+        x.lo = static_cast<u64>(c);
+        x.hi = static_cast<u64>(c >> 64);
+        x.chance += e.share;
+        return;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+  std::size_t size() const { return used_.size(); }
+  std::size_t bytes() const {
+    return slots_.vec().capacity() * sizeof(Entry) + used_.vec().capacity() * sizeof(std::uint32_t);
+  }
+  const Entry& operator[](std::size_t i) const { return slots_[used_[i]]; }
+  // Empties the table (its storage stays).
+  void clear() {
+    for (std::uint32_t i : used_.vec()) slots_[i] = Entry{};
+    used_.clear();
+  }
+  void release() {
+    slots_.release();
+    used_.release();
+  }
+
+ private:
+  Booked<Entry> slots_;
+  Booked<std::uint32_t> used_;
+  std::size_t mask_ = 0;
+};
+
+// A sorted sequence of entries being merged: a range in memory, or a run file read through a
+// booked buffer.
+class Cursor {
+ public:
+  Cursor(const Entry* b, const Entry* e, Memory& m) : p_(b), end_(e), buf_(m) {}
+  // Reads `file` through a buffer of `buffer` entries.
+  Cursor(const std::string& file, std::size_t buffer, Memory& m)
+      : reader_(std::make_unique<spill::Reader<Entry>>(file)), buf_(m) {
+    buf_.assign(buffer, Entry{});
+    refill();
+  }
+  bool done() const { return p_ == end_; }
+  const Entry& top() const { return *p_; }
+  void next() {
+    if (++p_ == end_ && reader_) refill();
+  }
+
+ private:
+  void refill() {
+    p_ = buf_.vec().data();
+    end_ = p_ + reader_->read(buf_.vec().data(), buf_.size());
+  }
+  const Entry* p_ = nullptr;
+  const Entry* end_ = nullptr;
+  std::unique_ptr<spill::Reader<Entry>> reader_;
+  Booked<Entry> buf_;
+};
+
 // One rank's part of a distributed census: it owns its share of every level and its tables.
 class DistributedCensus {
  public:
   DistributedCensus(const Problem& p, const CensusOptions& o, MPI_Comm comm, RankLedger& ledger,
-                    const Checkpoint& cp)
-      : p_(p),
+                    const Checkpoint& cp, const RankOptions& ro)
+      : spill_(ro.spill_dir),
+        round_parents_(std::max<u64>(1, ro.round_parents)),
+        p_(p),
         o_(o),
         cp_(cp),
         b_(*p.board),
@@ -290,6 +403,7 @@ class DistributedCensus {
     add(store);
     add(census_detail::reports_chances(p_, o_));
     add(static_cast<u64>(ex_.size()));
+    add(round_parents_);
     return h;
   }
 
@@ -450,7 +564,7 @@ class DistributedCensus {
   // the parents of group i (a hash of the key) in key order, every child goes to its owner, and
   // the owner adds each round's children in the order of their parents' keys.
   void expand(CensusResult& r, int k, u64 total) {
-    const u64 groups = std::max<u64>(1, (total + kRoundParents - 1) / kRoundParents);
+    const u64 groups = std::max<u64>(1, (total + round_parents_ - 1) / round_parents_);
     const auto size = static_cast<std::size_t>(ex_.size());
     // The level's indices bucketed by group, each bucket in key order.
     Booked<std::uint32_t> order(mem_);
@@ -469,10 +583,16 @@ class DistributedCensus {
     // Expected positions of the next level on this rank: this level's growth again.
     const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
     LevelTable next(mem_);
+    RoundTable round(mem_);
+    Spilling sp(mem_);
     ex_.guarded([&] {
-      next.reserve(
-          static_cast<std::size_t>(std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
-                                            static_cast<double>(total) * 16)));
+      double expect = std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
+                               static_cast<double>(total) * 16);
+      // With a spill directory the table starts within a quarter of what is free (it spills
+      // rather than growing past the limit).
+      if (spill_.enabled())
+        expect = std::min(expect, static_cast<double>(free_bytes() / 4 / sizeof(Entry)) * 0.7);
+      next.reserve(static_cast<std::size_t>(expect));
     });
     last_total_ = total;
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
@@ -512,14 +632,28 @@ class DistributedCensus {
         }
       });
       ex_.all_to_all(out, in, from, run_.control);
-      ex_.guarded([&] { add_in_parent_order(next, in, from); });
+      ex_.guarded([&] {
+        round.reset(in.size());
+        add_in_parent_order(round, in, from);
+        // What the round's buffers hold, twice: room the table leaves them to grow into.
+        std::size_t buffers = in.vec().capacity() * sizeof(Edge) + round.bytes();
+        for (const auto& o : out) buffers += o.vec().capacity() * sizeof(Edge);
+        fold_round(next, round, sp, k, std::max(2 * buffers, mem_.limit() / 8));
+      });
     }
     out.clear();
     in.release();
     order.release();
+    round.release();
     ex_.guarded([&] {
       cur_.release();
-      cur_ = next.sorted();
+      if (!sp.on) {
+        cur_ = next.sorted();
+        return;
+      }
+      write_pending(sp, k);
+      sp.pending.release();
+      cur_ = merge_runs(sp.runs);
     });
     ex_.agree(run_.control);
     CensusLevel& g = r.levels[static_cast<std::size_t>(k)];
@@ -529,10 +663,10 @@ class DistributedCensus {
     add_count(r.games, g.games);
   }
 
-  // Adds the children of one round to the table in the order of their parents' keys: each
+  // Adds the children of one round to its table in the order of their parents' keys: each
   // rank's part of `in` (in[from[r], from[r + 1])) is in that order already, so the parts are
   // merged (a parent lives on one rank: no ties).
-  static void add_in_parent_order(LevelTable& next, const Booked<Edge>& in,
+  static void add_in_parent_order(RoundTable& next, const Booked<Edge>& in,
                                   const std::vector<std::size_t>& from) {
     const Edge* e = in.vec().data();
     const std::size_t n = in.size();
@@ -567,6 +701,171 @@ class DistributedCensus {
       if (i + kAhead < n) next.prefetch(e[o[i + kAhead]].child);
       next.add(e[o[i]]);
     }
+  }
+
+  // The level being built once it spills: its runs on disk (the first holds the table's sums
+  // over the rounds before the spill; each later one one entry per child and round) and the
+  // entries not yet written, one sorted segment per round or part of a round.
+  struct Spilling {
+    explicit Spilling(Memory& m) : pending(m) {}
+    bool on = false;
+    std::vector<std::string> runs;
+    Booked<Entry> pending;
+    std::vector<std::size_t> segments;  // where each closed segment of pending starts
+    std::size_t open = 0;               // where the open segment starts
+  };
+
+  // Entries written to a run at a time when pending segments are merged.
+  static constexpr std::size_t kWriteBuffer = 4096;
+
+  std::size_t free_bytes() const {
+    return mem_.limit() > mem_.used() ? mem_.limit() - mem_.used() : 0;
+  }
+
+  // Moves one round's entries into the level: into the table while it has room (or no spill
+  // directory is given), else into the pending segments, which go to disk as runs when full.
+  void fold_round(LevelTable& next, RoundTable& round, Spilling& sp, int k, std::size_t spare) {
+    constexpr std::size_t kAhead = 16;
+    const std::size_t n = round.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Entry& x = round[i];
+      if (!sp.on) {
+        if (!spill_.enabled() || !next.grows_next() ||
+            mem_.used() + next.grow_bytes() + spare <= mem_.limit()) {
+          if (i + kAhead < n) next.prefetch(round[i + kAhead].key);
+          next.add(x);
+          continue;
+        }
+        start_spill(next, sp, k, spare);
+      }
+      if (sp.pending.size() == sp.pending.vec().capacity()) write_pending(sp, k);
+      sp.pending.vec().push_back(x);
+    }
+    round.clear();
+    if (sp.on) close_segment(sp);
+  }
+
+  // Writes the table as the level's first run and releases it; the entries that follow go to a
+  // pending buffer of what is then free but `spare`.
+  void start_spill(LevelTable& next, Spilling& sp, int k, std::size_t spare) {
+    const auto [data, n] = next.sorted_in_place();
+    if (n > 0) write_run(sp, k, data, n);
+    next.release();
+    sp.on = true;
+    const std::size_t free = free_bytes();
+    sp.pending.reserve(
+        std::max<std::size_t>(4096, (free > spare ? free - spare : 0) / sizeof(Entry)));
+  }
+
+  void write_run(Spilling& sp, int k, const Entry* data, std::size_t n) {
+    const std::string file = spill_.next_run(k);
+    spill::Writer w(file);
+    w.write(data, n * sizeof(Entry));
+    ledger_.spill_bytes += w.close();
+    ++ledger_.spill_runs;
+    sp.runs.push_back(file);
+  }
+
+  // Sorts the open segment of the pending entries by key and closes it.
+  static void close_segment(Spilling& sp) {
+    auto& v = sp.pending.vec();
+    if (sp.open == v.size()) return;
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(sp.open), v.end(),
+              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    sp.segments.push_back(sp.open);
+    sp.open = v.size();
+  }
+
+  // Writes the pending entries as one run, sorted by key, a key's entries in segment order (not
+  // summed: only the first run may hold sums), and empties the buffer.
+  void write_pending(Spilling& sp, int k) {
+    close_segment(sp);
+    auto& v = sp.pending.vec();
+    if (!v.empty()) {
+      std::vector<Cursor> cs;
+      for (std::size_t i = 0; i < sp.segments.size(); ++i) {
+        const std::size_t end = i + 1 < sp.segments.size() ? sp.segments[i + 1] : v.size();
+        cs.emplace_back(v.data() + sp.segments[i], v.data() + end, mem_);
+      }
+      const std::string file = spill_.next_run(k);
+      spill::Writer w(file);
+      Booked<Entry> buf(mem_);
+      buf.reserve(kWriteBuffer);
+      merge(cs, false, [&](const Entry& x) {
+        buf.vec().push_back(x);
+        if (buf.size() == kWriteBuffer) {
+          w.write(buf.vec().data(), buf.size() * sizeof(Entry));
+          buf.clear();
+        }
+      });
+      w.write(buf.vec().data(), buf.size() * sizeof(Entry));
+      ledger_.spill_bytes += w.close();
+      ++ledger_.spill_runs;
+      sp.runs.push_back(file);
+    }
+    v.clear();
+    sp.segments.clear();
+    sp.open = 0;
+  }
+
+  // Visits the cursors' entries in key order, a key's entries in cursor order (and in each
+  // cursor's own order); with `sum`, one entry per key: the counts added, and the chances added
+  // from the first cursor's on.
+  template <class F>
+  static void merge(std::vector<Cursor>& cs, bool sum, F&& emit) {
+    using Item = std::pair<u64, std::uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+      if (!cs[i].done()) heap.push({cs[i].top().key, static_cast<std::uint32_t>(i)});
+    Entry acc;
+    bool have = false;
+    while (!heap.empty()) {
+      const std::uint32_t i = heap.top().second;
+      heap.pop();
+      const Entry x = cs[i].top();
+      cs[i].next();
+      if (!cs[i].done()) heap.push({cs[i].top().key, i});
+      if (!sum) {
+        emit(x);
+      } else if (have && acc.key == x.key) {
+        Count c = acc.count();
+        add_count(c, x.count());
+        acc.lo = static_cast<u64>(c);
+        acc.hi = static_cast<u64>(c >> 64);
+        acc.chance += x.chance;
+      } else {
+        if (have) emit(acc);
+        acc = x;
+        have = true;
+      }
+    }
+    if (have) emit(acc);
+  }
+
+  // The finished level from its runs (read twice: to count its positions, then to fill the
+  // array), which are then removed.
+  Booked<Entry> merge_runs(const std::vector<std::string>& runs) {
+    // Each run's read buffer: a share of a quarter of what is free, within bounds.
+    const std::size_t buffer = std::clamp<std::size_t>(
+        free_bytes() / 4 / std::max<std::size_t>(1, runs.size()) / sizeof(Entry), 256, 8192);
+    auto cursors = [&] {
+      std::vector<Cursor> cs;
+      for (const std::string& f : runs) cs.emplace_back(f, buffer, mem_);
+      return cs;
+    };
+    std::size_t n = 0;
+    {
+      std::vector<Cursor> cs = cursors();
+      merge(cs, true, [&](const Entry&) { ++n; });
+    }
+    Booked<Entry> out(mem_);
+    out.reserve(n);
+    {
+      std::vector<Cursor> cs = cursors();
+      merge(cs, true, [&](const Entry& x) { out.vec().push_back(x); });
+    }
+    for (const std::string& f : runs) spill_.remove(f);
+    return out;
   }
 
   // Solution paths, backward from the goal: the parents of a level's on-path positions are
@@ -679,6 +978,10 @@ class DistributedCensus {
     }
   }
 
+  spill::Dir spill_;  // this rank's spill directory (first: it outlives the tables)
+  // Parents a level expands per round over all ranks: the same for any number of ranks, so that
+  // the rounds (and with them the order of every sum) do not depend on it.
+  u64 round_parents_;
   const Problem& p_;
   const CensusOptions& o_;
   const Checkpoint& cp_;
@@ -702,12 +1005,13 @@ class DistributedCensus {
 }  // namespace
 
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
-                                RankLedger& ledger, const Checkpoint& checkpoint) {
+                                RankLedger& ledger, const Checkpoint& checkpoint,
+                                const RankOptions& ro) {
   const Board& b = *p.board;
   if (b.width() != 64)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; pegsol-mpi takes layouts of up to 64 bits");
-  DistributedCensus c(p, o, comm, ledger, checkpoint);
+  DistributedCensus c(p, o, comm, ledger, checkpoint, ro);
   return c.run();
 }
 

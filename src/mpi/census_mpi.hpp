@@ -30,6 +30,8 @@ struct RankLedger {
   std::uint64_t bytes_sent = 0;     // bytes the rank sent to other ranks (its own excluded)
   std::uint64_t bytes_kept = 0;     // bytes of children and queries that stayed on the rank
   std::uint64_t rounds = 0;         // all-to-all exchanges
+  std::uint64_t spill_runs = 0;     // sorted runs written to the spill directory
+  std::uint64_t spill_bytes = 0;    // bytes of those runs
   double seconds = 0;
 };
 
@@ -44,12 +46,25 @@ struct Checkpoint {
   int crash_after_level = -1;
 };
 
+// What only the distributed census takes.
+struct RankOptions {
+  // This rank's own spill directory, made and checked by the caller (empty: no spill).
+  std::string spill_dir;
+  // Parents a level expands per round, over all ranks together. It decides the order of the
+  // chances' sums, so runs compared bit for bit use the same; tests make it small so that small
+  // problems take several rounds a level.
+  std::uint64_t round_parents = std::uint64_t{1} << 15;
+};
+
 // Runs the census of p on every rank of comm: a collective call, every rank passing the same
 // problem and options. Rank 0's result holds every figure; the others hold the level figures,
 // solutions and games (not the reordering count or the chances by hole). o.threads is not
-// used: each rank runs one thread. Throws InputError for a board over 64 bits and CensusError
-// for a count overflow (on every rank).
+// used: each rank runs one thread. With a spill directory (ro.spill_dir) a level that would pass
+// o.memory_limit is built from sorted runs written there instead of stopping; the runs are removed,
+// and the directory too, when the call returns. Throws InputError for a board over 64 bits and
+// CensusError for a count overflow or a spill file that cannot be written or read (on every rank).
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
-                                RankLedger& ledger, const Checkpoint& checkpoint = {});
+                                RankLedger& ledger, const Checkpoint& checkpoint = {},
+                                const RankOptions& ro = {});
 
 }  // namespace pegsol::mpi
