@@ -284,14 +284,16 @@ struct Analyzer::Impl {
                            std::string& note, std::uint64_t& expanded,
                            std::string* lookup_note = nullptr) const {
     const bool lookups = o.lookup && o.start && geo;
+    // The look-up's answer, with the count when asked for.
+    auto answered = [&](const PathIndex& l, const std::string& how) {
+      if (lookup_note) *lookup_note = how;
+      SolvabilityAnswer a = from_lookup(p, l, to_goal);
+      if (want_count) counted = try_count(p, o, call, note, expanded);
+      return a;
+    };
     if (lookups) {
       std::string why;
-      if (auto l = lookup_for(*o.start, to_goal, o, why)) {
-        if (lookup_note) *lookup_note = why;
-        SolvabilityAnswer a = from_lookup(p, *l, to_goal);
-        if (want_count) counted = try_count(p, o, call, note, expanded);
-        return a;
-      }
+      if (auto l = lookup_for(*o.start, to_goal, o, why)) return answered(*l, why);
       if (lookup_note) *lookup_note = why;
     }
     std::uint64_t nodes = 0;
@@ -311,12 +313,8 @@ struct Analyzer::Impl {
       Control wait(&call);
       wait.set_time_limit(call.has_deadline() ? call.remaining_seconds() / 2 : 1.0);
       std::string why;
-      if (auto l = o.paths->await(Problem{board, *o.start, to_goal ? goal : Goal{}}, wait, &why)) {
-        if (lookup_note) *lookup_note = "census look-up (waited for its build)";
-        SolvabilityAnswer a = from_lookup(p, *l, to_goal);
-        if (want_count) counted = try_count(p, o, call, note, expanded);
-        return a;
-      }
+      if (auto l = o.paths->await(Problem{board, *o.start, to_goal ? goal : Goal{}}, wait, &why))
+        return answered(*l, "census look-up (waited for its build)");
     }
     counted = try_count(p, o, call, note, expanded);
     if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
