@@ -152,6 +152,10 @@ void check_board(const std::string& spec, bool every_pair, std::vector<int> star
       FewestOptions raw;
       raw.symmetry = false;
       EXPECT_EQ(fewest_solve(p, raw).moves, expected);
+      // Without the region bound: one pass, the same count.
+      FewestOptions whole;
+      whole.prune = false;
+      EXPECT_EQ(fewest_solve(p, whole).moves, expected);
     }
     // Goal any: the least over the ends.
     int least = -1;

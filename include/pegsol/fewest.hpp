@@ -33,7 +33,11 @@ struct FewestOptions {
   // Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
   const Control* control = nullptr;
   bool symmetry = true;  // store positions up to the symmetries the problem keeps
-  int threads = 0;       // worker threads (0: the hardware's count); the answer is the same
+  // Bound the moves left by regions that cost a move each (docs/fewest.md) and search under a
+  // rising limit, dropping positions that cannot lie on a solution within it. Off: one pass
+  // that stores every position both sides reach. The answer is the same.
+  bool prune = true;
+  int threads = 0;  // worker threads (0: the hardware's count); the answer is the same
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };

@@ -331,6 +331,162 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
   return out;
 }
 
+// Admissible move bounds from Merson regions. A region is a set of holes such that a jump over
+// one of its holes starts or ends in it. While a region is full, no jump can land in it nor take
+// a peg out of it from outside, so the first jump that changes it is made by one of its own pegs,
+// which has not moved since the region was last full. Disjoint regions give distinct pegs, hence
+// distinct moves:
+//   forward, from P: every region full in P and not full at the end costs a move, but for the one
+//     whose peg continues the move that landed on P (a hole of L in it);
+//   backward, to Q: every region full at the start and not full in Q cost a move on the way to Q,
+//     and the last of those moves may go on after Q as the first move out of it.
+// A position whose cost plus its bound exceeds the search's limit is dropped: no solution within
+// the limit passes through it.
+class Bound {
+ public:
+  Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    regions_ = choose(b);
+    // Regions that may be full at the end need no move (at most as many as one goal holds
+    // full); regions that may be not full at the start need none on the way.
+    std::size_t most_goal = 0, most_start = 0;
+    for (Bits g : goals) most_goal = std::max(most_goal, full_in(g));
+    for (Bits s : starts) most_start = std::max(most_start, regions_.size() - full_in(s));
+    max_exempt_end_ = static_cast<int>(most_goal);
+    max_exempt_start_ = static_cast<int>(most_start);
+    region_of_.fill(-1);
+    for (std::size_t r = 0; r < regions_.size(); ++r)
+      for (Bits x = regions_[r]; x; x &= x - 1)
+        region_of_[static_cast<std::size_t>(std::countr_zero(x))] = static_cast<int>(r);
+    for (Bits r : regions_) {
+      bool end = false, start = false;
+      for (Bits g : goals) end = end || (g & r) == r;
+      for (Bits s : starts) start = start || (s & r) != r;
+      exempt_end_.push_back(end);
+      exempt_start_.push_back(start);
+    }
+  }
+
+  const std::vector<Bits>& regions() const { return regions_; }
+
+  // Regions counted in a position (full ones forward, changed ones backward), and how many of
+  // them are exempt.
+  struct Count {
+    int n = 0, exempt = 0;
+  };
+  template <bool Backward>
+  Count count(Bits pegs) const {
+    Count c;
+    for (std::size_t r = 0; r < regions_.size(); ++r)
+      if (counted<Backward>(pegs, regions_[r])) {
+        ++c.n;
+        c.exempt += Backward ? exempt_start_[r] : exempt_end_[r];
+      }
+    return c;
+  }
+
+  // The bound of `child`, made from `parent` (whose count is `c`) by the jump `jp`: only the
+  // regions of the jump's three holes change.
+  template <bool Backward>
+  int child(Count c, Bits parent, Bits child, const Jump& jp) const {
+    const int rs[3] = {region_of_[static_cast<std::size_t>(jp.from)],
+                       region_of_[static_cast<std::size_t>(jp.over)],
+                       region_of_[static_cast<std::size_t>(jp.to)]};
+    for (int i = 0; i < 3; ++i) {
+      const int r = rs[i];
+      if (r < 0 || (i > 0 && r == rs[0]) || (i > 1 && r == rs[1])) continue;
+      const Bits m = regions_[static_cast<std::size_t>(r)];
+      const int d = int{counted<Backward>(child, m)} - int{counted<Backward>(parent, m)};
+      c.n += d;
+      c.exempt += d * (Backward ? exempt_start_ : exempt_end_)[static_cast<std::size_t>(r)];
+    }
+    if (Backward) return std::max(0, c.n - std::min(c.exempt, max_exempt_start_) - 1);
+    const int land = rs[2];  // forward, the jump lands on `to`
+    const bool goes_on =
+        land >= 0 && counted<false>(child, regions_[static_cast<std::size_t>(land)]);
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
+  }
+
+  // At least this many moves from `pegs` (no move under way) to a goal.
+  int forward(Bits pegs) const {
+    const Count c = count<false>(pegs);
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_));
+  }
+
+ private:
+  std::size_t full_in(Bits pegs) const {
+    std::size_t n = 0;
+    for (Bits r : regions_) n += (pegs & r) == r;
+    return n;
+  }
+
+  // Disjoint regions of up to four holes, each connected along the jump lines: the smallest
+  // first, and among those of one size the one that overlaps the fewest others.
+  static std::vector<Bits> choose(const Board& b) {
+    const std::vector<Jump>& jumps = b.jumps();
+    std::vector<Bits> adjacent(static_cast<std::size_t>(b.size()), 0);
+    for (const Jump& j : jumps) {
+      adjacent[static_cast<std::size_t>(j.over)] |= bit(j.from) | bit(j.to);
+      adjacent[static_cast<std::size_t>(j.from)] |= bit(j.over);
+      adjacent[static_cast<std::size_t>(j.to)] |= bit(j.over);
+    }
+    auto closed = [&](Bits r) {
+      for (const Jump& j : jumps)
+        if ((r >> j.over & 1) && !(r >> j.from & 1) && !(r >> j.to & 1)) return false;
+      return true;
+    };
+    std::vector<std::vector<Bits>> by_size(5);
+    std::vector<Bits> grow;
+    for (int h = 0; h < b.size(); ++h) grow.push_back(bit(h));
+    for (int size = 1; size <= 4; ++size) {
+      std::sort(grow.begin(), grow.end());
+      grow.erase(std::unique(grow.begin(), grow.end()), grow.end());
+      for (Bits r : grow)
+        if (closed(r)) by_size[static_cast<std::size_t>(size)].push_back(r);
+      std::vector<Bits> next;
+      for (Bits r : grow) {
+        Bits around = 0;
+        for (Bits x = r; x; x &= x - 1)
+          around |= adjacent[static_cast<std::size_t>(std::countr_zero(x))];
+        for (Bits x = around & ~r; x; x &= x - 1) next.push_back(r | (x & -x));
+      }
+      grow.swap(next);
+    }
+    std::vector<Bits> out;
+    Bits used = 0;
+    for (std::size_t size = 1; size <= 4; ++size) {
+      std::vector<Bits> free;
+      for (Bits r : by_size[size])
+        if (!(r & used)) free.push_back(r);
+      while (!free.empty()) {
+        std::size_t pick = 0, least = SIZE_MAX;
+        for (std::size_t i = 0; i < free.size(); ++i) {
+          std::size_t overlaps = 0;
+          for (Bits o : free) overlaps += (o & free[i]) != 0;
+          if (overlaps < least) {
+            least = overlaps;
+            pick = i;
+          }
+        }
+        const Bits r = free[pick];
+        out.push_back(r);
+        used |= r;
+        std::erase_if(free, [&](Bits o) { return (o & used) != 0; });
+      }
+    }
+    return out;
+  }
+
+  template <bool Backward>
+  static bool counted(Bits pegs, Bits region) {
+    return Backward ? (pegs & region) != region : (pegs & region) == region;
+  }
+
+  std::vector<Bits> regions_;
+  std::array<int, 64> region_of_{};  // the region holding each hole, -1 for none
+  std::vector<char> exempt_end_, exempt_start_;
+  int max_exempt_end_ = 0, max_exempt_start_ = 0;
+};
+
 // A state looked up in a level: its cost and L in the frame of the position asked for.
 struct State {
   std::uint32_t cost = kNoCost;
@@ -347,14 +503,19 @@ struct Child {
 // goals (all with the same peg count).
 class Search {
  public:
-  Search(const Geometry& geo, const FewestOptions& o)
+  // With a bound, positions whose cost plus bound exceeds `limit` are dropped.
+  Search(const Geometry& geo, const FewestOptions& o, const Bound* bound = nullptr,
+         std::uint32_t limit = kNoCost)
       : geo_(geo),
         o_(o),
+        bound_(bound),
+        limit_(bound ? limit : kNoCost),
         fwd_(static_cast<std::size_t>(geo.n + 1)),
         bwd_(static_cast<std::size_t>(geo.n + 1)),
         threads_(o.threads > 0 ? o.threads : default_threads()),
         out_(static_cast<std::size_t>(threads_),
-             std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))) {
+             std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))),
+        dropped_(static_cast<std::size_t>(threads_), kNoCost) {
     budget_ =
         o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
   }
@@ -395,18 +556,26 @@ class Search {
 
   const Level& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
 
-  // The least cost any solution has, from the levels done so far.
+  // The least cost any solution has, from the levels done so far. Under a limit the levels
+  // hold only the solutions within it; every other one costs more than the limit.
   int lower_bound() const {
     int f = fmin_, b = bmin_;
     int lb = std::max({f, b, f + b - 1});
     if (top_ > bottom_) lb = std::max(lb, 1);
+    if (limit_ != kNoCost) lb = std::min(lb, static_cast<int>(limit_) + 1);
     return lb;
   }
+
+  // The least cost plus bound of a dropped position (kNoCost: none was dropped). Every solution
+  // the pass did not see costs at least this much.
+  std::uint32_t dropped() const { return *std::min_element(dropped_.begin(), dropped_.end()); }
 
   std::uint64_t positions() const { return positions_; }
 
   // The moves of a solution known before the pass, for the progress reports.
   void set_best_found(int moves) { best_found_ = moves; }
+  // A lower bound proven before the pass, for the progress reports.
+  void set_floor(int moves) { floor_ = moves; }
 
   // The jumps of a solution of `best` moves through the meeting position found by run().
   std::vector<Jump> path() const {
@@ -482,7 +651,7 @@ class Search {
         if (u0 + ut >= units.size()) return;
         o_.control->throw_if_stopped();
         const Unit& u = units[u0 + ut];
-        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut]);
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut]);
       });
       run([&](int t) {
         for (auto d = static_cast<std::size_t>(t); d < Level::kShards; d += nt) {
@@ -503,7 +672,7 @@ class Search {
   // The children of the slots [begin, end) of `src`, by destination shard into `out`.
   template <bool Backward>
   void children(const LevelMap& src, std::size_t begin, std::size_t end,
-                std::vector<std::vector<Child>>& out) const {
+                std::vector<std::vector<Child>>& out, std::uint32_t& dropped) const {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
     const Bits* fo = geo_.fo.data();
@@ -517,6 +686,7 @@ class Search {
     std::array<Bits, 48> parent{}, img{};
     src.for_range(begin, end, [&](const Entry& e) {
       bool imaged = false;
+      const Bound::Count counts = bound_ ? bound_->count<Backward>(e.key) : Bound::Count{};
       // The jumps into each empty hole (forward) or each peg (taken back).
       for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
         const int h = std::countr_zero(holes);
@@ -528,6 +698,14 @@ class Search {
           const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
           const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
           Bits key = e.key ^ all[j], l = bit(land);
+          if (bound_) {  // on the child as made: any frame bounds the same cost
+            const auto f =
+                c + static_cast<std::uint32_t>(bound_->child<Backward>(counts, e.key, key, jp));
+            if (f > limit_) {
+              dropped = std::min(dropped, f);
+              continue;
+            }
+          }
           if (gs > 1) {
             if (!imaged) {
               for (int g = 0; g < gs; ++g)
@@ -658,22 +836,27 @@ class Search {
     double now = o_.control->elapsed_seconds();
     if (!force && now < next_report_) return;
     next_report_ = now + 0.5;
-    o_.progress(FewestProgress{now, positions_, lower_bound(), best_found_, fl_, bh_});
+    o_.progress(
+        FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_, bh_});
   }
 
   const Geometry& geo_;
   const FewestOptions& o_;
+  const Bound* bound_ = nullptr;
+  std::uint32_t limit_ = kNoCost;
   std::vector<Level> fwd_, bwd_;
   int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
   int fmin_ = 0, bmin_ = 0;
   int threads_ = 1;
   std::optional<WorkerPool> pool_;  // made for the first level large enough to share
   std::vector<std::vector<std::vector<Child>>> out_;  // [thread][destination shard]
+  std::vector<std::uint32_t> dropped_;                // [thread]: least cost + bound dropped
   std::atomic<std::size_t> bytes_{0};
   std::size_t budget_ = 0;
   std::atomic<std::uint64_t> positions_{0};
   double next_report_ = 0;
   int best_found_ = -1;  // moves of a solution known before the pass (progress only)
+  int floor_ = 0;        // a lower bound proven before the pass (progress only)
   Bits meet_ = 0;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
   int meet_hole_ = -1;
@@ -686,37 +869,88 @@ struct Under {
   explicit Under(const Control* given) : c(given ? given : &local) {}
 };
 
-// Runs the pass between `starts` and `goals` and fills `r`.
+// Runs the search between `starts` and `goals` and fills `r`; `known` is a solution found before
+// (may be empty). With pruning, passes run under a rising limit: each either finds a solution
+// no dearer than every position it dropped (the fewest) or proves that every solution costs at
+// least the least dropped cost, which is the next limit.
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
-            const HoleSet* start, const FewestOptions& o, FewestResult& r, int best_found = -1) {
+            const HoleSet* start, const FewestOptions& o, FewestResult& r,
+            const std::vector<Jump>& known = {}) {
   Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
-  Search s(geo, o);
-  s.set_best_found(best_found);
+  std::optional<Bound> bound;
+  if (o.prune) bound.emplace(b, starts, goals);
   const double t0 = o.control->elapsed_seconds();
-  try {
-    s.seed(starts, goals);
-    int best = s.run();
-    if (best < 0) {
-      r.status = Status::Impossible;
-      r.reason = "no solution: the completed level pass found no position both sides reach";
-      r.lower_bound = 0;
-    } else {
-      r.jumps = s.path();
-      r.moves = count_moves(r.jumps);
-      if (r.moves != best)
-        throw std::logic_error("fewest moves: the path has " + std::to_string(r.moves) +
-                               " moves, the pass " + std::to_string(best));
-      r.status = Status::Solved;
-      r.lower_bound = best;
-      r.proven = true;
-    }
-  } catch (const Stopped& e) {
-    r.stop = e.reason;
-    r.status = Status::Unknown;
-    r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
-    r.lower_bound = s.lower_bound();
+  std::vector<Jump> best = known;  // the best solution found so far
+  int best_moves = known.empty() ? -1 : count_moves(known);
+  // No solution costs less than `floor`: at first the bound of the cheapest start.
+  std::uint32_t floor = 0;
+  if (bound) {
+    floor = kNoCost;
+    for (Bits s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
   }
-  r.positions = s.positions();
+  std::uint64_t positions = 0;
+  bool met = false;  // the best known comes from a pass
+  auto settle = [&](Status status, int lower) {
+    r.status = status;
+    r.lower_bound = lower;
+    r.jumps = best;
+    r.moves = best_moves;
+    r.proven = status == Status::Solved;
+  };
+  while (true) {
+    if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
+      settle(Status::Solved, best_moves);
+      break;
+    }
+    // The limit: the floor while the best known comes from the short DFS (often far above the
+    // fewest), else one below the best a pass found, which settles the question in one more pass
+    // (a pass's cost grows steeply with its limit, and the passes' meetings come close).
+    std::uint32_t limit = kNoCost;
+    if (bound) limit = met ? static_cast<std::uint32_t>(best_moves - 1) : floor;
+    Search s(geo, o, bound ? &*bound : nullptr, limit);
+    s.set_best_found(best_moves);
+    s.set_floor(static_cast<int>(floor));
+    int found = -1;
+    try {
+      s.seed(starts, goals);
+      found = s.run();
+    } catch (const Stopped& e) {
+      positions += s.positions();
+      r.stop = e.reason;
+      settle(Status::Unknown, std::max(static_cast<int>(floor), s.lower_bound()));
+      r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
+      r.proven = best_moves >= 0 && r.lower_bound >= best_moves;
+      if (r.proven) r.status = Status::Solved;
+      break;
+    }
+    positions += s.positions();
+    if (found >= 0 && (best_moves < 0 || found < best_moves)) {
+      best = s.path();
+      best_moves = count_moves(best);
+      met = true;
+      if (best_moves != found)
+        throw std::logic_error("fewest moves: the path has " + std::to_string(best_moves) +
+                               " moves, the pass " + std::to_string(found));
+    }
+    // Every solution the pass did not see costs at least `dropped`, and it saw every cheaper one.
+    const std::uint32_t dropped = s.dropped();
+    if (dropped == kNoCost) {
+      if (best_moves < 0) {
+        settle(Status::Impossible, 0);
+        r.reason = "no solution: the completed level pass found no position both sides reach";
+      } else {
+        settle(Status::Solved, best_moves);
+      }
+      break;
+    }
+    if (dropped <= floor) throw std::logic_error("fewest moves: the limit does not rise");
+    floor = dropped;
+    if (found >= 0 && static_cast<std::uint32_t>(found) <= dropped) {
+      settle(Status::Solved, best_moves);
+      break;
+    }
+  }
+  r.positions = positions;
   r.seconds = o.control->elapsed_seconds() - t0;
   if (start && !r.jumps.empty()) {
     Replay rep = replay(b, *start, r.jumps);
@@ -792,13 +1026,7 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     return r;
   }
   search(b, {start}, goals, &p.start, o, r,
-         dfs.status == Status::Solved ? count_moves(dfs.moves) : -1);
-  if (r.status == Status::Unknown && dfs.status == Status::Solved) {
-    r.jumps = dfs.moves;
-    r.moves = count_moves(r.jumps);
-    r.proven = r.moves == r.lower_bound;
-    if (r.proven) r.status = Status::Solved;
-  }
+         dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{});
   return r;
 }
 
