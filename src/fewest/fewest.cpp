@@ -24,6 +24,7 @@
 
 #include "../core/pool.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
 
 namespace pegsol {
 
@@ -542,20 +543,6 @@ class Search {
     return join();
   }
 
-  // Runs the forward side alone down to one peg (no backward side), freeing the levels behind.
-  void run_forward_to(int last) {
-    while (fl_ > last && level(fwd_, fl_).size() > 0) {
-      expand_forward();
-      if (fl_ + 1 != top_) {
-        bytes_ -= level(fwd_, fl_ + 1).bytes();
-        level(fwd_, fl_ + 1).clear();
-      }
-      report(false);
-    }
-  }
-
-  const Level& forward_level(int k) const { return fwd_[static_cast<std::size_t>(k)]; }
-
   // The least cost any solution has, from the levels done so far. Under a limit the levels
   // hold only the solutions within it; every other one costs more than the limit.
   int lower_bound() const {
@@ -1071,38 +1058,36 @@ FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
   const double t0 = o.control->elapsed_seconds();
   const auto& syms = b.symmetries();
   std::vector<bool> done(static_cast<std::size_t>(n), false);
-  Bits full = n == 64 ? ~Bits{0} : bit(n) - 1;
-  try {
-    for (int s = 0; s < n; ++s) {
-      if (done[static_cast<std::size_t>(s)]) continue;
-      Geometry geo(b, keeping(b, {{full & ~bit(s)}}, o.symmetry));
-      Search search(geo, o);
-      search.seed({full & ~bit(s)}, {bit(0)});
-      try {
-        search.run_forward_to(1);
-      } catch (const Stopped&) {
-        t.positions += search.positions();  // the stopped class's positions count too
-        throw;
+  // One search per vacancy class and end up to the vacancy's own symmetries; an end that the
+  // position class or the peg types rule out is impossible without one.
+  for (int s = 0; s < n && t.stop == StopReason::None; ++s) {
+    if (done[static_cast<std::size_t>(s)]) continue;
+    const HoleSet start = single_vacancy(b, s);
+    const HoleSet ends = admissible_finals(b, start);
+    std::vector<int> row(static_cast<std::size_t>(n), FewestTable::kImpossible);
+    for (int e : ends.members()) row[static_cast<std::size_t>(e)] = FewestTable::kUnknown;
+    for (int e : ends.members()) {
+      if (row[static_cast<std::size_t>(e)] != FewestTable::kUnknown) continue;
+      FewestResult r = fewest_solve(Problem{board, start, {Goal::Kind::Hole, e, {}}}, o);
+      t.positions += r.positions;
+      if (r.status == Status::Unknown) {
+        t.stop = r.stop;
+        break;
       }
-      t.positions += search.positions();
-      std::vector<int> row(static_cast<std::size_t>(n), FewestTable::kImpossible);
-      search.forward_level(1).for_each([&](const Entry& e) {
-        int h = std::countr_zero(e.key);
-        for (const auto& p : geo.perm)
-          row[static_cast<std::size_t>(p[static_cast<std::size_t>(h)])] = static_cast<int>(e.cost);
-      });
-      // Every symmetry carries the row to its image vacancy.
-      for (const auto& p : syms) {
-        int s2 = p[static_cast<std::size_t>(s)];
-        if (done[static_cast<std::size_t>(s2)]) continue;
-        done[static_cast<std::size_t>(s2)] = true;
-        for (int e = 0; e < n; ++e)
-          t.moves[static_cast<std::size_t>(s2 * n + p[static_cast<std::size_t>(e)])] =
-              row[static_cast<std::size_t>(e)];
-      }
+      const int m = r.status == Status::Solved ? r.moves : FewestTable::kImpossible;
+      for (const auto& p : syms)  // the vacancy's symmetries carry the end to its images
+        if (p[static_cast<std::size_t>(s)] == s)
+          row[static_cast<std::size_t>(p[static_cast<std::size_t>(e)])] = m;
     }
-  } catch (const Stopped& e) {
-    t.stop = e.reason;
+    // Every symmetry carries the row to its image vacancy.
+    for (const auto& p : syms) {
+      int s2 = p[static_cast<std::size_t>(s)];
+      if (done[static_cast<std::size_t>(s2)]) continue;
+      done[static_cast<std::size_t>(s2)] = true;
+      for (int e = 0; e < n; ++e)
+        t.moves[static_cast<std::size_t>(s2 * n + p[static_cast<std::size_t>(e)])] =
+            row[static_cast<std::size_t>(e)];
+    }
   }
   t.complete = std::none_of(t.moves.begin(), t.moves.end(),
                             [](int m) { return m == FewestTable::kUnknown; });
