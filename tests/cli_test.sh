@@ -204,7 +204,7 @@ check fewest-table-json 0 '"fewest":9,' -- "$pegsol" table -b triangle:5 --minim
 check fewest-stopped 4 '"proven":false' -- "$pegsol" solve -b english --minimize moves --time-limit 0.2 --json
 check fewest-bad-minimize 2 'minimize' -- "$pegsol" solve --minimize jumps
 check fewest-with-moves 2 'cannot keep --moves' -- "$pegsol" solve --minimize moves --moves d2-d4
-check fewest-too-wide 2 'at most 64' -- "$pegsol" fewest -b triangle:11
+check fewest-too-wide 2 'at most 128' -- "$pegsol" fewest -b triangle:16
 "$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
 "$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null
 if python3 - "$tmp/f" "$tmp/fb" <<'PY'

@@ -65,7 +65,7 @@ CASES = [
                          "--json"]),
     ("presets", 0, ["presets", "--json"]),
     ("error", 2, ["solve", "--preset", "latin-crosss", "--json"]),
-    ("error", 2, ["fewest", "-b", "triangle:11", "--json"]),
+    ("error", 2, ["fewest", "-b", "triangle:16", "--json"]),
     ("board", 0, ["show", "-b", "english", "--json"]),
     ("catalogue", 0, ["boards", "--json"]),
     ("bench", 0, ["bench", "--repeat", "1", "--json"]),

@@ -156,6 +156,10 @@ void check_board(const std::string& spec, bool every_pair, std::vector<int> star
       FewestOptions whole;
       whole.prune = false;
       EXPECT_EQ(fewest_solve(p, whole).moves, expected);
+      // With the 128-bit keys of the larger boards: the same solution checks.
+      FewestOptions wide;
+      wide.wide_keys = true;
+      check_solution(p, fewest_solve(p, wide), expected);
     }
     // Goal any: the least over the ends.
     int least = -1;
@@ -323,7 +327,7 @@ TEST(Fewest, StoppedTable) {
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {
-  BoardPtr board = make_board("triangle:11");
+  BoardPtr board = make_board("triangle:16");  // 136 holes
   EXPECT_THROW(fewest_solve(default_problem(board)), InputError);
 }
 

@@ -37,6 +37,9 @@ struct FewestOptions {
   // rising limit, dropping positions that cannot lie on a solution within it. Off: one pass
   // that stores every position both sides reach. The answer is the same.
   bool prune = true;
+  // Positions as 128-bit keys even on boards of at most 64 holes (they take 128 bits past 64
+  // holes): for tests and comparisons. The answer is the same.
+  bool wide_keys = false;
   int threads = 0;  // worker threads (0: the hardware's count); the answer is the same
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
@@ -59,7 +62,7 @@ struct FewestResult {
   std::vector<Move> chains() const { return group_moves(jumps); }
 };
 
-// The fewest moves of `p` (any goal kind; boards of at most 64 holes). A short first-solution DFS
+// The fewest moves of `p` (any goal kind; boards of at most 128 holes). A short first-solution DFS
 // runs first: its solution is the best found when a stop cuts the search short, and its
 // "impossible" (a proof or a completed search) is the answer. Throws InputError for a problem it
 // cannot take (a larger board, a goal that does not fit).

@@ -1,0 +1,934 @@
+// The fewest-moves engine for one key width, included by fewest.cpp once per width inside a
+// namespace that defines `Bits` (an unsigned integer of kWidth bits), kWidth, pop(), ctz()
+// and fold() (a 64-bit digest of a key).
+
+Bits bit(int h) {
+  return Bits{1} << h;
+}
+
+// One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
+// an empty slot, never a position with pegs). land: the state's L in the key's frame.
+//   | key (kWidth) | land (kWidth) | cost (32) | pad |
+struct Entry {
+  Bits key = 0;
+  Bits land = 0;
+  std::uint32_t cost = 0;
+};
+
+// The fixed hash of a position: its low bits pick a slot, its top bits a shard.
+inline std::uint64_t mix(Bits key) {
+  std::uint64_t x = fold(key) * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  return x;
+}
+
+// A hash table from positions to states, open addressing with linear probing, a fixed hash so
+// runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
+class LevelMap {
+ public:
+  LevelMap() = default;
+
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return slots_.size() * sizeof(Entry); }
+
+  const Entry* find(Bits key) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      const Entry& e = slots_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+    }
+  }
+
+  // Keeps the cheaper state; at equal cost the union of the landing sets.
+  template <class Grow>
+  void merge(Bits key, std::uint32_t cost, Bits land, Grow&& grow) {
+    if ((size_ + 1) * 8 > slots_.size() * 5)
+      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      Entry& e = slots_[i];
+      if (e.key == key) {
+        if (cost < e.cost) {
+          e.cost = cost;
+          e.land = land;
+        } else if (cost == e.cost) {
+          e.land |= land;
+        }
+        return;
+      }
+      if (e.key == 0) {
+        e = Entry{key, land, cost};
+        ++size_;
+        return;
+      }
+    }
+  }
+
+  // Brings the key's first slot into cache before merge() needs it.
+  void prefetch(Bits key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[slot(key)]);
+  }
+
+  // Room for `n` positions without growing.
+  template <class Grow>
+  void reserve(std::size_t n, Grow&& grow) {
+    std::size_t want = 64;
+    while (want * 5 < n * 8) want *= 2;
+    if (want > slots_.size()) rehash(want, grow);
+  }
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Entry& e : slots_)
+      if (e.key != 0) f(e);
+  }
+
+  // The slots, for walking a range of them.
+  std::size_t capacity() const { return slots_.size(); }
+  template <class F>
+  void for_range(std::size_t begin, std::size_t end, F&& f) const {
+    for (std::size_t i = begin; i < end; ++i)
+      if (slots_[i].key != 0) f(slots_[i]);
+  }
+
+  void clear() {
+    std::vector<Entry>().swap(slots_);
+    size_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  std::size_t slot(Bits key) const { return static_cast<std::size_t>(mix(key)) & mask_; }
+
+  template <class Grow>
+  void rehash(std::size_t n, Grow&& grow) {
+    grow(n * sizeof(Entry));
+    std::vector<Entry> old;
+    old.swap(slots_);
+    slots_.assign(n, Entry{});
+    mask_ = n - 1;
+    for (const Entry& e : old) {
+      if (e.key == 0) continue;
+      std::size_t i = slot(e.key);
+      while (slots_[i].key != 0) i = (i + 1) & mask_;
+      slots_[i] = e;
+    }
+  }
+
+  std::vector<Entry> slots_;
+  std::size_t size_ = 0, mask_ = 0;
+};
+
+// A level: positions split into a fixed number of shards by the top bits of their hash, so that
+// threads can fill the shards apart. The content does not depend on the thread count.
+class Level {
+ public:
+  static constexpr int kShardBits = 4, kShards = 1 << kShardBits;
+  Level() : shards_(kShards) {}
+
+  static std::size_t shard_of(Bits key) {
+    return static_cast<std::size_t>(mix(key) >> (64 - kShardBits));
+  }
+  LevelMap& shard(std::size_t i) { return shards_[i]; }
+  const LevelMap& shard(std::size_t i) const { return shards_[i]; }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.size();
+    return n;
+  }
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const LevelMap& m : shards_) n += m.bytes();
+    return n;
+  }
+  const Entry* find(Bits key) const { return shards_[shard_of(key)].find(key); }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const LevelMap& m : shards_) m.for_each(f);
+  }
+  void clear() {
+    for (LevelMap& m : shards_) m.clear();
+  }
+
+ private:
+  std::vector<LevelMap> shards_;
+};
+
+// The board as kWidth-bit masks and the symmetry group the search keeps, as byte tables.
+struct Geometry {
+  int n = 0;
+  std::vector<Jump> jumps;
+  std::vector<Bits> fo, t, all;             // per jump: from|over, to, from|over|to
+  std::vector<std::vector<int>> perm, inv;  // group elements and their inverses (perm[0]: identity)
+  // table[g][b * 256 + v]: image under g of byte b holding v.
+  std::vector<std::vector<Bits>> table, inv_table;
+  int bytes = 0;
+  // Images of each jump's three holes and of each hole: a jump's child has the images
+  // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
+  std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * kWidth + h]
+  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
+  std::vector<int> into, into_begin;
+  Bits full = 0;  // every hole
+
+  Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
+    if (n > kWidth)
+      throw std::logic_error("fewest moves: board " + b.name() + " is wider than its keys");
+    jumps = b.jumps();
+    for (const Jump& j : jumps) {
+      fo.push_back(bit(j.from) | bit(j.over));
+      t.push_back(bit(j.to));
+      all.push_back(bit(j.from) | bit(j.over) | bit(j.to));
+    }
+    perm = group;
+    bytes = (n + 7) / 8;
+    for (const auto& p : perm) {
+      std::vector<int> q(p.size());
+      for (std::size_t h = 0; h < p.size(); ++h)
+        q[static_cast<std::size_t>(p[h])] = static_cast<int>(h);
+      inv.push_back(q);
+    }
+    auto build = [&](const std::vector<int>& p) {
+      std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
+      for (int by = 0; by < bytes; ++by)
+        for (int v = 0; v < 256; ++v) {
+          Bits img = 0;
+          for (int k = 0; k < 8; ++k) {
+            int h = by * 8 + k;
+            if (h < n && (v >> k & 1)) img |= bit(p[static_cast<std::size_t>(h)]);
+          }
+          tab[static_cast<std::size_t>(by * 256 + v)] = img;
+        }
+      return tab;
+    };
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      table.push_back(build(perm[g]));
+      inv_table.push_back(build(inv[g]));
+    }
+    full = n == kWidth ? ~Bits{0} : bit(n) - 1;
+    into_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int h = 0; h < n; ++h) {
+      into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
+      for (std::size_t j = 0; j < jumps.size(); ++j)
+        if (jumps[j].to == h) into.push_back(static_cast<int>(j));
+    }
+    into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
+    hole_image.assign(perm.size() * kWidth, 0);
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      for (const Jump& j : jumps)
+        jump_image.push_back(bit(perm[g][static_cast<std::size_t>(j.from)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.over)]) |
+                             bit(perm[g][static_cast<std::size_t>(j.to)]));
+      for (int h = 0; h < n; ++h)
+        hole_image[g * kWidth + static_cast<std::size_t>(h)] =
+            bit(perm[g][static_cast<std::size_t>(h)]);
+    }
+  }
+
+  int group_size() const { return static_cast<int>(perm.size()); }
+
+  static Bits apply(const std::vector<Bits>& tab, int bytes, Bits x) {
+    Bits r = 0;
+    for (int by = 0; by < bytes; ++by)
+      r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>((x >> (8 * by)) & 255))];
+    return r;
+  }
+  Bits image(int g, Bits x) const { return apply(table[static_cast<std::size_t>(g)], bytes, x); }
+  Bits preimage(int g, Bits x) const {
+    return apply(inv_table[static_cast<std::size_t>(g)], bytes, x);
+  }
+
+  // The canonical form of (pegs, land): the least image of the pegs, and the union of the landing
+  // sets' images under every element giving it (so the stored L is closed under the key's own
+  // symmetries: a symmetric path reaches the same key with the mirrored L).
+  std::pair<Bits, Bits> canonical(Bits pegs, Bits land) const {
+    if (perm.size() == 1) return {pegs, land};
+    std::array<Bits, 48> img{};
+    Bits best = pegs;
+    for (int g = 0; g < group_size(); ++g) {
+      img[static_cast<std::size_t>(g)] = g == 0 ? pegs : image(g, pegs);
+      best = std::min(best, img[static_cast<std::size_t>(g)]);
+    }
+    Bits l = 0;
+    for (int g = 0; g < group_size(); ++g)
+      if (img[static_cast<std::size_t>(g)] == best) l |= g == 0 ? land : image(g, land);
+    return {best, l};
+  }
+
+  // The canonical key of `pegs` and an element g with image(g, pegs) == key.
+  std::pair<Bits, int> canonical_key(Bits pegs) const {
+    Bits best = pegs;
+    int arg = 0;
+    for (int g = 1; g < group_size(); ++g) {
+      Bits i = image(g, pegs);
+      if (i < best) {
+        best = i;
+        arg = g;
+      }
+    }
+    return {best, arg};
+  }
+};
+
+Bits to_bits(const HoleSet& s) {
+  Bits b = 0;
+  for (int h : s.members()) b |= bit(h);
+  return b;
+}
+
+// The symmetries of `b` that map each of the sets to itself.
+std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits>>& sets,
+                                      bool symmetry) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : b.symmetries()) {
+    if (!out.empty() && !symmetry) break;
+    Geometry one(b, {p});
+    bool keeps = true;
+    for (const auto& set : sets) {
+      std::vector<Bits> img;
+      for (Bits x : set) img.push_back(one.image(0, x));
+      std::vector<Bits> a = set;
+      std::sort(a.begin(), a.end());
+      std::sort(img.begin(), img.end());
+      keeps = keeps && a == img;
+    }
+    if (keeps) out.push_back(p);
+  }
+  return out;
+}
+
+// Admissible move bounds from Merson regions. A region is a set of holes such that a jump over
+// one of its holes starts or ends in it. While a region is full, no jump can land in it nor take
+// a peg out of it from outside, so the first jump that changes it is made by one of its own pegs,
+// which has not moved since the region was last full. Disjoint regions give distinct pegs, hence
+// distinct moves:
+//   forward, from P: every region full in P and not full at the end costs a move, but for the one
+//     whose peg continues the move that landed on P (a hole of L in it);
+//   backward, to Q: every region full at the start and not full in Q cost a move on the way to Q,
+//     and the last of those moves may go on after Q as the first move out of it.
+// A position whose cost plus its bound exceeds the search's limit is dropped: no solution within
+// the limit passes through it.
+class Bound {
+ public:
+  Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    regions_ = choose(b);
+    // Regions that may be full at the end need no move (at most as many as one goal holds
+    // full); regions that may be not full at the start need none on the way.
+    std::size_t most_goal = 0, most_start = 0;
+    for (Bits g : goals) most_goal = std::max(most_goal, full_in(g));
+    for (Bits s : starts) most_start = std::max(most_start, regions_.size() - full_in(s));
+    max_exempt_end_ = static_cast<int>(most_goal);
+    max_exempt_start_ = static_cast<int>(most_start);
+    region_of_.fill(-1);
+    for (std::size_t r = 0; r < regions_.size(); ++r)
+      for (Bits x = regions_[r]; x; x &= x - 1)
+        region_of_[static_cast<std::size_t>(ctz(x))] = static_cast<int>(r);
+    for (Bits r : regions_) {
+      bool end = false, start = false;
+      for (Bits g : goals) end = end || (g & r) == r;
+      for (Bits s : starts) start = start || (s & r) != r;
+      exempt_end_.push_back(end);
+      exempt_start_.push_back(start);
+    }
+  }
+
+  const std::vector<Bits>& regions() const { return regions_; }
+
+  // Regions counted in a position (full ones forward, changed ones backward), and how many of
+  // them are exempt.
+  struct Count {
+    int n = 0, exempt = 0;
+  };
+  template <bool Backward>
+  Count count(Bits pegs) const {
+    Count c;
+    for (std::size_t r = 0; r < regions_.size(); ++r)
+      if (counted<Backward>(pegs, regions_[r])) {
+        ++c.n;
+        c.exempt += Backward ? exempt_start_[r] : exempt_end_[r];
+      }
+    return c;
+  }
+
+  // The bound of `child`, made from `parent` (whose count is `c`) by the jump `jp`: only the
+  // regions of the jump's three holes change.
+  template <bool Backward>
+  int child(Count c, Bits parent, Bits child, const Jump& jp) const {
+    const int rs[3] = {region_of_[static_cast<std::size_t>(jp.from)],
+                       region_of_[static_cast<std::size_t>(jp.over)],
+                       region_of_[static_cast<std::size_t>(jp.to)]};
+    for (int i = 0; i < 3; ++i) {
+      const int r = rs[i];
+      if (r < 0 || (i > 0 && r == rs[0]) || (i > 1 && r == rs[1])) continue;
+      const Bits m = regions_[static_cast<std::size_t>(r)];
+      const int d = int{counted<Backward>(child, m)} - int{counted<Backward>(parent, m)};
+      c.n += d;
+      c.exempt += d * (Backward ? exempt_start_ : exempt_end_)[static_cast<std::size_t>(r)];
+    }
+    if (Backward) return std::max(0, c.n - std::min(c.exempt, max_exempt_start_) - 1);
+    const int land = rs[2];  // forward, the jump lands on `to`
+    const bool goes_on =
+        land >= 0 && counted<false>(child, regions_[static_cast<std::size_t>(land)]);
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
+  }
+
+  // At least this many moves from `pegs` (no move under way) to a goal.
+  int forward(Bits pegs) const {
+    const Count c = count<false>(pegs);
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_));
+  }
+
+ private:
+  std::size_t full_in(Bits pegs) const {
+    std::size_t n = 0;
+    for (Bits r : regions_) n += (pegs & r) == r;
+    return n;
+  }
+
+  // Disjoint regions of up to four holes, each connected along the jump lines: the smallest
+  // first, and among those of one size the one that overlaps the fewest others.
+  static std::vector<Bits> choose(const Board& b) {
+    const std::vector<Jump>& jumps = b.jumps();
+    std::vector<Bits> adjacent(static_cast<std::size_t>(b.size()), 0);
+    for (const Jump& j : jumps) {
+      adjacent[static_cast<std::size_t>(j.over)] |= bit(j.from) | bit(j.to);
+      adjacent[static_cast<std::size_t>(j.from)] |= bit(j.over);
+      adjacent[static_cast<std::size_t>(j.to)] |= bit(j.over);
+    }
+    auto closed = [&](Bits r) {
+      for (const Jump& j : jumps)
+        if ((r >> j.over & 1) && !(r >> j.from & 1) && !(r >> j.to & 1)) return false;
+      return true;
+    };
+    std::vector<std::vector<Bits>> by_size(5);
+    std::vector<Bits> grow;
+    for (int h = 0; h < b.size(); ++h) grow.push_back(bit(h));
+    for (int size = 1; size <= 4; ++size) {
+      std::sort(grow.begin(), grow.end());
+      grow.erase(std::unique(grow.begin(), grow.end()), grow.end());
+      for (Bits r : grow)
+        if (closed(r)) by_size[static_cast<std::size_t>(size)].push_back(r);
+      std::vector<Bits> next;
+      for (Bits r : grow) {
+        Bits around = 0;
+        for (Bits x = r; x; x &= x - 1) around |= adjacent[static_cast<std::size_t>(ctz(x))];
+        for (Bits x = around & ~r; x; x &= x - 1) next.push_back(r | (x & -x));
+      }
+      grow.swap(next);
+    }
+    std::vector<Bits> out;
+    Bits used = 0;
+    for (std::size_t size = 1; size <= 4; ++size) {
+      std::vector<Bits> free;
+      for (Bits r : by_size[size])
+        if (!(r & used)) free.push_back(r);
+      while (!free.empty()) {
+        std::size_t pick = 0, least = SIZE_MAX;
+        for (std::size_t i = 0; i < free.size(); ++i) {
+          std::size_t overlaps = 0;
+          for (Bits o : free) overlaps += (o & free[i]) != 0;
+          if (overlaps < least) {
+            least = overlaps;
+            pick = i;
+          }
+        }
+        const Bits r = free[pick];
+        out.push_back(r);
+        used |= r;
+        std::erase_if(free, [&](Bits o) { return (o & used) != 0; });
+      }
+    }
+    return out;
+  }
+
+  template <bool Backward>
+  static bool counted(Bits pegs, Bits region) {
+    return Backward ? (pegs & region) != region : (pegs & region) == region;
+  }
+
+  std::vector<Bits> regions_;
+  std::array<int, kWidth> region_of_{};  // the region holding each hole, -1 for none
+  std::vector<char> exempt_end_, exempt_start_;
+  int max_exempt_end_ = 0, max_exempt_start_ = 0;
+};
+
+// A state looked up in a level: its cost and L in the frame of the position asked for.
+struct State {
+  std::uint32_t cost = kNoCost;
+  Bits land = 0;
+};
+
+// A child waiting for its merge.
+struct Child {
+  Bits key, land;
+  std::uint32_t cost;
+};
+
+// The bidirectional level pass between a set of starts (all with the same peg count) and a set of
+// goals (all with the same peg count).
+class Search {
+ public:
+  // With a bound, positions whose cost plus bound exceeds `limit` are dropped.
+  Search(const Geometry& geo, const FewestOptions& o, const Bound* bound = nullptr,
+         std::uint32_t limit = kNoCost)
+      : geo_(geo),
+        o_(o),
+        bound_(bound),
+        limit_(bound ? limit : kNoCost),
+        fwd_(static_cast<std::size_t>(geo.n + 1)),
+        bwd_(static_cast<std::size_t>(geo.n + 1)),
+        threads_(o.threads > 0 ? o.threads : default_threads()),
+        out_(static_cast<std::size_t>(threads_),
+             std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))),
+        dropped_(static_cast<std::size_t>(threads_), kNoCost) {
+    budget_ =
+        o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  }
+
+  void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    fl_ = pop(starts.front());
+    bh_ = pop(goals.front());
+    for (Bits s : starts) insert(level(fwd_, fl_), s, 0, 0);
+    for (Bits g : goals) insert(level(bwd_, bh_), g, 0, 0);
+    top_ = fl_;
+    bottom_ = bh_;
+  }
+
+  // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
+  int run() {
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
+      if (level(fwd_, fl_).size() <= level(bwd_, bh_).size())
+        expand_forward();
+      else
+        expand_backward();
+      report(false);
+    }
+    return join();
+  }
+
+  // The least cost any solution has, from the levels done so far. Under a limit the levels
+  // hold only the solutions within it; every other one costs more than the limit.
+  int lower_bound() const {
+    int f = fmin_, b = bmin_;
+    int lb = std::max({f, b, f + b - 1});
+    if (top_ > bottom_) lb = std::max(lb, 1);
+    if (limit_ != kNoCost) lb = std::min(lb, static_cast<int>(limit_) + 1);
+    return lb;
+  }
+
+  // The least cost plus bound of a dropped position (kNoCost: none was dropped). Every solution
+  // the pass did not see costs at least this much.
+  std::uint32_t dropped() const { return *std::min_element(dropped_.begin(), dropped_.end()); }
+
+  std::uint64_t positions() const { return positions_; }
+
+  // The moves of a solution known before the pass, for the progress reports.
+  void set_best_found(int moves) { best_found_ = moves; }
+  // A lower bound proven before the pass, for the progress reports.
+  void set_floor(int moves) { floor_ = moves; }
+
+  // The jumps of a solution of `best` moves through the meeting position found by run().
+  std::vector<Jump> path() const {
+    std::vector<Jump> front = forward_path(meet_, meet_fcost_, meet_hole_);
+    std::vector<Jump> back = backward_path(meet_, meet_bcost_, meet_hole_);
+    front.insert(front.end(), back.begin(), back.end());
+    return front;
+  }
+
+ private:
+  static Level& level(std::vector<Level>& v, int k) { return v[static_cast<std::size_t>(k)]; }
+  static const Level& level(const std::vector<Level>& v, int k) {
+    return v[static_cast<std::size_t>(k)];
+  }
+
+  // Counts `more` bytes against the budget (from any thread).
+  void grow(std::size_t more) {
+    if (bytes_.fetch_add(more) + more > budget_) throw Stopped(StopReason::Memory);
+  }
+
+  // Merges into one shard, keeping the byte and position counts.
+  void merge(LevelMap& m, Bits key, std::uint32_t cost, Bits land) {
+    std::size_t before = m.size(), old_bytes = m.bytes();
+    m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
+    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    positions_ += m.size() - before;
+  }
+
+  void insert(Level& lv, Bits pegs, std::uint32_t cost, Bits land) {
+    auto [key, l] = geo_.canonical(pegs, land);
+    merge(lv.shard(Level::shard_of(key)), key, cost, l);
+  }
+
+  static std::uint32_t min_cost(const Level& m) {
+    std::uint32_t c = kNoCost;
+    m.for_each([&](const Entry& e) { c = std::min(c, e.cost); });
+    return c;
+  }
+
+  // Every child of the level `src` into `dst`: Backward takes jumps back. The parent's images
+  // under the group are made once; each child's come from them by the jump's images. Rounds of
+  // one slot range per thread: the threads make the children of their ranges, sorted by the
+  // destination shard, then merge them, each thread its own shards.
+  template <bool Backward>
+  void expand(const Level& src, Level& dst) {
+    for (std::size_t d = 0; d < Level::kShards; ++d) {
+      LevelMap& m = dst.shard(d);
+      std::size_t old_bytes = m.bytes();
+      m.reserve(src.size() / Level::kShards + 1, [&](std::size_t b) { grow(b); });
+      if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    }
+    struct Unit {
+      std::size_t shard, begin, end;
+    };
+    constexpr std::size_t kRange = std::size_t{1} << 14;
+    std::vector<Unit> units;
+    for (std::size_t sh = 0; sh < Level::kShards; ++sh)
+      for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
+        units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
+    // Small levels on the calling thread: waking the pool would cost more than it saves.
+    const int threads = src.size() < o_.shared_level ? 1 : threads_;
+    if (threads > 1 && !pool_) pool_.emplace(threads_);
+    auto run = [&](const std::function<void(int)>& f) {
+      if (threads == 1)
+        f(0);
+      else
+        pool_->run(threads, f);
+    };
+    const auto nt = static_cast<std::size_t>(threads);
+    for (std::size_t u0 = 0; u0 < units.size(); u0 += nt) {
+      run([&](int t) {
+        auto ut = static_cast<std::size_t>(t);
+        if (u0 + ut >= units.size()) return;
+        o_.control->throw_if_stopped();
+        const Unit& u = units[u0 + ut];
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut]);
+      });
+      run([&](int t) {
+        for (auto d = static_cast<std::size_t>(t); d < Level::kShards; d += nt) {
+          LevelMap& m = dst.shard(d);
+          for (std::size_t q = 0; q < nt; ++q) {
+            std::vector<Child>& v = out_[q][d];
+            for (std::size_t k = 0; k < v.size(); ++k) {
+              if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
+              merge(m, v[k].key, v[k].cost, v[k].land);
+            }
+            v.clear();
+          }
+        }
+      });
+    }
+  }
+
+  // The children of the slots [begin, end) of `src`, by destination shard into `out`.
+  template <bool Backward>
+  void children(const LevelMap& src, std::size_t begin, std::size_t end,
+                std::vector<std::vector<Child>>& out, std::uint32_t& dropped) const {
+    const std::size_t nj = geo_.jumps.size();
+    const int gs = geo_.group_size();
+    const Bits* fo = geo_.fo.data();
+    const Bits* all = geo_.all.data();
+    const Jump* jumps = geo_.jumps.data();
+    const Bits* jump_image = geo_.jump_image.data();
+    const Bits* hole_image = geo_.hole_image.data();
+    const int* into = geo_.into.data();
+    const int* into_begin = geo_.into_begin.data();
+    const Bits full = geo_.full;
+    std::array<Bits, 48> parent{}, img{};
+    src.for_range(begin, end, [&](const Entry& e) {
+      bool imaged = false;
+      const Bound::Count counts = bound_ ? bound_->count<Backward>(e.key) : Bound::Count{};
+      // The jumps into each empty hole (forward) or each peg (taken back).
+      for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
+        const int h = ctz(holes);
+        for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+          const auto j = static_cast<std::size_t>(into[k]);
+          const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+          if (!legal) continue;
+          const Jump& jp = jumps[j];
+          const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+          const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+          Bits key = e.key ^ all[j], l = bit(land);
+          if (bound_) {  // on the child as made: any frame bounds the same cost
+            const auto f =
+                c + static_cast<std::uint32_t>(bound_->child<Backward>(counts, e.key, key, jp));
+            if (f > limit_) {
+              dropped = std::min(dropped, f);
+              continue;
+            }
+          }
+          if (gs > 1) {
+            if (!imaged) {
+              for (int g = 0; g < gs; ++g)
+                parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+              imaged = true;
+            }
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              img[ug] = parent[ug] ^ jump_image[ug * nj + j];
+              key = std::min(key, img[ug]);
+            }
+            l = 0;
+            for (int g = 0; g < gs; ++g) {
+              auto ug = static_cast<std::size_t>(g);
+              if (img[ug] == key) l |= hole_image[ug * kWidth + static_cast<std::size_t>(land)];
+            }
+          }
+          out[Level::shard_of(key)].push_back(Child{key, l, c});
+        }
+      }
+    });
+  }
+
+  void expand_forward() {
+    expand<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
+    --fl_;
+    std::uint32_t m = min_cost(level(fwd_, fl_));
+    if (m != kNoCost) fmin_ = static_cast<int>(m);
+  }
+
+  void expand_backward() {
+    expand<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
+    ++bh_;
+    std::uint32_t m = min_cost(level(bwd_, bh_));
+    if (m != kNoCost) bmin_ = static_cast<int>(m);
+  }
+
+  int join() {
+    const Level& f = level(fwd_, fl_);
+    const Level& b = level(bwd_, bh_);
+    const bool f_small = f.size() <= b.size();
+    const Level& scan = f_small ? f : b;
+    const Level& other = f_small ? b : f;
+    std::uint32_t best = kNoCost;
+    scan.for_each([&](const Entry& e) {
+      const Entry* o = other.find(e.key);
+      if (!o) return;
+      const Entry& fe = f_small ? e : *o;
+      const Entry& be = f_small ? *o : e;
+      Bits shared = fe.land & be.land;
+      std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
+      if (c < best ||
+          (c == best && e.key < meet_)) {  // the least key: the same for any thread count
+        best = c;
+        meet_ = e.key;
+        meet_fcost_ = fe.cost;
+        meet_bcost_ = be.cost;
+        meet_hole_ = shared ? ctz(shared) : -1;
+      }
+    });
+    return best == kNoCost ? -1 : static_cast<int>(best);
+  }
+
+  State lookup(const Level& m, Bits pegs) const {
+    auto [key, g] = geo_.canonical_key(pegs);
+    const Entry* e = m.find(key);
+    if (!e) return {};
+    return {e->cost, g == 0 ? e->land : geo_.preimage(g, e->land)};
+  }
+
+  // Jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole` (-1: any).
+  std::vector<Jump> forward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = pop(pegs);
+    while (k < top_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.to != hole) continue;
+        if (!(pegs & geo_.t[j]) || (pegs & geo_.fo[j])) continue;
+        Bits prev = pegs ^ geo_.all[j];
+        State s = lookup(level(fwd_, k + 1), prev);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.from & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = prev;
+        cost = s.cost;
+        hole = chain ? jp.from : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the forward path breaks off");
+      ++k;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  // Jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole` (-1: any).
+  std::vector<Jump> backward_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    int k = pop(pegs);
+    while (k > bottom_) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        if (hole >= 0 && jp.from != hole) continue;
+        if ((pegs & geo_.fo[j]) != geo_.fo[j] || (pegs & geo_.t[j])) continue;
+        Bits next = pegs ^ geo_.all[j];
+        State s = lookup(level(bwd_, k - 1), next);
+        if (s.cost == kNoCost) continue;
+        bool chain = s.land >> jp.to & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = next;
+        cost = s.cost;
+        hole = chain ? jp.to : -1;
+        found = true;
+      }
+      if (!found) throw std::logic_error("fewest moves: the backward path breaks off");
+      --k;
+    }
+    return out;
+  }
+
+  void report(bool force) {
+    if (!o_.progress || !o_.control) return;
+    double now = o_.control->elapsed_seconds();
+    if (!force && now < next_report_) return;
+    next_report_ = now + 0.5;
+    o_.progress(
+        FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_, bh_});
+  }
+
+  const Geometry& geo_;
+  const FewestOptions& o_;
+  const Bound* bound_ = nullptr;
+  std::uint32_t limit_ = kNoCost;
+  std::vector<Level> fwd_, bwd_;
+  int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
+  int fmin_ = 0, bmin_ = 0;
+  int threads_ = 1;
+  std::optional<WorkerPool> pool_;  // made for the first level large enough to share
+  std::vector<std::vector<std::vector<Child>>> out_;  // [thread][destination shard]
+  std::vector<std::uint32_t> dropped_;                // [thread]: least cost + bound dropped
+  std::atomic<std::size_t> bytes_{0};
+  std::size_t budget_ = 0;
+  std::atomic<std::uint64_t> positions_{0};
+  double next_report_ = 0;
+  int best_found_ = -1;  // moves of a solution known before the pass (progress only)
+  int floor_ = 0;        // a lower bound proven before the pass (progress only)
+  Bits meet_ = 0;
+  std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
+  int meet_hole_ = -1;
+};
+
+// Runs the search between `starts` and `goals` and fills `r`; `known` is a solution found before
+// (may be empty). With pruning, passes run under a rising limit: each either finds a solution
+// no dearer than every position it dropped (the fewest) or proves that every solution costs at
+// least the least dropped cost, which is the next limit.
+void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+            const HoleSet* start, const FewestOptions& o, FewestResult& r,
+            const std::vector<Jump>& known = {}) {
+  Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
+  std::optional<Bound> bound;
+  if (o.prune) bound.emplace(b, starts, goals);
+  const double t0 = o.control->elapsed_seconds();
+  std::vector<Jump> best = known;  // the best solution found so far
+  int best_moves = known.empty() ? -1 : count_moves(known);
+  // No solution costs less than `floor`: at first the bound of the cheapest start.
+  std::uint32_t floor = 0;
+  if (bound) {
+    floor = kNoCost;
+    for (Bits s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
+  }
+  std::uint64_t positions = 0;
+  bool met = false;  // the best known comes from a pass
+  auto settle = [&](Status status, int lower) {
+    r.status = status;
+    r.lower_bound = lower;
+    r.jumps = best;
+    r.moves = best_moves;
+    r.proven = status == Status::Solved;
+  };
+  while (true) {
+    if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
+      settle(Status::Solved, best_moves);
+      break;
+    }
+    // The limit: the floor while the best known comes from the short DFS (often far above the
+    // fewest), else one below the best a pass found, which settles the question in one more pass
+    // (a pass's cost grows steeply with its limit, and the passes' meetings come close).
+    std::uint32_t limit = kNoCost;
+    if (bound) limit = met ? static_cast<std::uint32_t>(best_moves - 1) : floor;
+    Search s(geo, o, bound ? &*bound : nullptr, limit);
+    s.set_best_found(best_moves);
+    s.set_floor(static_cast<int>(floor));
+    int found = -1;
+    try {
+      s.seed(starts, goals);
+      found = s.run();
+    } catch (const Stopped& e) {
+      positions += s.positions();
+      r.stop = e.reason;
+      settle(Status::Unknown, std::max(static_cast<int>(floor), s.lower_bound()));
+      r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
+      r.proven = best_moves >= 0 && r.lower_bound >= best_moves;
+      if (r.proven) r.status = Status::Solved;
+      break;
+    }
+    positions += s.positions();
+    if (found >= 0 && (best_moves < 0 || found < best_moves)) {
+      best = s.path();
+      best_moves = count_moves(best);
+      met = true;
+      if (best_moves != found)
+        throw std::logic_error("fewest moves: the path has " + std::to_string(best_moves) +
+                               " moves, the pass " + std::to_string(found));
+    }
+    // Every solution the pass did not see costs at least `dropped`, and it saw every cheaper one.
+    const std::uint32_t dropped = s.dropped();
+    if (dropped == kNoCost) {
+      if (best_moves < 0) {
+        settle(Status::Impossible, 0);
+        r.reason = "no solution: the completed level pass found no position both sides reach";
+      } else {
+        settle(Status::Solved, best_moves);
+      }
+      break;
+    }
+    if (dropped <= floor) throw std::logic_error("fewest moves: the limit does not rise");
+    floor = dropped;
+    if (found >= 0 && static_cast<std::uint32_t>(found) <= dropped) {
+      settle(Status::Solved, best_moves);
+      break;
+    }
+  }
+  r.positions = positions;
+  r.seconds = o.control->elapsed_seconds() - t0;
+  if (start && !r.jumps.empty()) {
+    Replay rep = replay(b, *start, r.jumps);
+    if (!rep.ok) throw std::logic_error("fewest moves: the solution does not replay: " + rep.error);
+  }
+}
+
+// The search for one problem (already checked), seeded with a solution found before.
+void run_problem(const Problem& p, const FewestOptions& o, FewestResult& r,
+                 const std::vector<Jump>& known) {
+  const Board& b = *p.board;
+  std::vector<Bits> goals;
+  switch (p.goal.kind) {
+    case Goal::Kind::Hole:
+      goals.push_back(bit(p.goal.hole));
+      break;
+    case Goal::Kind::Any:
+      for (int h = 0; h < b.size(); ++h) goals.push_back(bit(h));
+      break;
+    case Goal::Kind::Position:
+      goals.push_back(to_bits(p.goal.position));
+      break;
+  }
+  search(b, {to_bits(p.start)}, goals, &p.start, o, r, known);
+}
+
+// The search from every single vacancy to every single peg.
+void run_board(const Board& b, const FewestOptions& o, FewestResult& r) {
+  std::vector<Bits> starts, goals;
+  const Bits full = b.size() == kWidth ? ~Bits{0} : bit(b.size()) - 1;
+  for (int h = 0; h < b.size(); ++h) {
+    starts.push_back(full & ~bit(h));
+    goals.push_back(bit(h));
+  }
+  search(b, starts, goals, nullptr, o, r);
+}
