@@ -166,11 +166,29 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
+  // A first solution: a short DFS from each vacancy class to any last hole, the fewest moves
+  // kept. It is what a stopped search still offers.
+  std::vector<Jump> known;
+  std::vector<bool> seen(static_cast<std::size_t>(b.size()), false);
+  for (int v = 0; v < b.size(); ++v) {
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    for (const auto& p : b.symmetries())
+      seen[static_cast<std::size_t>(p[static_cast<std::size_t>(v)])] = true;
+    SolveOptions first;
+    first.control = o.control;
+    first.algorithm = Algorithm::Dfs;
+    first.node_limit = 50000;
+    SolveResult dfs = solve(Problem{board, single_vacancy(b, v), {}}, first);
+    if (dfs.stop != StopReason::None) break;
+    if (dfs.status == Status::Solved &&
+        (known.empty() || count_moves(dfs.moves) < count_moves(known)))
+      known = dfs.moves;
+  }
   FewestBoardResult out;
   if (b.size() <= narrow::kWidth && !o.wide_keys)
-    narrow::run_board(b, o, out.result);
+    narrow::run_board(b, o, out.result, known);
   else
-    wide::run_board(b, o, out.result);
+    wide::run_board(b, o, out.result, known);
   if (!out.result.jumps.empty()) {
     // The vacancy: the one hole the first jump fills that no jump emptied before.
     HoleSet start(b.size(), true);

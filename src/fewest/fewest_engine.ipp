@@ -922,13 +922,14 @@ void run_problem(const Problem& p, const FewestOptions& o, FewestResult& r,
   search(b, {to_bits(p.start)}, goals, &p.start, o, r, known);
 }
 
-// The search from every single vacancy to every single peg.
-void run_board(const Board& b, const FewestOptions& o, FewestResult& r) {
+// The search from every single vacancy to every single peg, seeded with a solution found before.
+void run_board(const Board& b, const FewestOptions& o, FewestResult& r,
+               const std::vector<Jump>& known) {
   std::vector<Bits> starts, goals;
   const Bits full = b.size() == kWidth ? ~Bits{0} : bit(b.size()) - 1;
   for (int h = 0; h < b.size(); ++h) {
     starts.push_back(full & ~bit(h));
     goals.push_back(bit(h));
   }
-  search(b, starts, goals, nullptr, o, r);
+  search(b, starts, goals, nullptr, o, r, known);
 }
