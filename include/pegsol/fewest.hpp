@@ -37,6 +37,9 @@ struct FewestOptions {
   // rising limit, dropping positions that cannot lie on a solution within it. Off: one pass
   // that stores every position both sides reach. The answer is the same.
   bool prune = true;
+  // Before the passes, a beam down the forward side keeping this many positions a level (the
+  // least cost plus bound): its solution, close to the fewest, sets the passes' limit. 0: none.
+  std::size_t beam = 20000;
   // Positions as 128-bit keys even on boards of at most 64 holes (they take 128 bits past 64
   // holes): for tests and comparisons. The answer is the same.
   bool wide_keys = false;

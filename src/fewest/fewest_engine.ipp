@@ -373,10 +373,13 @@ class Bound {
     return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
   }
 
-  // At least this many moves from `pegs` (no move under way) to a goal.
-  int forward(Bits pegs) const {
+  // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
+  // `land` (none: no move under way).
+  int forward(Bits pegs, Bits land = 0) const {
     const Count c = count<false>(pegs);
-    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_));
+    bool goes_on = false;
+    for (Bits r : regions_) goes_on = goes_on || ((pegs & r) == r && (land & r));
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
   }
 
  private:
@@ -503,6 +506,35 @@ class Search {
         expand_forward();
       else
         expand_backward();
+      report(false);
+    }
+    return join();
+  }
+
+  // A beam down the forward side alone: each level cut to the `width` positions of least cost
+  // plus bound. Returns the moves of the solution it finds (path() gives it), or -1.
+  int run_beam(std::size_t width) {
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0) return -1;
+      expand_forward();
+      Level& lv = level(fwd_, fl_);
+      if (lv.size() > width) {
+        std::vector<std::pair<std::uint32_t, Entry>> all;
+        lv.for_each([&](const Entry& e) {
+          all.emplace_back(e.cost + static_cast<std::uint32_t>(bound_->forward(e.key, e.land)), e);
+        });
+        auto less = [](const auto& a, const auto& b) {
+          return a.first != b.first ? a.first < b.first : a.second.key < b.second.key;
+        };
+        std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(width), all.end(),
+                         less);
+        bytes_ -= lv.bytes();
+        lv.clear();
+        for (std::size_t i = 0; i < width; ++i) {
+          const Entry& e = all[i].second;
+          merge(lv.shard(Level::shard_of(e.key)), e.key, e.cost, e.land);
+        }
+      }
       report(false);
     }
     return join();
@@ -842,16 +874,42 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     r.moves = best_moves;
     r.proven = status == Status::Solved;
   };
+  // A beam first: a solution close to the fewest, cheaply, so that the passes' limit can go
+  // straight to just below it.
+  if (bound && o.beam > 0) {
+    Search s(geo, o, &*bound, kNoCost);
+    try {
+      s.seed(starts, goals);
+      const int found = s.run_beam(o.beam);
+      positions += s.positions();
+      if (found >= 0 && (best_moves < 0 || found < best_moves)) {
+        best = s.path();
+        best_moves = count_moves(best);
+        if (best_moves != found) throw std::logic_error("fewest moves: the beam's path disagrees");
+        met = true;
+      }
+    } catch (const Stopped& e) {
+      positions += s.positions();
+      r.stop = e.reason;
+      settle(Status::Unknown, static_cast<int>(floor));
+      r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
+      r.positions = positions;
+      r.seconds = o.control->elapsed_seconds() - t0;
+      return;
+    }
+  }
   while (true) {
     if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
       settle(Status::Solved, best_moves);
       break;
     }
     // The limit: the floor while the best known comes from the short DFS (often far above the
-    // fewest), else one below the best a pass found, which settles the question in one more pass
-    // (a pass's cost grows steeply with its limit, and the passes' meetings come close).
+    // fewest). Once a pass has met, one below its solution (which settles the question in one
+    // more pass) or the floor plus one, whichever is less: a pass's cost grows steeply with its
+    // limit, and the passes' meetings come close but not always next to the floor.
     std::uint32_t limit = kNoCost;
-    if (bound) limit = met ? static_cast<std::uint32_t>(best_moves - 1) : floor;
+    if (bound)
+      limit = met ? std::min(static_cast<std::uint32_t>(best_moves - 1), floor + 1) : floor;
     Search s(geo, o, bound ? &*bound : nullptr, limit);
     s.set_best_found(best_moves);
     s.set_floor(static_cast<int>(floor));
