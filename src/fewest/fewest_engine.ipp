@@ -563,8 +563,8 @@ class Search {
 
   // The jumps of a solution of `best` moves through the meeting position found by run().
   std::vector<Jump> path() const {
-    std::vector<Jump> front = forward_path(meet_, meet_fcost_, meet_hole_);
-    std::vector<Jump> back = backward_path(meet_, meet_bcost_, meet_hole_);
+    std::vector<Jump> front = side_path<false>(meet_, meet_fcost_, meet_hole_);
+    std::vector<Jump> back = side_path<true>(meet_, meet_bcost_, meet_hole_);
     front.insert(front.end(), back.begin(), back.end());
     return front;
   }
@@ -760,58 +760,38 @@ class Search {
     return {e->cost, g == 0 ? e->land : geo_.preimage(g, e->land)};
   }
 
-  // Jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole` (-1: any).
-  std::vector<Jump> forward_path(Bits pegs, std::uint32_t cost, int hole) const {
+  // Forward: jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole`.
+  // Backward: jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole`.
+  // (-1: any.) Each step finds a jump to a neighbouring level's position whose state gives it.
+  template <bool Backward>
+  std::vector<Jump> side_path(Bits pegs, std::uint32_t cost, int hole) const {
     std::vector<Jump> out;
-    int k = pop(pegs);
-    while (k < top_) {
+    for (int k = pop(pegs); Backward ? k > bottom_ : k < top_; k += Backward ? -1 : 1) {
       bool found = false;
       for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
         const Jump& jp = geo_.jumps[j];
-        if (hole >= 0 && jp.to != hole) continue;
-        if (!(pegs & geo_.t[j]) || (pegs & geo_.fo[j])) continue;
-        Bits prev = pegs ^ geo_.all[j];
-        State s = lookup(level(fwd_, k + 1), prev);
+        // The hole the path's end of the jump stands on, and the one the neighbour's L holds.
+        const int near = Backward ? jp.from : jp.to, far = Backward ? jp.to : jp.from;
+        if (hole >= 0 && near != hole) continue;
+        const bool legal = Backward ? (pegs & geo_.fo[j]) == geo_.fo[j] && !(pegs & geo_.t[j])
+                                    : (pegs & geo_.t[j]) && !(pegs & geo_.fo[j]);
+        if (!legal) continue;
+        const Bits other = pegs ^ geo_.all[j];
+        State s = lookup(Backward ? level(bwd_, k - 1) : level(fwd_, k + 1), other);
         if (s.cost == kNoCost) continue;
-        bool chain = s.land >> jp.from & 1;
+        const bool chain = s.land >> far & 1;
         if (s.cost + (chain ? 0 : 1) != cost) continue;
         out.push_back(jp);
-        pegs = prev;
+        pegs = other;
         cost = s.cost;
-        hole = chain ? jp.from : -1;
+        hole = chain ? far : -1;
         found = true;
       }
-      if (!found) throw std::logic_error("fewest moves: the forward path breaks off");
-      ++k;
+      if (!found)
+        throw std::logic_error(std::string("fewest moves: the ") +
+                               (Backward ? "backward" : "forward") + " path breaks off");
     }
-    std::reverse(out.begin(), out.end());
-    return out;
-  }
-
-  // Jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole` (-1: any).
-  std::vector<Jump> backward_path(Bits pegs, std::uint32_t cost, int hole) const {
-    std::vector<Jump> out;
-    int k = pop(pegs);
-    while (k > bottom_) {
-      bool found = false;
-      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
-        const Jump& jp = geo_.jumps[j];
-        if (hole >= 0 && jp.from != hole) continue;
-        if ((pegs & geo_.fo[j]) != geo_.fo[j] || (pegs & geo_.t[j])) continue;
-        Bits next = pegs ^ geo_.all[j];
-        State s = lookup(level(bwd_, k - 1), next);
-        if (s.cost == kNoCost) continue;
-        bool chain = s.land >> jp.to & 1;
-        if (s.cost + (chain ? 0 : 1) != cost) continue;
-        out.push_back(jp);
-        pegs = next;
-        cost = s.cost;
-        hole = chain ? jp.to : -1;
-        found = true;
-      }
-      if (!found) throw std::logic_error("fewest moves: the backward path breaks off");
-      --k;
-    }
+    if (!Backward) std::reverse(out.begin(), out.end());
     return out;
   }
 
