@@ -31,9 +31,14 @@ class LevelMap {
   LevelMap() = default;
 
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return slots_.size() * sizeof(Entry); }
+  std::size_t bytes() const { return (slots_.size() + sorted_.capacity()) * sizeof(Entry); }
 
   const Entry* find(Bits key) const {
+    if (!sorted_.empty()) {
+      auto it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                                 [](const Entry& e, Bits k) { return e.key < k; });
+      return it != sorted_.end() && it->key == key ? &*it : nullptr;
+    }
     if (slots_.empty()) return nullptr;
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
       const Entry& e = slots_[i];
@@ -83,6 +88,23 @@ class LevelMap {
   void for_each(F&& f) const {
     for (const Entry& e : slots_)
       if (e.key != 0) f(e);
+    for (const Entry& e : sorted_) f(e);
+  }
+
+  // Turns the table into a sorted array, full to the last slot: for a level that takes no more
+  // positions (it is only looked up, walking a path back). `grow` is told of the array first.
+  template <class Grow>
+  bool compact(Grow&& grow) {
+    if (!sorted_.empty()) return false;
+    grow(size_ * sizeof(Entry));
+    sorted_.reserve(size_);
+    for (const Entry& e : slots_)
+      if (e.key != 0) sorted_.push_back(e);
+    std::sort(sorted_.begin(), sorted_.end(),
+              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::vector<Entry>().swap(slots_);
+    mask_ = 0;
+    return true;
   }
 
   // The slots, for walking a range of them.
@@ -95,6 +117,7 @@ class LevelMap {
 
   void clear() {
     std::vector<Entry>().swap(slots_);
+    std::vector<Entry>().swap(sorted_);
     size_ = 0;
     mask_ = 0;
   }
@@ -118,6 +141,7 @@ class LevelMap {
   }
 
   std::vector<Entry> slots_;
+  std::vector<Entry> sorted_;  // after compact(): the entries by key, and no slots
   std::size_t size_ = 0, mask_ = 0;
 };
 
@@ -713,8 +737,18 @@ class Search {
     });
   }
 
+  // A level the pass has expanded takes no more positions: half the room as a sorted array.
+  void compact(Level& lv) {
+    for (std::size_t d = 0; d < Level::kShards; ++d) {
+      LevelMap& m = lv.shard(d);
+      const std::size_t old_bytes = m.bytes();
+      if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
+    }
+  }
+
   void expand_forward() {
     expand<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
+    compact(level(fwd_, fl_));
     --fl_;
     std::uint32_t m = min_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
@@ -722,6 +756,7 @@ class Search {
 
   void expand_backward() {
     expand<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
+    compact(level(bwd_, bh_));
     ++bh_;
     std::uint32_t m = min_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
