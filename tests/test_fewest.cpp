@@ -11,6 +11,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
+#include "pegsol/notation.hpp"
 
 using namespace pegsol;
 
@@ -324,6 +325,31 @@ TEST(Fewest, StoppedTable) {
   EXPECT_EQ(t.fewest, -1);
   EXPECT_GT(t.positions, 0u);
   EXPECT_NE(std::find(t.moves.begin(), t.moves.end(), FewestTable::kUnknown), t.moves.end());
+}
+
+// The 25-move triangle:11 solution docs/fewest.md records (a pass of `pegsol fewest -b
+// triangle:11` met on it; the published bounds for this board are 19 and 28): replayed here
+// jump by jump on 128-bit positions, its moves recounted.
+TEST(Fewest, Triangle11In25Moves) {
+  BoardPtr board = make_board("triangle:11");
+  const std::vector<Jump> jumps = parse_moves(
+      *board,
+      "66-64 63-65 61-63 59-61 45-66 66-64 64-62 62-60 43-62 28-45 45-43 43-64 57-59 59-61 "
+      "61-63 63-65 65-44 15-28 28-43 6-15 1-6 8-10 10-3 4-1 1-6 11-4 19-8 8-3 3-10 10-21 22-11 "
+      "11-13 13-15 15-28 32-19 19-21 21-36 36-53 33-35 35-20 20-33 33-52 40-61 61-42 42-63 "
+      "63-44 44-42 42-40 40-59 23-25 25-12 30-49 37-58 58-60 60-39 39-24 24-11 56-37 37-22 "
+      "48-29 29-16 16-7 4-11 11-13");
+  using Wide = unsigned __int128;
+  Wide pegs = 0;
+  for (int h = 0; h < board->size(); ++h)
+    if (h != *board->find("64")) pegs |= Wide{1} << h;
+  for (const Jump& j : jumps) {
+    const Wide f = Wide{1} << j.from, o = Wide{1} << j.over, t = Wide{1} << j.to;
+    ASSERT_TRUE((pegs & f) && (pegs & o) && !(pegs & t));
+    pegs = (pegs & ~f & ~o) | t;
+  }
+  EXPECT_EQ(pegs, Wide{1} << *board->find("13"));
+  EXPECT_EQ(recount(jumps), 25);
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {
