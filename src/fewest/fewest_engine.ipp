@@ -889,8 +889,20 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     r.moves = best_moves;
     r.proven = status == Status::Solved;
   };
-  // A beam first: a solution close to the fewest, cheaply, so that the passes' limit can go
-  // straight to just below it.
+  bool stopped = false;
+  auto stop = [&](StopReason why, int lower) {
+    stopped = true;
+    r.stop = why;
+    settle(Status::Unknown, lower);
+    r.reason = std::string("stopped: ") + std::string(stop_reason_name(why));
+    if (best_moves >= 0 && lower >= best_moves) {  // the stop came after the proof
+      settle(Status::Solved, best_moves);
+      r.reason.clear();
+      r.stop = StopReason::None;
+    }
+  };
+  // A beam first: a solution close to the fewest, cheaply. It is the best found when a stop
+  // cuts the passes short, and it caps their limit.
   if (bound && o.beam > 0) {
     Search s(geo, o, &*bound, kNoCost);
     try {
@@ -905,15 +917,10 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       }
     } catch (const Stopped& e) {
       positions += s.positions();
-      r.stop = e.reason;
-      settle(Status::Unknown, static_cast<int>(floor));
-      r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
-      r.positions = positions;
-      r.seconds = o.control->elapsed_seconds() - t0;
-      return;
+      stop(e.reason, static_cast<int>(floor));
     }
   }
-  while (true) {
+  while (!stopped) {
     if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
       settle(Status::Solved, best_moves);
       break;
@@ -934,11 +941,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       found = s.run();
     } catch (const Stopped& e) {
       positions += s.positions();
-      r.stop = e.reason;
-      settle(Status::Unknown, std::max(static_cast<int>(floor), s.lower_bound()));
-      r.reason = std::string("stopped: ") + std::string(stop_reason_name(e.reason));
-      r.proven = best_moves >= 0 && r.lower_bound >= best_moves;
-      if (r.proven) r.status = Status::Solved;
+      stop(e.reason, std::max(static_cast<int>(floor), s.lower_bound()));
       break;
     }
     positions += s.positions();
