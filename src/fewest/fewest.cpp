@@ -96,13 +96,11 @@ SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
 
 namespace {
 
-constexpr int kMostHoles = 128;
-
 // An InputError for a board wider than the widest keys.
 void check_width(const Board& b) {
-  if (b.size() > kMostHoles)
+  if (b.size() > wide::kWidth)
     throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(b.size()) +
-                     " holes; the search takes boards of at most " + std::to_string(kMostHoles));
+                     " holes; the search takes boards of at most " + std::to_string(wide::kWidth));
 }
 
 }  // namespace

@@ -337,13 +337,6 @@ class Bound {
  public:
   Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
     regions_ = choose(b);
-    // Regions that may be full at the end need no move (at most as many as one goal holds
-    // full); regions that may be not full at the start need none on the way.
-    std::size_t most_goal = 0, most_start = 0;
-    for (Bits g : goals) most_goal = std::max(most_goal, full_in(g));
-    for (Bits s : starts) most_start = std::max(most_start, regions_.size() - full_in(s));
-    max_exempt_end_ = static_cast<int>(most_goal);
-    max_exempt_start_ = static_cast<int>(most_start);
     region_of_.fill(-1);
     for (std::size_t r = 0; r < regions_.size(); ++r)
       for (Bits x = regions_[r]; x; x &= x - 1)
@@ -355,9 +348,11 @@ class Bound {
       exempt_end_.push_back(end);
       exempt_start_.push_back(start);
     }
+    // Regions that may be full at the end need no move, but at most as many as one goal holds
+    // full; regions that may be not full at the start need none on the way, likewise.
+    for (Bits g : goals) max_exempt_end_ = std::max(max_exempt_end_, count<false>(g).n);
+    for (Bits s : starts) max_exempt_start_ = std::max(max_exempt_start_, count<true>(s).n);
   }
-
-  const std::vector<Bits>& regions() const { return regions_; }
 
   // Regions counted in a position (full ones forward, changed ones backward), and how many of
   // them are exempt.
@@ -392,25 +387,22 @@ class Bound {
     }
     if (Backward) return std::max(0, c.n - std::min(c.exempt, max_exempt_start_) - 1);
     const int land = rs[2];  // forward, the jump lands on `to`
-    const bool goes_on =
-        land >= 0 && counted<false>(child, regions_[static_cast<std::size_t>(land)]);
-    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
+    return forward_of(c,
+                      land >= 0 && counted<false>(child, regions_[static_cast<std::size_t>(land)]));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
   // `land` (none: no move under way).
   int forward(Bits pegs, Bits land = 0) const {
-    const Count c = count<false>(pegs);
     bool goes_on = false;
-    for (Bits r : regions_) goes_on = goes_on || ((pegs & r) == r && (land & r));
-    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
+    for (Bits r : regions_) goes_on = goes_on || (counted<false>(pegs, r) && (land & r));
+    return forward_of(count<false>(pegs), goes_on);
   }
 
  private:
-  std::size_t full_in(Bits pegs) const {
-    std::size_t n = 0;
-    for (Bits r : regions_) n += (pegs & r) == r;
-    return n;
+  // The forward bound from a position's count, less one when the last jump's peg can go on.
+  int forward_of(Count c, bool goes_on) const {
+    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
   }
 
   // Disjoint regions of up to four holes, each connected along the jump lines: the smallest
