@@ -890,9 +890,9 @@ class Engine {
 #endif
 #if PEGSOL_AVX2
     if constexpr (!kVec) {
-      // Each parent's eight jumps tested in two vectors; the legal children are packed to the
-      // front of each by a permutation looked up from the vector's legality bits, written, and
-      // kept by advancing the batch by their number.
+      // Each parent's eight jumps tested in two vectors (one when the class has at most four
+      // jumps); the legal children are packed to the front of each by a permutation looked up
+      // from the vector's legality bits, written, and kept by advancing the batch by their number.
       alignas(32) u64 need[8], have[8];
       for (int j = 0; j < 8; ++j) {
         need[j] = j < sp.n ? sp.need[static_cast<std::size_t>(j)] : 0;
@@ -901,27 +901,36 @@ class Engine {
       const __m256i n0 = load4(need), n1 = load4(need + 4), h0 = load4(have), h1 = load4(have + 4);
       const __m256i f0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data()));
       const __m256i f1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data() + 4));
-      for (std::size_t i = i0; i < i1; ++i) {
-        if ((i & 7) == 0) {
-          __builtin_prefetch(keys + i + 256);
-          if constexpr (kCounts != kKeys) {
-            __builtin_prefetch(s.count + i + 256);
-            if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
+      auto run = [&]<bool kTwo>() {
+        for (std::size_t i = i0; i < i1; ++i) {
+          if ((i & 7) == 0) {
+            __builtin_prefetch(keys + i + 256);
+            if constexpr (kCounts != kKeys) {
+              __builtin_prefetch(s.count + i + 256);
+              if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
+            }
           }
+          const __m256i x = _mm256_set1_epi64x(static_cast<long long>(keys[i]));
+          const unsigned m0 = legal4(x, n0, h0);
+          const __m256i parent = _mm256_set1_epi32(static_cast<int>(i));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                              _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f0), pack4(m0)));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
+          nc += static_cast<std::size_t>(std::popcount(m0));
+          if constexpr (kTwo) {
+            // (The parent's index went to all eight children at the first store.)
+            const unsigned m1 = legal4(x, n1, h1);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                                _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f1), pack4(m1)));
+            nc += static_cast<std::size_t>(std::popcount(m1));
+          }
+          if (nc >= kBatch) flush();
         }
-        const __m256i x = _mm256_set1_epi64x(static_cast<long long>(keys[i]));
-        const unsigned m0 = legal4(x, n0, h0), m1 = legal4(x, n1, h1);
-        const __m256i parent = _mm256_set1_epi32(static_cast<int>(i));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
-                            _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f0), pack4(m0)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
-        nc += static_cast<std::size_t>(std::popcount(m0));
-        // (The parent's index went to all eight children at the first store.)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
-                            _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f1), pack4(m1)));
-        nc += static_cast<std::size_t>(std::popcount(m1));
-        if (nc >= kBatch) flush();
-      }
+      };
+      if (sp.n > 4)
+        run.template operator()<true>();
+      else
+        run.template operator()<false>();
       flush();
       return;
     }

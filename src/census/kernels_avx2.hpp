@@ -22,6 +22,7 @@ class Avx2GridKernel : public GridLayout {
     Avx2GridKernel k;
     if (!build(k, b, syms, twist)) return std::nullopt;
     k.full_ = k.group_size() == 8;
+    k.as_double_ = k.holes_ >> 62 == 0;
     for (int q = 0; q < 8; ++q) k.keep_[q] = _mm256_set1_epi64x(k.in_group_[q] ? -1 : 0);
     return k;
   }
@@ -33,20 +34,22 @@ class Avx2GridKernel : public GridLayout {
     return best;
   }
   void canon8(const std::uint64_t* in, std::uint64_t* out) const {
+    const bool dbl = doubles();
     for (int h = 0; h < 8; h += 4) {
       const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h));
       __m256i im[8];
       all4(x, im);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im, dbl));
     }
   }
   // The same, with the orbit sizes.
   void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+    const bool dbl = doubles();
     for (int h = 0; h < 8; h += 4) {
       const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + h));
       __m256i im[8];
       all4(x, im);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im, dbl));
       orbits(x, im, orbit + h);
     }
   }
@@ -56,8 +59,8 @@ class Avx2GridKernel : public GridLayout {
       __m256i im[8];
       all4(x, im);
       orbits(x, im, orbit + h);
+      legal4(x, moves + h);
     }
-    for (int i = 0; i < 8; ++i) moves[i] = legal_jumps(in[i]);
   }
   // Canonical forms and orbits of t(complement of x), t the twist.
   void twist8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
@@ -76,6 +79,9 @@ class Avx2GridKernel : public GridLayout {
  private:
   Avx2GridKernel() = default;
 
+  // Keys may be compared as doubles: none reaches bit 62, and this thread's MXCSR does not have
+  // DAZ (denormals are zero) set, which a caller built with -ffast-math may have.
+  bool doubles() const { return as_double_ && (_mm_getcsr() & 0x0040) == 0; }
   static __m256i srl(__m256i a, unsigned n) {
     return _mm256_srl_epi64(a, _mm_cvtsi32_si128(static_cast<int>(n)));
   }
@@ -107,8 +113,9 @@ class Avx2GridKernel : public GridLayout {
     return delta_swap4<7>(x, 0x00AA00AA00AA00AAull);
   }
 
-  bool full_ = false;  // the group is all eight transforms
-  __m256i keep_[8];    // lanes all ones for the group's transforms, zero for the others
+  bool full_ = false;       // the group is all eight transforms
+  bool as_double_ = false;  // no hole at bit 62 or 63: keys compare as doubles
+  __m256i keep_[8];         // lanes all ones for the group's transforms, zero for the others
 
   // The eight box transforms of the four keys in x (im[q] as in kernels_grid.hpp's table).
   [[gnu::always_inline]] void all4(__m256i x, __m256i* im) const {
@@ -122,15 +129,24 @@ class Avx2GridKernel : public GridLayout {
     im[6] = srl(mt, shift_[6]);
     im[7] = srl(flip4(mt), shift_[7]);
   }
-  // The least of x and its images under the group, lane by lane (unsigned: compared with the
-  // top bit flipped), as a tree of minima; images outside the group count as x.
-  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im) const {
-    const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+  // The least of x and its images under the group, lane by lane, as a tree of minima; images
+  // outside the group count as x. With `dbl` (no key reaches bit 62, and the thread does not
+  // treat denormals as zero) the keys are compared as doubles: a non-negative double orders like
+  // its bit pattern and none of these is a NaN, so a minimum is one instruction. Otherwise as
+  // signed integers with the top bit flipped.
+  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im, bool dbl) const {
     __m256i v[8];
-    v[0] = _mm256_xor_si256(x, top);
-    for (int q = 1; q < 8; ++q)
-      v[q] = full_ ? _mm256_xor_si256(im[q], top)
-                   : _mm256_xor_si256(_mm256_blendv_epi8(x, im[q], keep_[q]), top);
+    v[0] = x;
+    for (int q = 1; q < 8; ++q) v[q] = full_ ? im[q] : _mm256_blendv_epi8(x, im[q], keep_[q]);
+    if (dbl) {
+      auto d = [&](int q) { return _mm256_castsi256_pd(v[q]); };
+      const __m256d m =
+          _mm256_min_pd(_mm256_min_pd(_mm256_min_pd(d(0), d(1)), _mm256_min_pd(d(2), d(3))),
+                        _mm256_min_pd(_mm256_min_pd(d(4), d(5)), _mm256_min_pd(d(6), d(7))));
+      return _mm256_castpd_si256(m);
+    }
+    const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+    for (__m256i& u : v) u = _mm256_xor_si256(u, top);
     const __m256i m =
         min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7])));
     return _mm256_xor_si256(m, top);
@@ -138,6 +154,34 @@ class Avx2GridKernel : public GridLayout {
   // The lane-wise signed minimum.
   static __m256i min(__m256i a, __m256i b) {
     return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+  }
+  // moves[i] = the number of legal jumps in lane i of x: per direction, the pegs with a peg
+  // beyond and a hole past that, counted by nibble look-ups summed per byte (at most 8 a byte and
+  // direction, so at most 64 over the 8 directions), then per lane.
+  [[gnu::always_inline]] void legal4(__m256i x, std::uint32_t* moves) const {
+    const __m256i e = _mm256_andnot_si256(x, _mm256_set1_epi64x(static_cast<long long>(holes_)));
+    const __m256i bits4 = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1,
+                                           2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    __m256i sum = _mm256_setzero_si256();
+    for (const Dir& d : dirs_) {
+      const __m128i s1 = _mm_cvtsi32_si128(d.step > 0 ? d.step : -d.step);
+      const __m128i s2 = _mm_cvtsi32_si128(d.step > 0 ? 2 * d.step : -2 * d.step);
+      const __m256i over = d.step > 0 ? _mm256_srl_epi64(x, s1) : _mm256_sll_epi64(x, s1);
+      const __m256i to = d.step > 0 ? _mm256_srl_epi64(e, s2) : _mm256_sll_epi64(e, s2);
+      const __m256i legal =
+          _mm256_and_si256(_mm256_and_si256(x, _mm256_set1_epi64x(static_cast<long long>(d.from))),
+                           _mm256_and_si256(over, to));
+      sum = _mm256_add_epi8(
+          sum, _mm256_add_epi8(
+                   _mm256_shuffle_epi8(bits4, _mm256_and_si256(legal, low)),
+                   _mm256_shuffle_epi8(bits4, _mm256_and_si256(_mm256_srli_epi16(legal, 4), low))));
+    }
+    const __m256i per_lane = _mm256_sad_epu8(sum, _mm256_setzero_si256());
+    // The four 64-bit sums' low halves to the first four 32-bit lanes.
+    const __m256i packed =
+        _mm256_permutevar8x32_epi32(per_lane, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(moves), _mm256_castsi256_si128(packed));
   }
   // orbit[i] = the group's order over the number of its elements fixing lane i.
   [[gnu::always_inline]] void orbits(__m256i x, const __m256i* im, std::uint32_t* orbit) const {
