@@ -4,7 +4,7 @@
 #include <bitset>
 #include <random>
 
-#include "pegsol/bits.hpp"
+#include "core/bits.hpp"
 
 namespace {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <thread>
 
+#include "../core/geometry.hpp"
 #include "../core/pool.hpp"
 #include "pegsol/control.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "survivors.hpp"
 

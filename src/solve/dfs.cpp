@@ -3,8 +3,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "../core/geometry.hpp"
 #include "pegsol/beam.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
 
