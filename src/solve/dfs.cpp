@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "../core/geometry.hpp"
+#include "../core/widths.hpp"
 #include "pegsol/beam.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
@@ -339,27 +340,8 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
 // The DFS at the board's width, with the reason text of its verdict.
 SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
                     Clock::time_point t0) {
-  const Board& board = *p.board;
-  SolveResult r;
-  switch (board.width()) {
-    case 64:
-      r = solve_width<64>(p, o, ctl, t0);
-      break;
-    case 128:
-      r = solve_width<128>(p, o, ctl, t0);
-      break;
-    case 256:
-      r = solve_width<256>(p, o, ctl, t0);
-      break;
-    case 512:
-      r = solve_width<512>(p, o, ctl, t0);
-      break;
-    case 1024:
-      r = solve_width<1024>(p, o, ctl, t0);
-      break;
-    default:
-      throw std::logic_error("unsupported bitset width");
-  }
+  SolveResult r = with_width(
+      p.board->width(), [&](auto w) { return solve_width<decltype(w)::value>(p, o, ctl, t0); });
   if (r.status == Status::Impossible)
     r.reason =
         "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
