@@ -8,10 +8,10 @@
 #include <random>
 #include <string>
 
+#include "core/geometry.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/solve.hpp"
 
 namespace {

@@ -4,7 +4,8 @@
 #include <bitset>
 #include <random>
 
-#include "pegsol/bits.hpp"
+#include "core/bits.hpp"
+#include "core/widths.hpp"
 
 namespace {
 
@@ -73,4 +74,23 @@ TEST(Bits, Width256) {
 }
 TEST(Bits, Width1024) {
   check_width<1024>();
+}
+
+// The one width dispatch: every width of kWidths reaches its own W, the cap stops the wider ones,
+// anything else throws.
+TEST(Bits, WithWidthDispatchesEveryWidth) {
+  for (int w : pegsol::kWidths) {
+    EXPECT_EQ(pegsol::with_width(w, [](auto c) { return decltype(c)::value; }), w);
+    EXPECT_EQ(
+        pegsol::with_width(w, [](auto c) { return pegsol::Bits<decltype(c)::value>::kWords; }),
+        w / 64);
+  }
+  int seen = 0;
+  pegsol::with_width(256, [&](auto c) { seen = c; });
+  EXPECT_EQ(seen, 256);
+  EXPECT_EQ(pegsol::with_width<128>(128, [](auto c) { return decltype(c)::value; }), 128);
+  EXPECT_THROW(pegsol::with_width<128>(256, [](auto c) { return decltype(c)::value; }),
+               std::logic_error);
+  EXPECT_THROW(pegsol::with_width(96, [](auto c) { return decltype(c)::value; }), std::logic_error);
+  EXPECT_THROW(pegsol::with_width(2048, [](auto) {}), std::logic_error);
 }

@@ -4,9 +4,9 @@
 #include <random>
 #include <set>
 
+#include "core/geometry.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 

@@ -12,9 +12,10 @@
 #include <string>
 #include <thread>
 
+#include "../core/geometry.hpp"
 #include "../core/pool.hpp"
+#include "../core/widths.hpp"
 #include "pegsol/control.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "survivors.hpp"
 
@@ -1044,20 +1045,8 @@ SolveResult beam_solve(const Problem& p, const SolveOptions& o) {
   if (o.algorithm == Algorithm::Dfs)
     throw std::invalid_argument("beam_solve: not a beam algorithm");
   const auto t0 = Clock::now();
-  switch (p.board->width()) {
-    case 64:
-      return beam_width<64>(p, o, t0);
-    case 128:
-      return beam_width<128>(p, o, t0);
-    case 256:
-      return beam_width<256>(p, o, t0);
-    case 512:
-      return beam_width<512>(p, o, t0);
-    case 1024:
-      return beam_width<1024>(p, o, t0);
-    default:
-      throw std::logic_error("unsupported bitset width");
-  }
+  return with_width(p.board->width(),
+                    [&](auto w) { return beam_width<decltype(w)::value>(p, o, t0); });
 }
 
 namespace beam_detail {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "pegsol/bits.hpp"
+#include "../core/bits.hpp"
 #include "pegsol/board.hpp"
 
 namespace pegsol::beam_detail {

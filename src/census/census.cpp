@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "../core/widths.hpp"
 #include "engine.hpp"
 #include "paths.hpp"
 #include "pegsol/error.hpp"
@@ -587,8 +588,8 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
   CensusResult r;
   try {
     if (compact) return census_detail::compact_census(p, o);
-    r = b.width() == 64 ? census_detail::run_census<64>(p, o)
-                        : census_detail::run_census<128>(p, o);
+    r = with_width<128>(
+        b.width(), [&](auto w) { return census_detail::run_census<decltype(w)::value>(p, o); });
   } catch (const std::bad_alloc&) {
     // The machine (or `ulimit -v`) refused memory before the limit was reached: a memory stop
     // with nothing settled.

@@ -23,10 +23,10 @@
 #include <utility>
 #include <vector>
 
+#include "../core/geometry.hpp"
 #include "../core/pool.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
-#include "pegsol/geometry.hpp"
 
 namespace pegsol::census_detail {
 

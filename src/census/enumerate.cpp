@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "../core/widths.hpp"
 #include "engine.hpp"
 #include "pegsol/error.hpp"
 
@@ -136,15 +137,11 @@ EnumerateResult run_enumerate(const Problem& p, const EnumerateOptions& o,
 
 EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& o,
                                     const std::function<bool(const std::vector<Jump>&)>& emit) {
-  switch (p.board->width()) {
-    case 64:
-      return run_enumerate<64>(p, o, emit);
-    case 128:
-      return run_enumerate<128>(p, o, emit);
-    default:
-      throw InputError("solutions: board " + p.board->name() +
-                       " is wider than the 128-bit layouts this command handles");
-  }
+  if (p.board->width() > 128)
+    throw InputError("solutions: board " + p.board->name() +
+                     " is wider than the 128-bit layouts this command handles");
+  return with_width<128>(p.board->width(),
+                         [&](auto w) { return run_enumerate<decltype(w)::value>(p, o, emit); });
 }
 
 }  // namespace pegsol

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../core/geometry.hpp"
 #include "engine.hpp"
-#include "pegsol/geometry.hpp"
 
 namespace pegsol::census_detail {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "pegsol/bits.hpp"
+#include "bits.hpp"
 
 namespace pegsol {
 

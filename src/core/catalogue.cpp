@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "pegsol/bits.hpp"
+#include "bits.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {

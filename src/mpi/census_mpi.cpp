@@ -13,10 +13,10 @@
 
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
+#include "../core/geometry.hpp"
 #include "checkpoint_files.hpp"
 #include "exchange.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/geometry.hpp"
 #include "spill.hpp"
 
 namespace pegsol::mpi {

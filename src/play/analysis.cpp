@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "../core/geometry.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/geometry.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/path_index.hpp"
 

@@ -8,9 +8,9 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "../core/geometry.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/geometry.hpp"
 
 namespace pegsol {
 

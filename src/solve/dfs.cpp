@@ -1,26 +1,17 @@
+// First-solution search: depth-first on bitboards with a table of failed positions. The engine
+// alone; solve() (solve.cpp) calls it through dfs.hpp.
+#include "dfs.hpp"
+
 #include <algorithm>
 #include <chrono>
-#include <memory>
-#include <stdexcept>
+#include <string>
+#include <vector>
 
-#include "pegsol/beam.hpp"
-#include "pegsol/geometry.hpp"
+#include "../core/geometry.hpp"
+#include "../core/widths.hpp"
 #include "pegsol/invariants.hpp"
-#include "pegsol/solve.hpp"
 
 namespace pegsol {
-
-std::string_view status_name(Status s) {
-  switch (s) {
-    case Status::Solved:
-      return "solved";
-    case Status::Impossible:
-      return "impossible";
-    case Status::Unknown:
-      return "unknown";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -336,30 +327,14 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
   return total;
 }
 
-// The DFS at the board's width, with the reason text of its verdict.
+}  // namespace
+
+namespace solve_detail {
+
 SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
-                    Clock::time_point t0) {
-  const Board& board = *p.board;
-  SolveResult r;
-  switch (board.width()) {
-    case 64:
-      r = solve_width<64>(p, o, ctl, t0);
-      break;
-    case 128:
-      r = solve_width<128>(p, o, ctl, t0);
-      break;
-    case 256:
-      r = solve_width<256>(p, o, ctl, t0);
-      break;
-    case 512:
-      r = solve_width<512>(p, o, ctl, t0);
-      break;
-    case 1024:
-      r = solve_width<1024>(p, o, ctl, t0);
-      break;
-    default:
-      throw std::logic_error("unsupported bitset width");
-  }
+                    std::chrono::steady_clock::time_point t0) {
+  SolveResult r = with_width(
+      p.board->width(), [&](auto w) { return solve_width<decltype(w)::value>(p, o, ctl, t0); });
   if (r.status == Status::Impossible)
     r.reason =
         "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
@@ -372,84 +347,6 @@ SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
   return r;
 }
 
-// The beam search under `ctl` (solve() has made it from the options).
-SolveResult run_beam(const Problem& p, const SolveOptions& o, const Control& ctl) {
-  SolveOptions b = o;
-  b.control = &ctl;
-  b.time_limit = 0;
-  b.cancel = nullptr;
-  return beam_solve(p, b);
-}
-
-// Auto: a bounded DFS, the beam with part of the time, then the complete DFS, all under the one
-// deadline of `ctl`.
-SolveResult solve_auto(const Problem& p, const SolveOptions& o, const Control& ctl,
-                       Clock::time_point t0) {
-  SolveOptions dfs = o;
-  dfs.algorithm = Algorithm::Dfs;
-  dfs.node_limit = o.auto_dfs_nodes;
-  SolveResult first = run_dfs(p, dfs, ctl, t0);
-  if (first.status != Status::Unknown || ctl.should_stop()) return first;
-  // The beam phase: half the time left, or auto_beam_seconds when there is no deadline.
-  Control phase(&ctl);
-  phase.set_time_limit(ctl.has_deadline() ? ctl.remaining_seconds() / 2 : o.auto_beam_seconds);
-  SolveOptions beam = o;
-  beam.algorithm = Algorithm::Beam;
-  SolveResult second = run_beam(p, beam, phase);
-  second.nodes += first.nodes;
-  if (second.status == Status::Solved) return second;
-  if (ctl.should_stop()) {
-    second.stop = ctl.stop_reason();
-    return second;
-  }
-  dfs.node_limit = o.node_limit;
-  SolveResult third = run_dfs(p, dfs, ctl, t0);
-  third.nodes += second.nodes;
-  return third;
-}
-
-}  // namespace
-
-SolveResult solve(const Problem& p, const SolveOptions& o) {
-  const auto t0 = Clock::now();
-  // The one control of this solve: the caller's, with the options' time limit and flag added.
-  Control ctl(o.control);
-  ctl.set_time_limit(o.time_limit);
-  ctl.watch(o.cancel, StopReason::Cancelled);
-  const Board& board = *p.board;
-  if (p.start.size() != board.size())
-    throw std::invalid_argument("start position does not match the board");
-  SolveResult r;
-  r.width = board.width();
-  if (auto why = impossibility(p)) {
-    r.status = Status::Impossible;
-    r.reason = *why;
-  } else {
-    try {
-      if (o.algorithm == Algorithm::Beam || o.algorithm == Algorithm::BeamReport)
-        r = run_beam(p, o, ctl);  // incomplete: "solved" or "unknown" with its own reason
-      else if (o.algorithm == Algorithm::Auto)
-        r = solve_auto(p, o, ctl, t0);
-      else
-        r = run_dfs(p, o, ctl, t0);
-    } catch (const std::bad_alloc&) {
-      // The machine (or `ulimit -v`) refused memory before the budget did: a memory stop.
-      r = SolveResult{};
-      r.width = board.width();
-      r.stop = StopReason::Memory;
-      r.reason = "out of memory (an allocation failed); no solution found yet: this proves nothing";
-    }
-  }
-  r.final = p.start;
-  if (r.status == Status::Solved) {
-    Replay check = replay(board, p.start, r.moves);
-    if (!check.ok || !goal_reached(p, check.final))
-      throw std::logic_error("internal error: the solver returned an invalid solution: " +
-                             (check.ok ? std::string("goal not reached") : check.error));
-    r.final = check.final;
-  }
-  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  return r;
-}
+}  // namespace solve_detail
 
 }  // namespace pegsol

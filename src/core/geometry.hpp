@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "pegsol/bits.hpp"
+#include "bits.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/holeset.hpp"
 
