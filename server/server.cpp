@@ -814,14 +814,18 @@ int serve(const ServeOptions& options, const Control& control,
   if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   if (on_listen) on_listen(port);
   std::atomic<bool> done{false};
+  // httplib's stop() does nothing before listen_after_bind() has started, so a signal that comes
+  // first (right after the "listening" line) waits here until the server runs.
   std::thread watcher([&] {
+    bool stopped = false;
     while (!done.load()) {
-      if (control.should_stop()) {
+      const bool stopping = control.should_stop();
+      if (stopping && !stopped && s.is_running()) {
         s.stop();
-        break;
+        stopped = true;
       }
-      api.tend();
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (!stopping) api.tend();
+      std::this_thread::sleep_for(std::chrono::milliseconds(stopping ? 5 : 100));
     }
   });
   s.listen_after_bind();

@@ -46,5 +46,12 @@ class Server:
         return 0
 
     def stop(self):
+        """The exit status after SIGTERM; a server still running 20 s later is killed (so no
+        test leaves one holding ctest's pipes) and the wait's error raised."""
         self.proc.terminate()
-        return self.proc.wait(timeout=20)
+        try:
+            return self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
