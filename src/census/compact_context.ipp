@@ -40,7 +40,7 @@ class Engine {
     if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
     complementary_ = twist >= 0;
     build_residues(twist);
-    t0_ = Clock::now();
+    progress_.start();
   }
 
   // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
@@ -54,27 +54,14 @@ class Engine {
     r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
     k0_ = std::popcount(start_);
     paths_.assign(static_cast<std::size_t>(n_ + 1), {});
-    units_ = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
+    u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
     if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
-      units_ += 1000 * static_cast<u64>(k0_ - goal_pegs_);
-    try {
-      body(r, wide_counts);
-    } catch (const Stopped& s) {
-      r.stop = s.reason;
-    } catch (const MemoryExceeded& e) {
-      r.stop = StopReason::Memory;
-      r.stop_note = e.what();
-    }
-    if (r.stop == StopReason::None) report("done", 1, positions_, units_, true);
+      units += 1000 * static_cast<u64>(k0_ - goal_pegs_);
+    progress_.set_units(units);
+    run_passes(r, [&] { body(r, wide_counts); });
+    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
     stored_.clear();
-    for (const CensusLevel& l : r.levels) {
-      r.reachable_raw += l.reachable_raw;
-      r.reachable_sym += l.reachable_sym;
-      r.on_path_raw += l.on_path_raw;
-      r.on_path_sym += l.on_path_sym;
-    }
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
-    r.peak_bytes = mem_.peak();
+    total_result(r, progress_, mem_);
     return r;
   }
 
@@ -148,23 +135,9 @@ class Engine {
   void check_cancel() const {
     run_.control.throw_if_stopped();
   }
-  // Progress: the control's report (done in thousandths of a level: the forward pass's levels,
-  // then the backward pass's) and the options' callback.
+  // Progress (engine.hpp's Progress: the control's report and the options' callback).
   void report(std::string_view phase, int level, u64 positions, u64 done, bool force = false) {
-    ProgressReport pr;
-    pr.done = done;
-    pr.total = units_;
-    pr.phase = phase;
-    pr.positions = positions;
-    pr.memory_bytes = mem_.used();
-    pr.level = level;
-    run_.control.report(pr, force);
-    if (!o_.progress) return;
-    const auto now = Clock::now();
-    if (now - last_report_ < std::chrono::milliseconds(500)) return;
-    last_report_ = now;
-    o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
-                               mem_.used()});
+    progress_.report(phase, level, positions, done, force);
   }
 
   // Keys [0, n) packed into packed_bytes() each at out (which has 8 bytes to spare).
@@ -343,8 +316,8 @@ class Engine {
   RunControl run_;
   Memory mem_;
   int workers_ = 1, n_ = 0, k0_ = 0, goal_pegs_ = 1;
-  WorkerPool team_;  // the run's threads, for every level of every pass
-  u64 units_ = 0;    // progress units of the whole run
+  WorkerPool team_;                            // the run's threads, for every level of every pass
+  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
   std::array<u64, 64> layout_to_key_{};
   u64 start_ = 0, goal_ = 0;
   bool complementary_ = false;
@@ -368,5 +341,4 @@ class Engine {
   WorkersOf<u64> narrow_workers_;
   WorkersOf<u128> wide_workers_;
   std::vector<std::vector<u64>> paths_;  // solution-path keys by level, for the reordering count
-  Clock::time_point t0_, last_report_;
 };

@@ -6,26 +6,12 @@
 // Solutions up to reordering of independent jumps (paths.hpp), over the solution paths.
 template <class Kernel, bool kVec>
 inline void Engine<Kernel, kVec>::distinct(CensusResult& r) {
-  if (goal_pegs_ > k0_ || k0_ == 0 || r.solutions == 0) {
-    r.distinct_solutions = 0;
-    return;
-  }
-  r.distinct_note = distinct_skip_reason(r.levels, o_);
-  if (!r.distinct_note.empty() || !o_.on_path) {
-    if (r.distinct_note.empty()) r.distinct_note = "skipped: the solution-path pass did not run";
-    paths_.clear();
-    return;
-  }
-  try {
-    r.distinct_solutions = distinct_solutions(
-        g_, g_.to_bits(p_.start), goal_pegs_, mem_, run_.control,
-        [&](const Pos& x, int k) {
-          const auto& v = paths_[static_cast<std::size_t>(k)];
-          return std::binary_search(v.begin(), v.end(), kern_.canon(to_key(x)));
-        },
-        [&](const Pos& x) { return is_goal(x); });
-  } catch (const CensusError& e) {
-    r.distinct_note = e.what();
-  }
+  count_distinct(
+      r, o_, o_.on_path, g_, g_.to_bits(p_.start), goal_pegs_, k0_, mem_, run_.control,
+      [&](const Pos& x, int k) {
+        const auto& v = paths_[static_cast<std::size_t>(k)];
+        return std::binary_search(v.begin(), v.end(), kern_.canon(to_key(x)));
+      },
+      [&](const Pos& x) { return is_goal(x); });
   paths_.clear();
 }
