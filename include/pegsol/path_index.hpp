@@ -24,9 +24,6 @@
 
 namespace pegsol {
 
-template <int W>
-class Geometry;
-
 class PathIndex {
  public:
   // Runs the census of p keeping its solution paths, within `memory` bytes (0: the census's
@@ -50,9 +47,10 @@ class PathIndex {
   double seconds() const { return seconds_; }  // the census's time
 
  private:
+  struct Impl;  // the board's tables (path_index.cpp)
   bool on_path_bits(const std::uint64_t& layout) const;
   Problem problem_;
-  std::unique_ptr<Geometry<64>> geo_;
+  std::unique_ptr<Impl> impl_;
   std::vector<int> syms_;
   std::vector<std::vector<std::uint64_t>> levels_;  // by peg count: canonical layouts, sorted
   std::uint64_t positions_ = 0;

@@ -188,7 +188,7 @@ class Engine {
     for (std::size_t s = 0; s < syms_.size(); ++s)
       for (std::size_t j = 0; j < nj; ++j)
         sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j)));
-    t0_ = Clock::now();
+    progress_.start();
   }
 
   CensusResult run() {
@@ -197,29 +197,18 @@ class Engine {
     r.width = W;
     r.threads = workers_;
     bool store = o_.on_path || o_.distinct;
-    units_ = 1000 * static_cast<std::uint64_t>(start_.count());
+    std::uint64_t units = 1000 * static_cast<std::uint64_t>(start_.count());
     if (store && goal_pegs_ < start_.count())
-      units_ += 1000 * static_cast<std::uint64_t>(start_.count() - goal_pegs_);
-    try {
+      units += 1000 * static_cast<std::uint64_t>(start_.count() - goal_pegs_);
+    progress_.set_units(units);
+    run_passes(r, [&] {
       forward(r, store);
       if (store) on_path(r);
       up_to_symmetry(r);
       if (o_.distinct) distinct(r);
-    } catch (const Stopped& s) {
-      r.stop = s.reason;
-    } catch (const MemoryExceeded& e) {
-      r.stop = StopReason::Memory;
-      r.stop_note = e.what();
-    }
-    if (r.stop == StopReason::None) report("done", 1, positions_, units_, true);
-    for (const CensusLevel& l : r.levels) {
-      r.reachable_raw += l.reachable_raw;
-      r.reachable_sym += l.reachable_sym;
-      r.on_path_raw += l.on_path_raw;
-      r.on_path_sym += l.on_path_sym;
-    }
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
-    r.peak_bytes = mem_.peak();
+    });
+    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
+    total_result(r, progress_, mem_);
     return r;
   }
 
@@ -235,24 +224,10 @@ class Engine {
     return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
   }
   void check_cancel() const { run_.control.throw_if_stopped(); }
-  // Progress: the control's report (done in thousandths of a level: the forward pass's levels,
-  // then the backward pass's) and the options' callback.
+  // Progress (engine.hpp's Progress: the control's report and the options' callback).
   void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
               bool force = false) {
-    ProgressReport pr;
-    pr.done = done;
-    pr.total = units_;
-    pr.phase = phase;
-    pr.positions = positions;
-    pr.memory_bytes = mem_.used();
-    pr.level = level;
-    run_.control.report(pr, force);
-    if (!o_.progress) return;
-    auto now = Clock::now();
-    if (now - last_report_ < std::chrono::milliseconds(500)) return;
-    last_report_ = now;
-    o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
-                               mem_.used()});
+    progress_.report(phase, level, positions, done, force);
   }
 
   // Forward pass: every level from the start's down to one peg. Stores each level's sorted
@@ -527,23 +502,14 @@ class Engine {
 
   // Solutions up to reordering of independent jumps (paths.hpp), over the stored solution paths.
   void distinct(CensusResult& r) {
-    if (goal_pegs_ > k0_ || k0_ == 0 || r.solutions == 0) {
-      r.distinct_solutions = 0;
-      return;
-    }
-    r.distinct_note = distinct_skip_reason(r.levels, o_);
-    if (!r.distinct_note.empty()) return;
-    try {
-      r.distinct_solutions = distinct_solutions(
-          g_, start_, goal_pegs_, mem_, run_.control,
-          [&](const Pos& x, int k) {
-            const auto& v = path_[static_cast<std::size_t>(k)].vec();
-            return std::binary_search(v.begin(), v.end(), canon(x));
-          },
-          [&](const Pos& x) { return is_goal(x); });
-    } catch (const CensusError& e) {
-      r.distinct_note = e.what();
-    }
+    // The backward pass always ran: the levels are stored whenever the count is asked for.
+    count_distinct(
+        r, o_, true, g_, start_, goal_pegs_, k0_, mem_, run_.control,
+        [&](const Pos& x, int k) {
+          const auto& v = path_[static_cast<std::size_t>(k)].vec();
+          return std::binary_search(v.begin(), v.end(), canon(x));
+        },
+        [&](const Pos& x) { return is_goal(x); });
   }
 
   const Problem& p_;
@@ -553,15 +519,14 @@ class Engine {
   RunControl run_;
   Memory mem_;
   int workers_ = 1;
-  WorkerPool team_;          // the run's threads, for every level of both passes
-  std::uint64_t units_ = 0;  // progress units of the whole run
+  WorkerPool team_;  // the run's threads, for every level of both passes
   std::vector<int> syms_;
   std::vector<Pos> sym_jump_;  // [symmetry index in syms_][jump]
   Pos start_, goal_pos_;
   int goal_pegs_ = 1, k0_ = 0;
   std::vector<Booked<Pos>> stored_, path_;
   std::uint64_t positions_ = 0;
-  Clock::time_point t0_, last_report_;
+  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
 };
 
 template <int W>

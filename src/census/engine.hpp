@@ -1,9 +1,9 @@
 // Shared pieces of the census engines (internal to src/census): the memory ledger, booked
-// vectors, the run's control, and the entry points of the compact engine (compact.cpp). The wide
-// engine (census.cpp, layouts over 64 bits) splits a level into shards by a hash of the position
-// (kShards), each with one owner; the compact engine splits it by a residue of the position
-// (compact.cpp). Either way a part of a level has one owner, so the same layout spreads over
-// threads today and machines later.
+// vectors, the run's control, progress and result totals, and the entry points of the compact
+// engine (compact.cpp). The wide engine (census.cpp, layouts over 64 bits) splits a level into
+// shards by a hash of the position (kShards), each with one owner; the compact engine splits it by
+// a residue of the position (compact.cpp). Either way a part of a level has one owner, so the same
+// layout spreads over threads today and machines later.
 #pragma once
 
 #include <sys/mman.h>
@@ -18,6 +18,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -251,6 +252,69 @@ struct RunControl {
   }
   Control control;
 };
+
+// A census run's clock and progress: the control's report (done in thousandths of a level: the
+// forward pass's levels, then the backward pass's; units() in all) and the options' callback, at
+// most every 500 ms. Both engines report through one.
+class Progress {
+ public:
+  Progress(const CensusOptions& o, const Control& control, const Memory& mem)
+      : o_(o), control_(control), mem_(mem) {}
+  void start() { t0_ = Clock::now(); }  // the run's clock starts
+  void set_units(std::uint64_t units) { units_ = units; }
+  std::uint64_t units() const { return units_; }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+  void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
+              bool force = false) {
+    ProgressReport pr;
+    pr.done = done;
+    pr.total = units_;
+    pr.phase = phase;
+    pr.positions = positions;
+    pr.memory_bytes = mem_.used();
+    pr.level = level;
+    control_.report(pr, force);
+    if (!o_.progress) return;
+    const auto now = Clock::now();
+    if (now - last_report_ < std::chrono::milliseconds(500)) return;
+    last_report_ = now;
+    o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
+                               mem_.used()});
+  }
+
+ private:
+  const CensusOptions& o_;
+  const Control& control_;
+  const Memory& mem_;
+  std::uint64_t units_ = 0;  // progress units of the whole run
+  Clock::time_point t0_, last_report_;
+};
+
+// Runs a census's passes into r: a stop (the control's, or the memory limit's) becomes r.stop
+// and its note, and what the passes settled stays in r.
+template <class F>
+void run_passes(CensusResult& r, F&& passes) {
+  try {
+    passes();
+  } catch (const Stopped& s) {
+    r.stop = s.reason;
+  } catch (const MemoryExceeded& e) {
+    r.stop = StopReason::Memory;
+    r.stop_note = e.what();
+  }
+}
+
+// The end of every run: the result's totals over its levels, its time and the ledger's peak.
+inline void total_result(CensusResult& r, const Progress& progress, const Memory& mem) {
+  for (const CensusLevel& l : r.levels) {
+    r.reachable_raw += l.reachable_raw;
+    r.reachable_sym += l.reachable_sym;
+    r.on_path_raw += l.on_path_raw;
+    r.on_path_sym += l.on_path_sym;
+  }
+  r.seconds = progress.seconds();
+  r.peak_bytes = mem.peak();
+}
 
 // The memory limit of a census under o: its own, the control's budget, or the default.
 inline std::size_t memory_limit_of(const CensusOptions& o) {

@@ -147,4 +147,27 @@ Count distinct_solutions(const Geometry<W>& g, const Bits<W>& start, int goal_pe
   return total;
 }
 
+// The reordering count of a finished census into r: distinct_solutions, or distinct_note saying
+// why it was not counted (over options.distinct_max_positions, the solution-path pass not run
+// (`paths_ran` false), the count's own limits). None without a goal below a non-empty start or
+// without solutions. The arguments after r are distinct_solutions' own.
+template <int W, class OnPath, class IsGoal>
+void count_distinct(CensusResult& r, const CensusOptions& o, bool paths_ran, const Geometry<W>& g,
+                    const Bits<W>& start, int goal_pegs, int k0, Memory& mem, const Control& ctl,
+                    OnPath&& on_path, IsGoal&& is_goal) {
+  if (goal_pegs > k0 || k0 == 0 || r.solutions == 0) {
+    r.distinct_solutions = 0;
+    return;
+  }
+  r.distinct_note = distinct_skip_reason(r.levels, o);
+  if (r.distinct_note.empty() && !paths_ran)
+    r.distinct_note = "skipped: the solution-path pass did not run";
+  if (!r.distinct_note.empty()) return;
+  try {
+    r.distinct_solutions = distinct_solutions(g, start, goal_pegs, mem, ctl, on_path, is_goal);
+  } catch (const CensusError& e) {
+    r.distinct_note = e.what();
+  }
+}
+
 }  // namespace pegsol::census_detail

@@ -14,6 +14,12 @@
 
 namespace pegsol {
 
+// The internals PathIndex keeps out of its public header.
+struct PathIndex::Impl {
+  explicit Impl(const Board& b) : geo(b) {}
+  Geometry<64> geo;
+};
+
 namespace {
 constexpr std::size_t kMaxSlots = 256;  // problems the cache remembers (built or failed)
 }  // namespace
@@ -38,7 +44,7 @@ PathIndex::PathIndex(const Problem& p, std::size_t memory, const Control* contro
   if (p.board->width() != 64)
     throw InputError("a solution-path index needs a board whose layout fits 64 bits; " +
                      p.board->name() + " needs " + std::to_string(p.board->width()));
-  geo_ = std::make_unique<Geometry<64>>(*p.board);
+  impl_ = std::make_unique<Impl>(*p.board);
   CensusOptions co;
   co.keep_paths = true;
   co.distinct = false;
@@ -72,22 +78,22 @@ bool PathIndex::on_path_bits(const std::uint64_t& layout) const {
   x.w[0] = layout;
   const auto k = static_cast<std::size_t>(x.count());
   if (k >= levels_.size()) return false;
-  const std::uint64_t c = geo_->canonical(x, syms_).w[0];
+  const std::uint64_t c = impl_->geo.canonical(x, syms_).w[0];
   return std::binary_search(levels_[k].begin(), levels_[k].end(), c);
 }
 
 bool PathIndex::on_path(const HoleSet& pegs) const {
-  return ok() && on_path_bits(geo_->to_bits(pegs).w[0]);
+  return ok() && on_path_bits(impl_->geo.to_bits(pegs).w[0]);
 }
 
 std::vector<Jump> PathIndex::solution_from(const HoleSet& pegs) const {
   std::vector<Jump> moves;
-  Bits<64> x = geo_->to_bits(pegs);
+  Bits<64> x = impl_->geo.to_bits(pegs);
   HoleSet at = pegs;
   while (!goal_reached(problem_, at)) {
     int next = -1;
-    geo_->for_each_jump(x, [&](int j) {
-      if (next < 0 && on_path_bits((x ^ geo_->jump_mask(j)).w[0])) next = j;
+    impl_->geo.for_each_jump(x, [&](int j) {
+      if (next < 0 && on_path_bits((x ^ impl_->geo.jump_mask(j)).w[0])) next = j;
     });
     if (next < 0) throw std::logic_error("path index: the solution paths lost their way");
     const Jump& j = problem_.board->jumps()[static_cast<std::size_t>(next)];
@@ -95,7 +101,7 @@ std::vector<Jump> PathIndex::solution_from(const HoleSet& pegs) const {
     at.set(j.from, false);
     at.set(j.over, false);
     at.set(j.to);
-    x ^= geo_->jump_mask(next);
+    x ^= impl_->geo.jump_mask(next);
   }
   return moves;
 }

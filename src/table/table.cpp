@@ -10,7 +10,7 @@
 #include <malloc.h>  // malloc_trim
 #endif
 
-#include "engine.hpp"
+#include "../census/engine.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"

@@ -1,0 +1,344 @@
+// A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
+// and target region: the engine's shared context, class Engine itself. It holds the run (run,
+// body, the result's totals), keys, residues and jump classes, progress and cancel, and the
+// state of every pass; the passes' members are declared here and defined in
+// compact_forward.ipp, compact_paths.ipp and compact_distinct.ipp.
+
+// Per-worker figures of one level, one cache line each (two workers' counters on one line cost
+// a quarter of the time in line transfers, measured on the previous engine).
+struct alignas(64) Tally {
+  u64 raw = 0, sym = 0;
+  u128 games = 0;  // complete games ending in this level
+  u128 paths = 0;  // sum of count x jumps: every path leaving the level
+  bool paths_overflow = false;
+  u64 join_raw = 0, join_sym = 0;  // solution-path positions found by the complement join
+};
+
+template <class Kernel, bool kVec>
+class Engine {
+ public:
+  using Pos = Bits<64>;
+
+  // twist: the board symmetry of the complement trick (complement_twist), or -1.
+  Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms, int twist)
+      : p_(p),
+        o_(o),
+        b_(*p.board),
+        g_(*p.board),
+        kern_(std::move(kernel)),
+        syms_(std::move(syms)),
+        run_(o),
+        mem_(memory_limit_of(o)),
+        workers_(threads_of(o)),
+        team_(workers_) {
+    n_ = b_.size();
+
+    for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
+    start_ = to_key(g_.to_bits(p.start));
+    goal_pegs_ = goal_pegs(p);
+    if (p.goal.kind == Goal::Kind::Position) goal_ = to_key(g_.to_bits(p.goal.position));
+    if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
+    complementary_ = twist >= 0;
+    build_residues(twist);
+    progress_.start();
+  }
+
+  // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
+  CensusResult run(bool wide_counts) {
+    CensusResult r;
+    r.group_size = kern_.group_size();
+    r.width = 64;
+    r.threads = workers_;
+    r.levels.assign(static_cast<std::size_t>(n_ + 1), CensusLevel{});
+    r.solutions_by_hole.assign(static_cast<std::size_t>(n_), 0);
+    r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
+    k0_ = std::popcount(start_);
+    paths_.assign(static_cast<std::size_t>(n_ + 1), {});
+    u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
+    if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
+      units += 1000 * static_cast<u64>(k0_ - goal_pegs_);
+    progress_.set_units(units);
+    run_passes(r, [&] { body(r, wide_counts); });
+    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
+    stored_.clear();
+    total_result(r, progress_, mem_);
+    return r;
+  }
+
+ private:
+  // The census's passes, in order; run() turns a stop into the result's reason.
+  void body(CensusResult& r, bool wide_counts) {
+    if (k0_ == 0) {
+      r.levels[0] = {1, 1, 0, 0, 1};
+      r.games = 1;
+    } else if (o_.counts && wide_counts) {
+      if (o_.random_player)
+        forward<u128, kChance>(r);
+      else
+        forward<u128, kPaths>(r);
+    } else if (o_.counts && o_.random_player) {
+      forward<u64, kChance>(r);
+    } else if (o_.counts) {
+      forward<u64, kPaths>(r);
+    } else {
+      forward<u64, kKeys>(r);
+    }
+    r.random_player = reports_chances(p_, o_);
+    if (o_.counts && o_.on_path && k0_ > 0) {
+      if (!complementary_) backward(r);
+      r.on_path_done = true;
+      if (o_.keep_paths) export_paths(r);
+    }
+    if (o_.counts) {
+      r.solutions_up_to_symmetry =
+          solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions,
+                                   [&](const Pos& x) { return is_goal(x); });
+      if (o_.distinct) distinct(r);
+    }
+  }
+
+  // ---- keys ----
+  u64 to_key(const Pos& x) const {
+    u64 k = 0;
+    for_each_bit(x, [&](int b) { k |= layout_to_key_[static_cast<std::size_t>(b)]; });
+    return k;
+  }
+  bool is_goal(const Pos& x) const {
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : to_key(x) == goal_;
+  }
+  u32 residue(u64 x) const {
+    u32 s = 0;
+    for (const auto& [mask, w] : classes_) s += w * static_cast<u32>(std::popcount(x & mask));
+    return s & kResidueMask;
+  }
+  // Residues of the 8 keys at x.
+  void residue8(const u64* x, u32* out) const {
+#if PEGSOL_AVX512
+    if constexpr (kVec) {
+      const __m512i v = _mm512_loadu_si512(x);
+      __m512i s = _mm512_setzero_si512();
+      for (const auto& [mask, w] : classes_) {
+        const __m512i c = _mm512_popcnt_epi64(
+            _mm512_and_si512(v, _mm512_set1_epi64(static_cast<long long>(mask))));
+        s = _mm512_add_epi64(s, _mm512_mask_mul_epu32(c, 0xFF, c, _mm512_set1_epi64(w)));
+      }
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(out),
+          _mm512_mask_cvtepi64_epi32(
+              _mm256_setzero_si256(), 0xFF,
+              _mm512_and_si512(s, _mm512_set1_epi64(static_cast<long long>(kResidueMask)))));
+      return;
+    }
+#endif
+    for (int i = 0; i < 8; ++i) out[i] = residue(x[i]);
+  }
+  void check_cancel() const {
+    run_.control.throw_if_stopped();
+  }
+  // Progress (engine.hpp's Progress: the control's report and the options' callback).
+  void report(std::string_view phase, int level, u64 positions, u64 done, bool force = false) {
+    progress_.report(phase, level, positions, done, force);
+  }
+
+  // Keys [0, n) packed into packed_bytes() each at out (which has 8 bytes to spare).
+  void pack_keys(const u64* keys, std::size_t n, std::uint8_t* out) const {
+    const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+    for (std::size_t i = 0; i < n; ++i) {
+      const u64 d = kern_.pack(keys[i]);
+      std::memcpy(out + i * w, &d, 8);  // the next key overwrites the excess
+    }
+  }
+
+  // Key i of segment s, packed or not.
+  template <class C>
+  u64 key_at(const Segment<C>& s, std::size_t i) const {
+    if (!s.packed) return s.key[i];
+    const int w = kern_.packed_bytes();
+    u64 d;
+    std::memcpy(&d, s.packed + i * static_cast<std::size_t>(w), 8);
+    return kern_.unpack(w == 8 ? d : d & ((u64{1} << (8 * w)) - 1));
+  }
+
+  template <class C, class F>
+  void find(const Level<C>& lv, u64 c, F&& f) const {
+    const u32 res = residue(c);
+    lv.for_range(res, res + 1, [&](const Segment<C>& s, std::size_t i0, std::size_t i1) {
+      for (std::size_t i = i0; i < i1; ++i)
+        if (key_at(s, i) == c) f(s, i);
+    });
+  }
+
+  // Keys b[0, n) in canonical form, eight at a time (b has room to pad n to a multiple of 8).
+  void canon_batch(u64* b, std::size_t n) const {
+    for (std::size_t q = n; q % 8; ++q) b[q] = b[0];
+    for (std::size_t q = 0; q < n; q += 8) kern_.canon8(b + q, b + q);
+  }
+
+  // ---- residues and jump classes ----
+  // The weights: constant on the orbits of the census group, or, when those give more than 24
+  // jump classes (small groups), on the orbits of all the board's symmetries: fewer classes
+  // (fewer scans of each parent) for a coarser split.
+  void build_residues(int twist) {
+    auto orbits_of = [&](const std::vector<std::vector<int>>& perms) {
+      std::vector<int> orbit(static_cast<std::size_t>(n_), -1);
+      int count = 0;
+      for (int h = 0; h < n_; ++h) {
+        if (orbit[static_cast<std::size_t>(h)] >= 0) continue;
+        for (const auto& perm : perms)
+          orbit[static_cast<std::size_t>(perm[static_cast<std::size_t>(h)])] = count;
+        ++count;
+      }
+      return orbit;
+    };
+    // The census group, and the twist of the complement trick: the complement's residue is
+    // then total - residue whatever the twist.
+    std::vector<std::vector<int>> group, all = b_.symmetries();
+    for (int s : syms_) group.push_back(b_.symmetries()[static_cast<std::size_t>(s)]);
+    if (twist >= 0) {
+      group.push_back(b_.symmetries()[static_cast<std::size_t>(twist)]);
+      for (std::size_t i = 0; i < group.size(); ++i)  // closed under composition
+        for (std::size_t j = 0; j <= i; ++j)
+          for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+            std::vector<int> c(static_cast<std::size_t>(n_));
+            for (int h = 0; h < n_; ++h)
+              c[static_cast<std::size_t>(h)] =
+                  group[x][static_cast<std::size_t>(group[y][static_cast<std::size_t>(h)])];
+            if (std::find(group.begin(), group.end(), c) == group.end()) group.push_back(c);
+          }
+    }
+    std::vector<int> orbit = orbits_of(group);
+    auto classes = [&](const std::vector<int>& orb) {
+      std::vector<std::array<int, 3>> seen;
+      for (const Jump& j : b_.jumps()) {
+        std::array<int, 3> t{orb[static_cast<std::size_t>(j.from)],
+                             orb[static_cast<std::size_t>(j.over)],
+                             orb[static_cast<std::size_t>(j.to)]};
+        if (std::find(seen.begin(), seen.end(), t) == seen.end()) seen.push_back(t);
+      }
+      return seen.size();
+    };
+    if (classes(orbit) > 24) orbit = orbits_of(all);
+    const int norb = *std::max_element(orbit.begin(), orbit.end()) + 1;
+    std::mt19937 rng(20261124);  // fixed: runs repeat
+    std::vector<u32> w(static_cast<std::size_t>(norb));
+    for (u32& x : w) x = static_cast<u32>(rng()) & kResidueMask;
+    classes_.assign(static_cast<std::size_t>(norb), {0, 0});
+    for (int h = 0; h < n_; ++h) {
+      auto& c = classes_[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      c.first |= kern_.bit(h);
+      c.second = w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      total_weight_ += c.second;
+    }
+    total_weight_ &= kResidueMask;
+    for (std::size_t j = 0; j < b_.jumps().size(); ++j) {
+      const Jump& jp = b_.jumps()[j];
+      auto wt = [&](int h) {
+        return w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
+      };
+      const u32 delta = (wt(jp.to) - wt(jp.from) - wt(jp.over)) & kResidueMask;
+      auto it = std::find_if(specs_.begin(), specs_.end(),
+                             [&](const Spec& s) { return s.delta == delta && s.n < 8; });
+      if (it == specs_.end()) {
+        specs_.push_back(Spec{});
+        it = specs_.end() - 1;
+        it->delta = delta;
+      }
+      const JumpMask& m = kern_.jumps()[j];
+      it->need[static_cast<std::size_t>(it->n)] = m.need;
+      it->have[static_cast<std::size_t>(it->n)] = m.have;
+      it->flip[static_cast<std::size_t>(it->n)] = m.flip;
+      const int shift = 8 * it->n;
+      it->pegs1 |= static_cast<u64>(std::countr_zero(m.have)) << shift;
+      it->pegs2 |= static_cast<u64>(std::countr_zero(m.have & (m.have - 1))) << shift;
+      it->hole |= static_cast<u64>(std::countr_zero(m.need ^ m.have)) << shift;
+      ++it->n;
+    }
+  }
+
+  // ---- forward pass (compact_forward.ipp) ----
+  template <class C, Carry kCounts>
+  void forward(CensusResult& r);
+  template <class C, Carry kCounts>
+  void run_levels(CensusResult& r, Level<C>& cur, int k, bool fresh);
+  template <class C, Carry kCounts>
+  void at_level(CensusResult& r, const Level<C>& cur, int k);
+  bool will_keep(int k) const;
+  template <class C>
+  void keep_or_release(Level<C>& lv, int k);
+  Level<u128> widen(Level<u64>& cur);
+  template <class C, Carry kCounts>
+  void singles(CensusResult& r, const Level<C>& cur);
+  template <class C, Carry kCounts>
+  struct Worker;
+  template <class C, Carry kCounts>
+  std::vector<std::unique_ptr<Worker<C, kCounts>>>& workers_for();
+  static void add_scaled(u64* __restrict e, const u32* __restrict z, std::size_t len, u64 n);
+  template <class C, Carry kCounts>
+  Level<C> expand(CensusResult& r, Level<C>& par, int k);
+  template <class C, Carry kCounts>
+  void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
+            std::size_t i1) const;
+  template <class C, Carry kCounts>
+  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack) const;
+#if PEGSOL_AVX512
+  template <class C, Carry kCounts>
+  void compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,
+                      Tally& my) const;
+#endif
+  template <class C, Carry kCounts>
+  void compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
+                      Tally& my) const;
+  template <class C, Carry kCounts>
+  void sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack, std::size_t m,
+                const u64* K, const u32* R, const C* Cn, const double* S) const;
+
+  // ---- solution paths (compact_paths.ipp) ----
+  template <class C>
+  void complement_join(CensusResult& r, const Level<C>& cur, int k);
+  void join_figures(CensusResult& r, int k, u64 raw, u64 sym);
+  template <class C, Carry kCounts, class L>
+  void join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi, Tally& my,
+                 bool collect) const;
+  bool want_paths(const CensusResult&) const;
+  void backward(CensusResult& r);
+  void record_path_level(CensusResult& r, const Level<u64>& lv, int k);
+  void export_paths(CensusResult& r) const;
+
+  // ---- distinct count (compact_distinct.ipp) ----
+  void distinct(CensusResult& r);
+
+  const Problem& p_;
+  const CensusOptions& o_;
+  const Board& b_;
+  Geometry<64> g_;
+  Kernel kern_;
+  std::vector<int> syms_;
+  RunControl run_;
+  Memory mem_;
+  int workers_ = 1, n_ = 0, k0_ = 0, goal_pegs_ = 1;
+  WorkerPool team_;                            // the run's threads, for every level of every pass
+  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
+  std::array<u64, 64> layout_to_key_{};
+  u64 start_ = 0, goal_ = 0;
+  bool complementary_ = false;
+  std::vector<std::pair<u64, u32>> classes_;  // weight classes: key mask, weight
+  u32 total_weight_ = 0;                      // the residue of the full board
+  std::vector<Spec> specs_;
+  double ratio_ = 0.1;         // positions per unit of the work-item estimate, from the last level
+  std::vector<u32> est_size_;  // expand()'s parents per residue
+  std::vector<u64> est_;       // and expected children
+  u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
+  u64 positions_ = 0;
+  u64 path_raw_ = 0;  // raw solution-path positions found so far
+  int joined_ = -1;   // the last level whose complement join ran while it was built
+
+  Pool pool_{mem_};
+  std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
+  template <class C>
+  using WorkersOf = std::tuple<std::vector<std::unique_ptr<Worker<C, kPaths>>>,
+                               std::vector<std::unique_ptr<Worker<C, kChance>>>>;
+  std::vector<std::unique_ptr<Worker<u64, kKeys>>> sets_workers_;
+  WorkersOf<u64> narrow_workers_;
+  WorkersOf<u128> wide_workers_;
+  std::vector<std::vector<u64>> paths_;  // solution-path keys by level, for the reordering count
+};
