@@ -168,10 +168,16 @@ class Engine {
     });
   }
 
-  // Keys b[0, n) in canonical form, eight at a time (b has room to pad n to a multiple of 8).
+  // Keys b[0, n) in canonical form: by the kernel's batch call where it has one (four at a time),
+  // else eight at a time (b has room to pad n to a multiple of 8).
   void canon_batch(u64* b, std::size_t n) const {
-    for (std::size_t q = n; q % 8; ++q) b[q] = b[0];
-    for (std::size_t q = 0; q < n; q += 8) kern_.canon8(b + q, b + q);
+    if constexpr (requires { kern_.canon_many(b, n); }) {
+      for (std::size_t q = n; q % 4; ++q) b[q] = b[0];
+      kern_.canon_many(b, n);
+    } else {
+      for (std::size_t q = n; q % 8; ++q) b[q] = b[0];
+      for (std::size_t q = 0; q < n; q += 8) kern_.canon8(b + q, b + q);
+    }
   }
 
   // ---- residues and jump classes ----

@@ -460,9 +460,9 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   u64* ck = w.child;
   u32* cp = w.parent;
   std::size_t nc = 0;
-  // Counts and shares go into the batch beside the children (the vector path with 64-bit
+  // Counts and shares go into the batch beside the children (the vector paths with 64-bit
   // counts) or are gathered by parent index at the flush.
-  constexpr bool direct = kVec && kCounts != kKeys && std::is_same_v<C, u64>;
+  constexpr bool direct = (kVec || PEGSOL_AVX2) && kCounts != kKeys && std::is_same_v<C, u64>;
   auto flush = [&] {
     if (nc == 0) return;
     canon_batch(ck, nc);
@@ -544,6 +544,67 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   }
 #endif
 #if PEGSOL_AVX2
+  if constexpr (!kVec && std::is_same_v<C, u64>) {
+    // Four parents a vector, the class's jumps one at a time: a jump's legal lanes are packed
+    // to the front by a permutation looked up from its legality bits, and the children, their
+    // counts and chances written together and kept by advancing the batch by their number.
+    // (Missing jumps of a class of fewer than eight ask for no bits set and bit 0 set: never
+    // legal; lanes past the end hold no pegs.)
+    __m256i need[8], have[8], flip[8];
+    for (int j = 0; j < 8; ++j) {
+      const bool real = j < sp.n;
+      need[j] = _mm256_set1_epi64x(
+          static_cast<long long>(real ? sp.need[static_cast<std::size_t>(j)] : 0));
+      have[j] = _mm256_set1_epi64x(
+          static_cast<long long>(real ? sp.have[static_cast<std::size_t>(j)] : 1));
+      flip[j] = _mm256_set1_epi64x(
+          static_cast<long long>(real ? sp.flip[static_cast<std::size_t>(j)] : 0));
+    }
+    auto run = [&]<int kJumps>() {
+      for (std::size_t i = i0; i < i1; i += 4) {
+        if ((i & 7) == 0) {
+          __builtin_prefetch(keys + i + 256);
+          if constexpr (kCounts != kKeys) {
+            __builtin_prefetch(s.count + i + 256);
+            if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
+          }
+        }
+        // A whole vector loads plainly; the last, partial one masked (its other lanes zero).
+        const std::size_t left = i1 - i;
+        auto load = [&](const void* p) {
+          if (left >= 4) return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+          return _mm256_maskload_epi64(
+              static_cast<const long long*>(p),
+              _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(left)),
+                                 _mm256_setr_epi64x(0, 1, 2, 3)));
+        };
+        const __m256i x = load(keys + i);
+        __m256i pc = _mm256_setzero_si256(), ps = pc;
+        if constexpr (kCounts != kKeys) pc = load(s.count + i);
+        if constexpr (kCounts == kChance) ps = load(s.share + i);
+        for (int j = 0; j < kJumps; ++j) {
+          const unsigned m = legal4(x, need[j], have[j]);
+          const __m256i perm = pack4(m);
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                              _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, flip[j]), perm));
+          if constexpr (kCounts != kKeys)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.count + nc),
+                                _mm256_permutevar8x32_epi32(pc, perm));
+          if constexpr (kCounts == kChance)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.share + nc),
+                                _mm256_permutevar8x32_epi32(ps, perm));
+          nc += static_cast<std::size_t>(std::popcount(m));
+        }
+        if (nc >= kBatch) flush();
+      }
+    };
+    if (sp.n > 4)
+      run.template operator()<8>();
+    else
+      run.template operator()<4>();
+    flush();
+    return;
+  }
   if constexpr (!kVec) {
     // Each parent's eight jumps tested in two vectors (one when the class has at most four
     // jumps); the legal children are packed to the front of each by a permutation looked up

@@ -42,6 +42,15 @@ class Avx2GridKernel : public GridLayout {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + h), least(x, im, dbl));
     }
   }
+  // Keys b[0, n) in canonical form, four at a time (b has room to pad n to a multiple of 4):
+  // the batch's tests and shift counts taken once.
+  void canon_many(std::uint64_t* b, std::size_t n) const {
+    const bool dbl = doubles();
+    if (full_)
+      dbl ? canon_run<true, true>(b, n) : canon_run<true, false>(b, n);
+    else
+      dbl ? canon_run<false, true>(b, n) : canon_run<false, false>(b, n);
+  }
   // The same, with the orbit sizes.
   void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
     const bool dbl = doubles();
@@ -82,9 +91,6 @@ class Avx2GridKernel : public GridLayout {
   // Keys may be compared as doubles: none reaches bit 62, and this thread's MXCSR does not have
   // DAZ (denormals are zero) set, which a caller built with -ffast-math may have.
   bool doubles() const { return as_double_ && (_mm_getcsr() & 0x0040) == 0; }
-  static __m256i srl(__m256i a, unsigned n) {
-    return _mm256_srl_epi64(a, _mm_cvtsi32_si128(static_cast<int>(n)));
-  }
   // x with the bits selected by m exchanged with those `delta` places above them, per lane.
   template <int kDelta>
   static __m256i delta_swap4(__m256i x, std::uint64_t m) {
@@ -117,39 +123,65 @@ class Avx2GridKernel : public GridLayout {
   bool as_double_ = false;  // no hole at bit 62 or 63: keys compare as doubles
   __m256i keep_[8];         // lanes all ones for the group's transforms, zero for the others
 
+  // The shift counts of the transforms, as vector shift operands (loaded once a batch).
+  struct Shifts {
+    __m128i s[8];
+  };
+  Shifts shifts() const {
+    Shifts r;
+    for (int q = 0; q < 8; ++q) r.s[q] = _mm_cvtsi32_si128(static_cast<int>(shift_[q]));
+    return r;
+  }
   // The eight box transforms of the four keys in x (im[q] as in kernels_grid.hpp's table).
-  [[gnu::always_inline]] void all4(__m256i x, __m256i* im) const {
+  [[gnu::always_inline]] void all4(__m256i x, __m256i* im, const Shifts& sh) const {
     const __m256i t = transpose4(x), m = mirror4(x), mt = mirror4(t);
     im[0] = x;
-    im[1] = srl(flip4(x), shift_[1]);
-    im[2] = srl(m, shift_[2]);
-    im[3] = srl(flip4(m), shift_[3]);
+    im[1] = _mm256_srl_epi64(flip4(x), sh.s[1]);
+    im[2] = _mm256_srl_epi64(m, sh.s[2]);
+    im[3] = _mm256_srl_epi64(flip4(m), sh.s[3]);
     im[4] = t;
-    im[5] = srl(flip4(t), shift_[5]);
-    im[6] = srl(mt, shift_[6]);
-    im[7] = srl(flip4(mt), shift_[7]);
+    im[5] = _mm256_srl_epi64(flip4(t), sh.s[5]);
+    im[6] = _mm256_srl_epi64(mt, sh.s[6]);
+    im[7] = _mm256_srl_epi64(flip4(mt), sh.s[7]);
   }
+  [[gnu::always_inline]] void all4(__m256i x, __m256i* im) const { all4(x, im, shifts()); }
   // The least of x and its images under the group, lane by lane, as a tree of minima; images
   // outside the group count as x. With `dbl` (no key reaches bit 62, and the thread does not
   // treat denormals as zero) the keys are compared as doubles: a non-negative double orders like
   // its bit pattern and none of these is a NaN, so a minimum is one instruction. Otherwise as
   // signed integers with the top bit flipped.
-  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im, bool dbl) const {
+  template <bool kFull, bool kDbl>
+  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im) const {
     __m256i v[8];
     v[0] = x;
-    for (int q = 1; q < 8; ++q) v[q] = full_ ? im[q] : _mm256_blendv_epi8(x, im[q], keep_[q]);
-    if (dbl) {
+    for (int q = 1; q < 8; ++q) v[q] = kFull ? im[q] : _mm256_blendv_epi8(x, im[q], keep_[q]);
+    if constexpr (kDbl) {
       auto d = [&](int q) { return _mm256_castsi256_pd(v[q]); };
       const __m256d m =
           _mm256_min_pd(_mm256_min_pd(_mm256_min_pd(d(0), d(1)), _mm256_min_pd(d(2), d(3))),
                         _mm256_min_pd(_mm256_min_pd(d(4), d(5)), _mm256_min_pd(d(6), d(7))));
       return _mm256_castpd_si256(m);
+    } else {
+      const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+      for (__m256i& u : v) u = _mm256_xor_si256(u, top);
+      const __m256i m =
+          min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7])));
+      return _mm256_xor_si256(m, top);
     }
-    const __m256i top = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
-    for (__m256i& u : v) u = _mm256_xor_si256(u, top);
-    const __m256i m =
-        min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7])));
-    return _mm256_xor_si256(m, top);
+  }
+  [[gnu::always_inline]] __m256i least(__m256i x, const __m256i* im, bool dbl) const {
+    if (full_) return dbl ? least<true, true>(x, im) : least<true, false>(x, im);
+    return dbl ? least<false, true>(x, im) : least<false, false>(x, im);
+  }
+  template <bool kFull, bool kDbl>
+  void canon_run(std::uint64_t* b, std::size_t n) const {
+    const Shifts sh = shifts();
+    for (std::size_t i = 0; i < n; i += 4) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
+      __m256i im[8];
+      all4(x, im, sh);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(b + i), least<kFull, kDbl>(x, im));
+    }
   }
   // The lane-wise signed minimum.
   static __m256i min(__m256i a, __m256i b) {
