@@ -794,6 +794,25 @@ inline void Engine<Kernel, kVec>::compact_scalar(Worker<C, kCounts>& w, std::siz
       continue;
     }
 #endif
+#if PEGSOL_AVX2
+    if constexpr (!kVec) {
+      // Four slots a vector: the occupied ones packed by looked-up permutations.
+      for (int h = 0; h < 8; h += 4) {
+        const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(kb + h));
+        const unsigned occ = ~static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(
+                                 _mm256_cmpeq_epi64(x, _mm256_setzero_si256())))) &
+                             0xFu;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(K + n),
+                            _mm256_permutevar8x32_epi32(x, pack4(occ)));
+        const __m256i slot = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(b) + h),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(I + n),
+                         _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(slot, pack4_32(occ))));
+        n += static_cast<std::size_t>(std::popcount(occ));
+      }
+      continue;
+    }
+#endif
     for (u32 l = 0; l < 8; ++l) {
       K[n] = kb[l];
       I[n] = static_cast<u32>(b) + l;

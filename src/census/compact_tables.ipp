@@ -30,6 +30,21 @@ inline unsigned legal4(__m256i x, __m256i need, __m256i have) {
 inline __m256i pack4(unsigned m) {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4Table[m].data()));
 }
+// pack4_32(m): the 32-bit lane permutation that moves the lanes 0..3 set in m (4 bits) to the
+// front, in order.
+constexpr auto make_pack4_32() {
+  std::array<std::array<int, 8>, 16> t{};
+  for (int m = 0; m < 16; ++m) {
+    int out = 0;
+    for (int l = 0; l < 4; ++l)
+      if (m >> l & 1) t[static_cast<std::size_t>(m)][static_cast<std::size_t>(out++)] = l;
+  }
+  return t;
+}
+alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4x32Table = make_pack4_32();
+inline __m256i pack4_32(unsigned m) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4x32Table[m].data()));
+}
 #endif
 
 // The lanes of the eight keys at b (32-byte aligned) equal to k, as bits.

@@ -6,6 +6,7 @@
 
 #include <immintrin.h>
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -215,7 +216,8 @@ class Avx2GridKernel : public GridLayout {
         _mm256_permutevar8x32_epi32(per_lane, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(moves), _mm256_castsi256_si128(packed));
   }
-  // orbit[i] = the group's order over the number of its elements fixing lane i.
+  // orbit[i] = the group's order over the number of its elements fixing lane i (both powers of
+  // two: the box's group has order 8, so a shift).
   [[gnu::always_inline]] void orbits(__m256i x, const __m256i* im, std::uint32_t* orbit) const {
     __m256i fixed = _mm256_set1_epi64x(1);  // the group elements fixing the lane
     for (int q = 1; q < 8; ++q)
@@ -223,7 +225,8 @@ class Avx2GridKernel : public GridLayout {
     alignas(32) std::int64_t f[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(f), fixed);
     for (int i = 0; i < 4; ++i)
-      orbit[i] = static_cast<std::uint32_t>(group_size()) / static_cast<std::uint32_t>(f[i]);
+      orbit[i] = static_cast<std::uint32_t>(group_size()) >>
+                 std::countr_zero(static_cast<std::uint64_t>(f[i]));
   }
 };
 
