@@ -115,8 +115,8 @@ struct CensusResult {
   std::string stop_note;  // for the memory limit: what the run held and needed
   // With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
   // (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
-  // orbit, each the least of its images under `symmetries` read as 64-bit integers (what the
-  // internal Geometry<64>::canonical gives), sorted.
+  // orbit, each the least of its images under `symmetries` read as 64-bit integers (hole h at
+  // bit Board::bit(h)), sorted.
   bool paths_kept = false;
   std::vector<int> symmetries;  // the census group: indices into Board::symmetries(), 0 first
   std::vector<std::vector<std::uint64_t>> paths;

@@ -10,7 +10,7 @@
 #include <malloc.h>  // malloc_trim
 #endif
 
-#include "../census/engine.hpp"
+#include "../core/pool.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -152,7 +152,8 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     // The searches are independent: the workers take pairs in turn, one thread each, and the
     // results are applied in the list's order. A stop leaves the pairs not searched open.
     const int workers =
-        std::max(1, std::min(static_cast<int>(pairs.size()), census_detail::threads_of(options)));
+        std::max(1, std::min(static_cast<int>(pairs.size()),
+                             options.threads > 0 ? options.threads : default_threads()));
     std::vector<SolveResult> results(pairs.size());
     std::atomic<std::size_t> done{0};
     // Units: one per pair search, a thousand per forward pass the open pairs may need.
