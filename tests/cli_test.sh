@@ -205,6 +205,23 @@ check fewest-stopped 4 '"proven":false' -- "$pegsol" solve -b english --minimize
 check fewest-bad-minimize 2 'minimize' -- "$pegsol" solve --minimize jumps
 check fewest-with-moves 2 'cannot keep --moves' -- "$pegsol" solve --minimize moves --moves d2-d4
 check fewest-too-wide 2 'at most 128' -- "$pegsol" fewest -b triangle:16
+# The search's own switches: the same answer with no bound and no beam, a different search (one
+# pass storing everything, against passes under a rising limit).
+check fewest-no-bound 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --no-bound --fewest-beam 0
+check fewest-board-no-bound 0 '"fewest":9,' -- "$pegsol" fewest -b triangle:5 --no-bound --json
+check fewest-table-no-beam 0 'board minimum: 9 moves, proven' -- "$pegsol" table -b triangle:5 --minimize moves --fewest-beam 0
+check fewest-flags-alone 2 'give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --no-bound
+check fewest-flags-table-alone 2 'give them with --minimize moves' -- "$pegsol" table -b triangle:5 --fewest-beam 5
+nb=$("$pegsol" solve -b triangle:6 --minimize moves --no-bound --json 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
+wb=$("$pegsol" solve -b triangle:6 --minimize moves --json 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
+if [ -n "$nb" ] && [ "${nb%% *}" = "${wb%% *}" ] && [ "${nb##* }" != "${wb##* }" ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL fewest-no-bound-same-moves: without the bound '$nb', with it '$wb' (moves, positions)"
+fi
 "$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
 "$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null
 if python3 - "$tmp/f" "$tmp/fb" <<'PY'

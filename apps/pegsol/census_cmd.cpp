@@ -122,6 +122,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--minimize", minimize_,
                    "moves: the fewest moves of each pair instead (chains of jumps by one peg)")
       ->check(CLI::IsMember({"moves"}));
+  fewest_flags_.add(table_, "; with --minimize moves");
   resources(table_);
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
@@ -191,11 +192,15 @@ int CensusCommands::table(const Control& control) {
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
+  if (minimize_ != "moves" && fewest_flags_.given(table_))
+    throw InputError(
+        "--fewest-beam and --no-bound set the fewest-moves search: give them with --minimize "
+        "moves");
   if (minimize_ == "moves") {
     Control limits(&control);
     if (memory_mb_ > 0)
       limits.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
-    return table_fewest(p.board, limits, json_, terminal_columns());
+    return table_fewest(p.board, limits, fewest_flags_, json_, terminal_columns());
   }
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   TableOptions to;

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
+#include "fewest_cmd.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 
@@ -43,6 +44,7 @@ class CensusCommands {
   bool distinct_ = false, games_ = false, solutions_json_ = false;
   std::string table_method_ = "auto";
   std::string minimize_;
+  FewestFlags fewest_flags_;
   double search_seconds_ = TableOptions{}.search_seconds;
 };
 

@@ -15,9 +15,11 @@ namespace pegsol::cli {
 
 namespace {
 
-FewestOptions options(const Control& control, bool json) {
+FewestOptions options(const Control& control, const FewestFlags& flags, bool json) {
   FewestOptions o;
   o.control = &control;
+  o.beam = flags.beam;
+  o.prune = !flags.no_bound;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const FewestProgress& p) {
       const std::string best =
@@ -62,6 +64,21 @@ std::string verdict(const FewestResult& r) {
 
 }  // namespace
 
+void FewestFlags::add(CLI::App* cmd, const std::string& note) {
+  cmd->add_option("--fewest-beam", beam,
+                  "Positions a level the first beam keeps (0: no beam; default " +
+                      std::to_string(FewestOptions{}.beam) + ")" + note)
+      ->check(whole_number_check(0, 1'000'000'000));
+  cmd->add_flag("--no-bound", no_bound,
+                "No region bound: one pass storing every position both sides reach (slower, the "
+                "same answer; a cross-check)" +
+                    note);
+}
+
+bool FewestFlags::given(const CLI::App* cmd) const {
+  return cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0;
+}
+
 FewestCommand::FewestCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
       "fewest", "The fewest moves over every single-vacancy-to-one-peg problem of a board");
@@ -72,6 +89,7 @@ FewestCommand::FewestCommand(CLI::App& app) {
   cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
       ->check(positive_check());
   cmd_->add_flag("--json", json_, "Print one JSON object");
+  flags_.add(cmd_, "");
 }
 
 std::optional<int> FewestCommand::run(const Control& parent) {
@@ -83,7 +101,7 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   spec.board = board_;
   spec.lattice = lattice_;
   BoardPtr board = build_board(spec);
-  FewestOptions o = options(control, json_);
+  FewestOptions o = options(control, flags_, json_);
   FewestBoardResult r = fewest_board(board, o);
   end_progress(o);
   const Board& b = *board;
@@ -101,9 +119,9 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   return exit_status(r.result.status);
 }
 
-int solve_fewest(const Problem& p, const Control& control, bool json, int columns,
-                 const std::string& svg_path) {
-  FewestOptions o = options(control, json);
+int solve_fewest(const Problem& p, const Control& control, const FewestFlags& flags, bool json,
+                 int columns, const std::string& svg_path) {
+  FewestOptions o = options(control, flags, json);
   FewestResult r = fewest_solve(p, o);
   end_progress(o);
   if (!svg_path.empty() && !r.jumps.empty()) write_solution_svg(svg_path, p, r.jumps);
@@ -117,8 +135,9 @@ int solve_fewest(const Problem& p, const Control& control, bool json, int column
   return exit_status(r.status);
 }
 
-int table_fewest(const BoardPtr& board, const Control& control, bool json, int columns) {
-  FewestOptions o = options(control, json);
+int table_fewest(const BoardPtr& board, const Control& control, const FewestFlags& flags, bool json,
+                 int columns) {
+  FewestOptions o = options(control, flags, json);
   FewestTable t = fewest_table(board, o);
   end_progress(o);
   const Board& b = *board;

@@ -8,9 +8,22 @@
 #include <CLI/CLI.hpp>
 
 #include "pegsol/control.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol::cli {
+
+// The fewest-moves search's own options, shared by `fewest`, `solve --minimize moves` and
+// `table --minimize moves`.
+struct FewestFlags {
+  std::size_t beam = FewestOptions{}.beam;  // --fewest-beam: the first beam's positions a level
+  bool no_bound = false;                    // --no-bound: one pass storing every position
+  // Registers --fewest-beam and --no-bound on `cmd` (`note` ends their help, e.g. "with
+  // --minimize moves").
+  void add(CLI::App* cmd, const std::string& note);
+  // Whether either was given on `cmd`.
+  bool given(const CLI::App* cmd) const;
+};
 
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's
 // --time-limit and --memory-limit added) and returns its exit status (nullopt when not chosen).
@@ -21,6 +34,7 @@ class FewestCommand {
 
  private:
   CLI::App* cmd_ = nullptr;
+  FewestFlags flags_;
   std::string board_, lattice_;
   bool json_ = false;
   double time_limit_ = 0, memory_mb_ = 0;
@@ -28,10 +42,11 @@ class FewestCommand {
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered
 // one per chain (or JSON). Returns the exit status: 0 solved, 1 impossible or stopped.
-int solve_fewest(const Problem& p, const Control& control, bool json, int columns,
-                 const std::string& svg_path = {});
+int solve_fewest(const Problem& p, const Control& control, const FewestFlags& flags, bool json,
+                 int columns, const std::string& svg_path = {});
 
 // `pegsol table --minimize moves`: every single vacancy's fewest moves to every last hole.
-int table_fewest(const BoardPtr& board, const Control& control, bool json, int columns);
+int table_fewest(const BoardPtr& board, const Control& control, const FewestFlags& flags, bool json,
+                 int columns);
 
 }  // namespace pegsol::cli

@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
       ->add_option("--minimize", minimize,
                    "moves: a solution with the fewest moves (chains of jumps by one peg), proven")
       ->check(CLI::IsMember({"moves"}));
+  cli::FewestFlags fewest_flags;
+  fewest_flags.add(solve_cmd, "; with --minimize moves");
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
   std::string preset_name;
@@ -204,6 +206,10 @@ int main(int argc, char** argv) {
         solve_args = preset(preset_name).spec;
       }
       Problem p = build_problem(solve_args);
+      if (minimize != "moves" && fewest_flags.given(solve_cmd))
+        throw InputError(
+            "--fewest-beam and --no-bound set the fewest-moves search: give them "
+            "with --minimize moves");
       if (minimize == "moves") {
         if (!keep_moves.empty())
           throw InputError(
@@ -212,7 +218,8 @@ int main(int argc, char** argv) {
         Control limits(&control);
         limits.set_time_limit(time_limit);
         if (solve_cmd->count("--memory-limit")) limits.set_memory_budget(cli::megabytes(memory_mb));
-        return status(cli::solve_fewest(p, limits, json, cli::terminal_columns(), svg_path));
+        return status(
+            cli::solve_fewest(p, limits, fewest_flags, json, cli::terminal_columns(), svg_path));
       }
       SolveOptions o;
       o.direction = *parse_direction(direction);
