@@ -133,25 +133,18 @@ class Engine {
 #if PEGSOL_AVX2
     if constexpr (!kVec) {
       // Four keys a vector: each class's pegs counted by nibble look-ups summed per lane.
-      const __m256i bits4 = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1,
-                                             1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-      const __m256i low = _mm256_set1_epi8(0x0F), zero = _mm256_setzero_si256();
+      const __m256i zero = _mm256_setzero_si256();
       for (int h = 0; h < 8; h += 4) {
         const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + h));
         __m256i sum = zero;
         for (const auto& [mask, w] : classes_) {
-          const __m256i m = _mm256_and_si256(v, _mm256_set1_epi64x(static_cast<long long>(mask)));
           const __m256i c = _mm256_sad_epu8(
-              _mm256_add_epi8(
-                  _mm256_shuffle_epi8(bits4, _mm256_and_si256(m, low)),
-                  _mm256_shuffle_epi8(bits4, _mm256_and_si256(_mm256_srli_epi16(m, 4), low))),
+              byte_popcounts(_mm256_and_si256(v, _mm256_set1_epi64x(static_cast<long long>(mask)))),
               zero);
           sum = _mm256_add_epi64(sum, _mm256_mul_epu32(c, _mm256_set1_epi64x(w)));
         }
-        sum = _mm256_and_si256(sum, _mm256_set1_epi64x(static_cast<long long>(kResidueMask)));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + h),
-                         _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-                             sum, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
+        store_low32x4(out + h, _mm256_and_si256(
+                                   sum, _mm256_set1_epi64x(static_cast<long long>(kResidueMask))));
       }
       return;
     }

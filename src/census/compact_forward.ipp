@@ -544,10 +544,11 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   }
 #endif
 #if PEGSOL_AVX2
-  if constexpr (!kVec && std::is_same_v<C, u64>) {
+  if constexpr (!kVec) {
     // Four parents a vector, the class's jumps one at a time: a jump's legal lanes are packed
-    // to the front by a permutation looked up from its legality bits, and the children, their
-    // counts and chances written together and kept by advancing the batch by their number.
+    // to the front by a permutation looked up from its legality bits, and the children written
+    // with their counts and chances (64-bit counts) or their parents' indices (128-bit counts,
+    // gathered at the flush), and kept by advancing the batch by their number.
     // (Missing jumps of a class of fewer than eight ask for no bits set and bit 0 set: never
     // legal; lanes past the end hold no pegs.)
     __m256i need[8], have[8], flip[8];
@@ -580,19 +581,28 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
         };
         const __m256i x = load(keys + i);
         __m256i pc = _mm256_setzero_si256(), ps = pc;
-        if constexpr (kCounts != kKeys) pc = load(s.count + i);
-        if constexpr (kCounts == kChance) ps = load(s.share + i);
+        if constexpr (direct) {
+          pc = load(s.count + i);
+          if constexpr (kCounts == kChance) ps = load(s.share + i);
+        }
+        const __m256i parents = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)),
+                                                 _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0));
         for (int j = 0; j < kJumps; ++j) {
           const unsigned m = legal4(x, need[j], have[j]);
           const __m256i perm = pack4(m);
           _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
                               _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, flip[j]), perm));
-          if constexpr (kCounts != kKeys)
+          if constexpr (direct) {
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.count + nc),
                                 _mm256_permutevar8x32_epi32(pc, perm));
-          if constexpr (kCounts == kChance)
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.share + nc),
-                                _mm256_permutevar8x32_epi32(ps, perm));
+            if constexpr (kCounts == kChance)
+              _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.share + nc),
+                                  _mm256_permutevar8x32_epi32(ps, perm));
+          } else if constexpr (kCounts != kKeys) {
+            _mm_storeu_si128(
+                reinterpret_cast<__m128i*>(cp + nc),
+                _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(parents, pack4_32(m))));
+          }
           nc += static_cast<std::size_t>(std::popcount(m));
         }
         if (nc >= kBatch) flush();
@@ -602,51 +612,6 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
       run.template operator()<8>();
     else
       run.template operator()<4>();
-    flush();
-    return;
-  }
-  if constexpr (!kVec) {
-    // Each parent's eight jumps tested in two vectors (one when the class has at most four
-    // jumps); the legal children are packed to the front of each by a permutation looked up
-    // from the vector's legality bits, written, and kept by advancing the batch by their number.
-    alignas(32) u64 need[8], have[8];
-    for (int j = 0; j < 8; ++j) {
-      need[j] = j < sp.n ? sp.need[static_cast<std::size_t>(j)] : 0;
-      have[j] = j < sp.n ? sp.have[static_cast<std::size_t>(j)] : 1;  // never legal
-    }
-    const __m256i n0 = load4(need), n1 = load4(need + 4), h0 = load4(have), h1 = load4(have + 4);
-    const __m256i f0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data()));
-    const __m256i f1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sp.flip.data() + 4));
-    auto run = [&]<bool kTwo>() {
-      for (std::size_t i = i0; i < i1; ++i) {
-        if ((i & 7) == 0) {
-          __builtin_prefetch(keys + i + 256);
-          if constexpr (kCounts != kKeys) {
-            __builtin_prefetch(s.count + i + 256);
-            if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
-          }
-        }
-        const __m256i x = _mm256_set1_epi64x(static_cast<long long>(keys[i]));
-        const unsigned m0 = legal4(x, n0, h0);
-        const __m256i parent = _mm256_set1_epi32(static_cast<int>(i));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
-                            _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f0), pack4(m0)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cp + nc), parent);
-        nc += static_cast<std::size_t>(std::popcount(m0));
-        if constexpr (kTwo) {
-          // (The parent's index went to all eight children at the first store.)
-          const unsigned m1 = legal4(x, n1, h1);
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
-                              _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, f1), pack4(m1)));
-          nc += static_cast<std::size_t>(std::popcount(m1));
-        }
-        if (nc >= kBatch) flush();
-      }
-    };
-    if (sp.n > 4)
-      run.template operator()<true>();
-    else
-      run.template operator()<false>();
     flush();
     return;
   }

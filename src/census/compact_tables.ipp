@@ -3,45 +3,33 @@
 // passes, the work item's table of keys and values).
 
 #if PEGSOL_AVX2
-// pack4(m): the 32-bit lane permutation that moves the 64-bit lanes set in m (4 bits) to the
-// front, in order.
-constexpr auto make_pack4() {
+// The 32-bit lane permutations that move the lanes set in m (4 bits) to the front, in order, for
+// each m: lanes of `words` 32-bit words (2: 64-bit lanes; 1: the low four 32-bit lanes).
+constexpr auto make_pack4(int words) {
   std::array<std::array<int, 8>, 16> t{};
   for (int m = 0; m < 16; ++m) {
     int out = 0;
     for (int l = 0; l < 4; ++l)
       if (m >> l & 1) {
-        t[static_cast<std::size_t>(m)][static_cast<std::size_t>(2 * out)] = 2 * l;
-        t[static_cast<std::size_t>(m)][static_cast<std::size_t>(2 * out + 1)] = 2 * l + 1;
+        for (int w = 0; w < words; ++w)
+          t[static_cast<std::size_t>(m)][static_cast<std::size_t>(words * out + w)] = words * l + w;
         ++out;
       }
   }
   return t;
 }
-alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4Table = make_pack4();
-inline __m256i load4(const u64* p) {
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
-}
+alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4Table = make_pack4(2);
+alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4x32Table = make_pack4(1);
 // Bit l: lane l of x holds the pegs and hole of the lane's jump ((x & need) == have).
 inline unsigned legal4(__m256i x, __m256i need, __m256i have) {
   return static_cast<unsigned>(
       _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(x, need), have))));
 }
+// The permutation packing the lanes set in m: pack4 for 64-bit lanes, pack4_32 for the low four
+// 32-bit lanes.
 inline __m256i pack4(unsigned m) {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4Table[m].data()));
 }
-// pack4_32(m): the 32-bit lane permutation that moves the lanes 0..3 set in m (4 bits) to the
-// front, in order.
-constexpr auto make_pack4_32() {
-  std::array<std::array<int, 8>, 16> t{};
-  for (int m = 0; m < 16; ++m) {
-    int out = 0;
-    for (int l = 0; l < 4; ++l)
-      if (m >> l & 1) t[static_cast<std::size_t>(m)][static_cast<std::size_t>(out++)] = l;
-  }
-  return t;
-}
-alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4x32Table = make_pack4_32();
 inline __m256i pack4_32(unsigned m) {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4x32Table[m].data()));
 }

@@ -69,7 +69,7 @@ class Avx2GridKernel : public GridLayout {
       __m256i im[8];
       all4(x, im);
       orbits(x, im, orbit + h);
-      legal4(x, moves + h);
+      moves4(x, moves + h);
     }
   }
   // Canonical forms and orbits of t(complement of x), t the twist.
@@ -191,11 +191,8 @@ class Avx2GridKernel : public GridLayout {
   // moves[i] = the number of legal jumps in lane i of x: per direction, the pegs with a peg
   // beyond and a hole past that, counted by nibble look-ups summed per byte (at most 8 a byte and
   // direction, so at most 64 over the 8 directions), then per lane.
-  [[gnu::always_inline]] void legal4(__m256i x, std::uint32_t* moves) const {
+  [[gnu::always_inline]] void moves4(__m256i x, std::uint32_t* moves) const {
     const __m256i e = _mm256_andnot_si256(x, _mm256_set1_epi64x(static_cast<long long>(holes_)));
-    const __m256i bits4 = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1,
-                                           2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m256i low = _mm256_set1_epi8(0x0F);
     __m256i sum = _mm256_setzero_si256();
     for (const Dir& d : dirs_) {
       const __m128i s1 = _mm_cvtsi32_si128(d.step > 0 ? d.step : -d.step);
@@ -205,16 +202,9 @@ class Avx2GridKernel : public GridLayout {
       const __m256i legal =
           _mm256_and_si256(_mm256_and_si256(x, _mm256_set1_epi64x(static_cast<long long>(d.from))),
                            _mm256_and_si256(over, to));
-      sum = _mm256_add_epi8(
-          sum, _mm256_add_epi8(
-                   _mm256_shuffle_epi8(bits4, _mm256_and_si256(legal, low)),
-                   _mm256_shuffle_epi8(bits4, _mm256_and_si256(_mm256_srli_epi16(legal, 4), low))));
+      sum = _mm256_add_epi8(sum, byte_popcounts(legal));
     }
-    const __m256i per_lane = _mm256_sad_epu8(sum, _mm256_setzero_si256());
-    // The four 64-bit sums' low halves to the first four 32-bit lanes.
-    const __m256i packed =
-        _mm256_permutevar8x32_epi32(per_lane, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(moves), _mm256_castsi256_si128(packed));
+    store_low32x4(moves, _mm256_sad_epu8(sum, _mm256_setzero_si256()));
   }
   // orbit[i] = the group's order over the number of its elements fixing lane i (both powers of
   // two: the box's group has order 8, so a shift).

@@ -56,6 +56,24 @@ inline std::uint64_t grid_transpose(std::uint64_t x) {
   return delta_swap(x, 0x00AA00AA00AA00AAull, 7);
 }
 
+#if PEGSOL_AVX2
+// Each byte of x replaced by its number of set bits, by two nibble look-ups.
+inline __m256i byte_popcounts(__m256i x) {
+  const __m256i bits4 = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2,
+                                         1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  return _mm256_add_epi8(
+      _mm256_shuffle_epi8(bits4, _mm256_and_si256(x, low)),
+      _mm256_shuffle_epi8(bits4, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
+}
+// out[0..3] = the low 32 bits of x's four 64-bit lanes.
+inline void store_low32x4(std::uint32_t* out, __m256i x) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm256_castsi256_si128(
+                       _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
+}
+#endif
+
 // Where each hole sits in the grid word, which box transforms make up the census group, the
 // jumps as masks and by direction, and the dense packing of keys.
 class GridLayout {
