@@ -192,10 +192,7 @@ int CensusCommands::table(const Control& control) {
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
-  if (minimize_ != "moves" && fewest_flags_.given(table_))
-    throw InputError(
-        "--fewest-beam and --no-bound set the fewest-moves search: give them with --minimize "
-        "moves");
+  fewest_flags_.check(table_, minimize_ == "moves");
   if (minimize_ == "moves") {
     Control limits(&control);
     if (memory_mb_ > 0)

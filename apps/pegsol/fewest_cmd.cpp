@@ -6,6 +6,7 @@
 
 #include "census_cmd.hpp"
 #include "cli.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
@@ -75,8 +76,11 @@ void FewestFlags::add(CLI::App* cmd, const std::string& note) {
                     note);
 }
 
-bool FewestFlags::given(const CLI::App* cmd) const {
-  return cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0;
+void FewestFlags::check(const CLI::App* cmd, bool minimizing) const {
+  if (!minimizing && (cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0))
+    throw InputError(
+        "--fewest-beam and --no-bound set the fewest-moves search: give them with --minimize "
+        "moves");
 }
 
 FewestCommand::FewestCommand(CLI::App& app) {

@@ -21,8 +21,8 @@ struct FewestFlags {
   // Registers --fewest-beam and --no-bound on `cmd` (`note` ends their help, e.g. "with
   // --minimize moves").
   void add(CLI::App* cmd, const std::string& note);
-  // Whether either was given on `cmd`.
-  bool given(const CLI::App* cmd) const;
+  // Throws InputError when either was given on `cmd` but the command does not minimize moves.
+  void check(const CLI::App* cmd, bool minimizing) const;
 };
 
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's

@@ -206,10 +206,7 @@ int main(int argc, char** argv) {
         solve_args = preset(preset_name).spec;
       }
       Problem p = build_problem(solve_args);
-      if (minimize != "moves" && fewest_flags.given(solve_cmd))
-        throw InputError(
-            "--fewest-beam and --no-bound set the fewest-moves search: give them "
-            "with --minimize moves");
+      fewest_flags.check(solve_cmd, minimize == "moves");
       if (minimize == "moves") {
         if (!keep_moves.empty())
           throw InputError(
