@@ -40,9 +40,7 @@ int complement_twist(const Board& b, const Problem& p) {
 
 CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
   const Board& b = *p.board;
-  std::vector<int> syms;
-  for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
-    if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
+  const std::vector<int> syms = census_group(b, p, o);
   const int twist = complement_twist(b, p);
   // Asked on every architecture, so that a bad PEGSOL_KERNELS is an error everywhere.
   [[maybe_unused]] const Isa isa =

@@ -1,8 +1,8 @@
 // A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
-// and target region: the engine's shared context, class Engine itself. It holds the run (run,
-// body, the result's totals), keys, residues and jump classes, progress and cancel, and the
-// state of every pass; the passes' members are declared here and defined in
-// compact_forward.ipp, compact_paths.ipp and compact_distinct.ipp.
+// and target region: class Engine itself, on the census skeleton (context.hpp). It holds its run
+// (run, body), keys, residues and jump classes, and the state of every pass; the passes' members
+// are declared here and defined in compact_forward.ipp, compact_paths.ipp and
+// compact_distinct.ipp.
 
 // Per-worker figures of one level, one cache line each (two workers' counters on one line cost
 // a quarter of the time in line transfers, measured on the previous engine).
@@ -15,58 +15,34 @@ struct alignas(64) Tally {
 };
 
 template <class Kernel, bool kVec>
-class Engine {
+class Engine : public Context<64> {
  public:
-  using Pos = Bits<64>;
-
   // twist: the board symmetry of the complement trick (complement_twist), or -1.
   Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms, int twist)
-      : p_(p),
-        o_(o),
-        b_(*p.board),
-        g_(*p.board),
-        kern_(std::move(kernel)),
-        syms_(std::move(syms)),
-        run_(o),
-        mem_(memory_limit_of(o)),
-        workers_(threads_of(o)),
-        team_(workers_) {
-    n_ = b_.size();
-
+      : Context<64>(p, o, std::move(syms)), kern_(std::move(kernel)) {
     for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
     start_ = to_key(g_.to_bits(p.start));
-    goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_ = to_key(g_.to_bits(p.goal.position));
     if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
     complementary_ = twist >= 0;
     build_residues(twist);
-    progress_.start();
   }
 
   // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
   CensusResult run(bool wide_counts) {
-    CensusResult r;
-    r.group_size = kern_.group_size();
-    r.width = 64;
-    r.threads = workers_;
-    r.levels.assign(static_cast<std::size_t>(n_ + 1), CensusLevel{});
-    r.solutions_by_hole.assign(static_cast<std::size_t>(n_), 0);
-    r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
     k0_ = std::popcount(start_);
     paths_.assign(static_cast<std::size_t>(n_ + 1), {});
     u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
     if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
       units += 1000 * static_cast<u64>(k0_ - goal_pegs_);
-    progress_.set_units(units);
-    run_passes(r, [&] { body(r, wide_counts); });
-    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
+    CensusResult r =
+        run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res, wide_counts); });
     stored_.clear();
-    total_result(r, progress_, mem_);
     return r;
   }
 
  private:
-  // The census's passes, in order; run() turns a stop into the result's reason.
+  // The census's passes, in order; run_engine() turns a stop into the result's reason.
   void body(CensusResult& r, bool wide_counts) {
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
@@ -90,9 +66,7 @@ class Engine {
       if (o_.keep_paths) export_paths(r);
     }
     if (o_.counts) {
-      r.solutions_up_to_symmetry =
-          solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions,
-                                   [&](const Pos& x) { return is_goal(x); });
+      up_to_symmetry(r, [&](const Pos& x) { return is_goal(x); });
       if (o_.distinct) distinct(r);
     }
   }
@@ -151,14 +125,6 @@ class Engine {
 #endif
     for (int i = 0; i < 8; ++i) out[i] = residue(x[i]);
   }
-  void check_cancel() const {
-    run_.control.throw_if_stopped();
-  }
-  // Progress (engine.hpp's Progress: the control's report and the options' callback).
-  void report(std::string_view phase, int level, u64 positions, u64 done, bool force = false) {
-    progress_.report(phase, level, positions, done, force);
-  }
-
   // Keys [0, n) packed into packed_bytes() each at out (which has 8 bytes to spare).
   void pack_keys(const u64* keys, std::size_t n, std::uint8_t* out) const {
     const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
@@ -332,17 +298,7 @@ class Engine {
   // ---- distinct count (compact_distinct.ipp) ----
   void distinct(CensusResult& r);
 
-  const Problem& p_;
-  const CensusOptions& o_;
-  const Board& b_;
-  Geometry<64> g_;
   Kernel kern_;
-  std::vector<int> syms_;
-  RunControl run_;
-  Memory mem_;
-  int workers_ = 1, n_ = 0, k0_ = 0, goal_pegs_ = 1;
-  WorkerPool team_;                            // the run's threads, for every level of every pass
-  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
   std::array<u64, 64> layout_to_key_{};
   u64 start_ = 0, goal_ = 0;
   bool complementary_ = false;
@@ -353,9 +309,8 @@ class Engine {
   std::vector<u32> est_size_;  // expand()'s parents per residue
   std::vector<u64> est_;       // and expected children
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
-  u64 positions_ = 0;
-  u64 path_raw_ = 0;  // raw solution-path positions found so far
-  int joined_ = -1;   // the last level whose complement join ran while it was built
+  u64 path_raw_ = 0;    // raw solution-path positions found so far
+  int joined_ = -1;     // the last level whose complement join ran while it was built
 
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes

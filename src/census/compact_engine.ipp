@@ -15,12 +15,13 @@
 // and no buffers beyond one batch of children, and the same split can put residue ranges on other
 // machines.
 //
-// The engine is one class, Engine, compiled whole in each tier's translation unit (so the hot
-// loops inline as one piece), its parts in files of their own:
+// The engine is one class, Engine, built on the census skeleton (context.hpp: the problem, the
+// group, control, memory, threads, progress and the run's result) and compiled whole in each
+// tier's translation unit (so the hot loops inline as one piece), its parts in files of their own:
 //
 //   compact_levels.ipp    a level's storage by residue, the jump classes
 //   compact_tables.ipp    the hash tables (work items' tables, key sets)
-//   compact_context.ipp   class Engine: run and result, keys, residues, progress, cancel, state
+//   compact_context.ipp   class Engine: its run, keys, residues, the state of its passes
 //   compact_forward.ipp   the forward pass: expand, scan, compact, workers
 //   compact_paths.ipp     the solution paths: complement join, backward pass, export
 //   compact_distinct.ipp  the count up to reordering of independent jumps
@@ -43,6 +44,7 @@
 #include <type_traits>
 
 #include "compact_memory.hpp"
+#include "context.hpp"
 #include "engine.hpp"
 #include "kernels.hpp"
 #include "paths.hpp"

@@ -1,9 +1,9 @@
 // Shared pieces of the census engines (internal to src/census): the memory ledger, booked
-// vectors, the run's control, progress and result totals, and the entry points of the compact
-// engine (compact.cpp). The wide engine (census.cpp, layouts over 64 bits) splits a level into
-// shards by a hash of the position (kShards), each with one owner; the compact engine splits it by
-// a residue of the position (compact.cpp). Either way a part of a level has one owner, so the same
-// layout spreads over threads today and machines later.
+// vectors, the run's control, progress and result totals, and the entry points of the two
+// engines (their skeleton is context.hpp). The wide engine (wide.cpp, layouts over 64 bits) splits
+// a level into shards by a hash of the position (kShards), each with one owner; the compact engine
+// splits it by a residue of the position (compact.cpp). Either way a part of a level has one owner,
+// so the same layout spreads over threads today and machines later.
 #pragma once
 
 #include <sys/mman.h>
@@ -214,6 +214,10 @@ class Booked {
 // True when board symmetry s maps p's start to itself and its goal to itself.
 bool fixes_problem(const Board& b, const Problem& p, int s);
 
+// The census group of p under o: the board symmetries that fix its start and its goal (only the
+// identity without o.symmetry), as indices into the board's, the identity first.
+std::vector<int> census_group(const Board& b, const Problem& p, const CensusOptions& o);
+
 // Whether a census of p under o reports the random player's chances (CensusResult::random_player):
 // asked for, with counts, and from a start with a peg to move.
 inline bool reports_chances(const Problem& p, const CensusOptions& o) {
@@ -223,6 +227,11 @@ inline bool reports_chances(const Problem& p, const CensusOptions& o) {
 // The complement trick's twist for p (compact.cpp): a board symmetry u such that x is on a
 // solution path exactly when u(complement of x) is reachable, or -1 when there is none.
 int complement_twist(const Board& b, const Problem& p);
+
+// The wide engine (wide.cpp): layouts of 64 and 128 bits, under the census group syms.
+namespace wide {
+CensusResult census(const Problem& p, const CensusOptions& o, std::vector<int> syms);
+}
 
 // The compact engine (compact.cpp): layouts of up to 64 bits; throws CensusError.
 // wide_counts: 128-bit path counts from the start (the tests' check of that path); otherwise

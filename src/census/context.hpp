@@ -1,0 +1,94 @@
+// The census engines' skeleton (internal to src/census): the context every engine shares and
+// the run that gives every result one shape. The compact engine (compact_engine.ipp, 64-bit keys
+// by residue) and the wide engine (wide.cpp, Bits<W> keys by hash shard) derive from it.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "../core/geometry.hpp"
+#include "../core/pool.hpp"
+#include "engine.hpp"
+#include "paths.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/problem.hpp"
+
+namespace pegsol::census_detail {
+
+// The skeleton every census engine is built on: the problem, its census group, the run's
+// control, memory ledger, worker pool and progress, and the run itself (run_engine), which
+// gives every result the same shape, stop handling and totals. An engine derives from it with
+// its key representation (compact 64-bit keys, or Bits<W>) and defines its passes.
+template <int W>
+class Context {
+ public:
+  using Pos = Bits<W>;
+
+ protected:
+  // syms: the census group (problem_symmetries), the identity first.
+  Context(const Problem& p, const CensusOptions& o, std::vector<int> syms)
+      : p_(p),
+        o_(o),
+        b_(*p.board),
+        g_(*p.board),
+        syms_(std::move(syms)),
+        run_(o),
+        mem_(memory_limit_of(o)),
+        workers_(threads_of(o)),
+        team_(workers_),
+        n_(b_.size()),
+        goal_pegs_(goal_pegs(p)) {
+    progress_.start();
+  }
+
+  // Runs body(r) on a result with a level per peg count and a figure per hole, then adds its
+  // totals, time and memory peak; units: the progress units of the whole run. A stop becomes
+  // the result's reason, and what the passes settled stays in it.
+  template <class Body>
+  CensusResult run_engine(int group_size, std::uint64_t units, Body&& body) {
+    CensusResult r;
+    r.group_size = group_size;
+    r.width = W;
+    r.threads = workers_;
+    r.levels.assign(static_cast<std::size_t>(n_ + 1), CensusLevel{});
+    r.solutions_by_hole.assign(static_cast<std::size_t>(n_), 0);
+    r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
+    progress_.set_units(units);
+    run_passes(r, [&] { body(r); });
+    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
+    total_result(r, progress_, mem_);
+    return r;
+  }
+
+  // Solutions up to the census group (paths.hpp's Burnside count), from r.solutions.
+  template <class IsGoal>
+  void up_to_symmetry(CensusResult& r, IsGoal&& is_goal) const {
+    r.solutions_up_to_symmetry =
+        solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions, is_goal);
+  }
+
+  void check_cancel() const { run_.control.throw_if_stopped(); }
+  // Progress (Progress: the control's report and the options' callback).
+  void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
+              bool force = false) {
+    progress_.report(phase, level, positions, done, force);
+  }
+
+  const Problem& p_;
+  const CensusOptions& o_;
+  const Board& b_;
+  Geometry<W> g_;
+  std::vector<int> syms_;  // the census group: indices into the board's symmetries, 0 first
+  RunControl run_;
+  Memory mem_;
+  int workers_ = 1;
+  WorkerPool team_;                            // the run's threads, for every level of every pass
+  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
+  int n_ = 0;                                  // holes
+  int goal_pegs_ = 1, k0_ = 0;                 // pegs at the goal and at the start
+  std::uint64_t positions_ = 0;                // positions built so far, for progress
+};
+
+}  // namespace pegsol::census_detail
