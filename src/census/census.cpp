@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
 #include "engine.hpp"
 #include "paths.hpp"
@@ -45,25 +46,6 @@ std::size_t default_memory_limit() {
     limit = std::min(limit, std::max(space / 4, space > reserve ? space - reserve : 0));
   }
   return limit;
-}
-
-bool fixes_problem(const Board& b, const Problem& p, int s) {
-  const auto& perm = b.symmetries()[static_cast<std::size_t>(s)];
-  auto invariant = [&](const HoleSet& set) {
-    for (int h = 0; h < b.size(); ++h)
-      if (set.test(h) != set.test(perm[static_cast<std::size_t>(h)])) return false;
-    return true;
-  };
-  if (!invariant(p.start)) return false;
-  switch (p.goal.kind) {
-    case Goal::Kind::Hole:
-      return perm[static_cast<std::size_t>(p.goal.hole)] == p.goal.hole;
-    case Goal::Kind::Position:
-      return invariant(p.goal.position);
-    case Goal::Kind::Any:
-      return true;
-  }
-  return false;
 }
 
 namespace {
@@ -174,8 +156,7 @@ class Engine {
         mem_(memory_limit_of(o)),
         workers_(threads_of(o)),
         team_(workers_) {
-    for (int s = 0; s < g_.symmetry_count(); ++s)
-      if (s == 0 || (o.symmetry && fixes_problem(b_, p_, s))) syms_.push_back(s);
+    syms_ = problem_symmetries(b_, p_, o.symmetry);
     start_ = g_.to_bits(p.start);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);

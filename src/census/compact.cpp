@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../core/symmetry.hpp"
 #include "engine.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/version.hpp"
@@ -40,9 +41,7 @@ int complement_twist(const Board& b, const Problem& p) {
 
 CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
   const Board& b = *p.board;
-  std::vector<int> syms;
-  for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
-    if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
+  const std::vector<int> syms = problem_symmetries(b, p, o.symmetry);
   const int twist = complement_twist(b, p);
   // Asked on every architecture, so that a bad PEGSOL_KERNELS is an error everywhere.
   [[maybe_unused]] const Isa isa =

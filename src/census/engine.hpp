@@ -211,9 +211,6 @@ class Booked {
   std::size_t booked_ = 0;
 };
 
-// True when board symmetry s maps p's start to itself and its goal to itself.
-bool fixes_problem(const Board& b, const Problem& p, int s);
-
 // Whether a census of p under o reports the random player's chances (CensusResult::random_player):
 // asked for, with counts, and from a start with a peg to move.
 inline bool reports_chances(const Problem& p, const CensusOptions& o) {
