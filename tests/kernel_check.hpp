@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "census/engine.hpp"
+#include "core/symmetry.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/problem.hpp"
 
@@ -39,10 +40,7 @@ inline const std::vector<Case>& cases() {
 
 // The census group of a single-vacancy problem: the symmetries fixing it, the identity first.
 inline std::vector<int> group_of(const Board& b, const Problem& p) {
-  std::vector<int> syms;
-  for (int q = 0; q < static_cast<int>(b.symmetries().size()); ++q)
-    if (q == 0 || census_detail::fixes_problem(b, p, q)) syms.push_back(q);
-  return syms;
+  return problem_symmetries(b, p);
 }
 
 // A board symmetry outside the identity, for the twist (the identity when there is none).

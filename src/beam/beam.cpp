@@ -14,6 +14,7 @@
 
 #include "../core/geometry.hpp"
 #include "../core/pool.hpp"
+#include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/invariants.hpp"
@@ -850,19 +851,7 @@ std::vector<HoleSet> goal_positions(const Problem& p) {
   };
   if (p.goal.kind == Goal::Kind::Position) return {p.goal.position};
   if (p.goal.kind == Goal::Kind::Hole) return {single(p.goal.hole)};
-  std::vector<bool> done(static_cast<std::size_t>(board.size()), false);
-  std::vector<const std::vector<int>*> fixing;
-  for (const auto& sym : board.symmetries()) {
-    HoleSet img(board.size());
-    for (int h : p.start.members()) img.set(sym[static_cast<std::size_t>(h)]);
-    if (img == p.start) fixing.push_back(&sym);
-  }
-  for (int h : admissible_finals(board, p.start).members()) {
-    if (done[static_cast<std::size_t>(h)]) continue;
-    for (const auto* sym : fixing)
-      done[static_cast<std::size_t>((*sym)[static_cast<std::size_t>(h)])] = true;
-    out.push_back(single(h));
-  }
+  for (int h : final_holes(board, p.start)) out.push_back(single(h));
   return out;
 }
 

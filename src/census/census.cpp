@@ -11,6 +11,7 @@
 
 #include <new>
 
+#include "../core/symmetry.hpp"
 #include "engine.hpp"
 #include "pegsol/error.hpp"
 
@@ -40,7 +41,7 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
                      "-bit layout; the census is built for layouts of up to 128 bits");
   try {
     if (compact) return census_detail::compact_census(p, o);
-    return census_detail::wide::census(p, o, census_detail::census_group(b, p, o));
+    return census_detail::wide::census(p, o, problem_symmetries(b, p, o.symmetry));
   } catch (const std::bad_alloc&) {
     // The machine (or `ulimit -v`) refused memory before the limit was reached: a memory stop
     // with nothing settled.

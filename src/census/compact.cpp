@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../core/symmetry.hpp"
 #include "engine.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/version.hpp"
@@ -40,7 +41,7 @@ int complement_twist(const Board& b, const Problem& p) {
 
 CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
   const Board& b = *p.board;
-  const std::vector<int> syms = census_group(b, p, o);
+  const std::vector<int> syms = problem_symmetries(b, p, o.symmetry);
   const int twist = complement_twist(b, p);
   // Asked on every architecture, so that a bad PEGSOL_KERNELS is an error everywhere.
   [[maybe_unused]] const Isa isa =

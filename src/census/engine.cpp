@@ -30,30 +30,4 @@ std::size_t default_memory_limit() {
   return limit;
 }
 
-bool fixes_problem(const Board& b, const Problem& p, int s) {
-  const auto& perm = b.symmetries()[static_cast<std::size_t>(s)];
-  auto invariant = [&](const HoleSet& set) {
-    for (int h = 0; h < b.size(); ++h)
-      if (set.test(h) != set.test(perm[static_cast<std::size_t>(h)])) return false;
-    return true;
-  };
-  if (!invariant(p.start)) return false;
-  switch (p.goal.kind) {
-    case Goal::Kind::Hole:
-      return perm[static_cast<std::size_t>(p.goal.hole)] == p.goal.hole;
-    case Goal::Kind::Position:
-      return invariant(p.goal.position);
-    case Goal::Kind::Any:
-      return true;
-  }
-  return false;
-}
-
-std::vector<int> census_group(const Board& b, const Problem& p, const CensusOptions& o) {
-  std::vector<int> syms;
-  for (int s = 0; s < static_cast<int>(b.symmetries().size()); ++s)
-    if (s == 0 || (o.symmetry && fixes_problem(b, p, s))) syms.push_back(s);
-  return syms;
-}
-
 }  // namespace pegsol::census_detail

@@ -211,13 +211,6 @@ class Booked {
   std::size_t booked_ = 0;
 };
 
-// True when board symmetry s maps p's start to itself and its goal to itself.
-bool fixes_problem(const Board& b, const Problem& p, int s);
-
-// The census group of p under o: the board symmetries that fix its start and its goal (only the
-// identity without o.symmetry), as indices into the board's, the identity first.
-std::vector<int> census_group(const Board& b, const Problem& p, const CensusOptions& o);
-
 // Whether a census of p under o reports the random player's chances (CensusResult::random_player):
 // asked for, with counts, and from a start with a peg to move.
 inline bool reports_chances(const Problem& p, const CensusOptions& o) {

@@ -14,6 +14,7 @@
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
 #include "../core/geometry.hpp"
+#include "../core/symmetry.hpp"
 #include "checkpoint_files.hpp"
 #include "exchange.hpp"
 #include "pegsol/error.hpp"
@@ -260,8 +261,7 @@ class DistributedCensus {
         run_(o),
         mem_(census_detail::memory_limit_of(o)),
         cur_(mem_) {
-    for (int s = 0; s < g_.symmetry_count(); ++s)
-      if (s == 0 || (o.symmetry && census_detail::fixes_problem(b_, p_, s))) syms_.push_back(s);
+    syms_ = problem_symmetries(b_, p_, o.symmetry);
     start_ = g_.to_bits(p.start);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);

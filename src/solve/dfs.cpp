@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
 #include "pegsol/invariants.hpp"
 
@@ -290,17 +291,7 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
   std::vector<HoleSet> finals;
   if (p.goal.kind == Goal::Kind::Any) {
     // One final hole per orbit under the symmetries that fix the start.
-    HoleSet ok = admissible_finals(board, p.start);
-    Bits<W> sb = g.to_bits(p.start);
-    std::vector<bool> done(static_cast<std::size_t>(board.size()), false);
-    for (int h : ok.members()) {
-      if (done[static_cast<std::size_t>(h)]) continue;
-      for (int s = 0; s < g.symmetry_count(); ++s)
-        if (g.apply(s, sb) == sb)
-          done[static_cast<std::size_t>(
-              board.symmetries()[static_cast<std::size_t>(s)][static_cast<std::size_t>(h)])] = true;
-      finals.push_back(single(h));
-    }
+    for (int h : final_holes(board, p.start)) finals.push_back(single(h));
   } else {
     finals.push_back(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
   }
