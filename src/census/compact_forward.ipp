@@ -549,17 +549,12 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
     // to the front by a permutation looked up from its legality bits, and the children written
     // with their counts and chances (64-bit counts) or their parents' indices (128-bit counts,
     // gathered at the flush), and kept by advancing the batch by their number.
-    // (Missing jumps of a class of fewer than eight ask for no bits set and bit 0 set: never
-    // legal; lanes past the end hold no pegs.)
+    // (Lanes past the end hold no pegs: no jump is legal there.)
     __m256i need[8], have[8], flip[8];
-    for (int j = 0; j < 8; ++j) {
-      const bool real = j < sp.n;
-      need[j] = _mm256_set1_epi64x(
-          static_cast<long long>(real ? sp.need[static_cast<std::size_t>(j)] : 0));
-      have[j] = _mm256_set1_epi64x(
-          static_cast<long long>(real ? sp.have[static_cast<std::size_t>(j)] : 1));
-      flip[j] = _mm256_set1_epi64x(
-          static_cast<long long>(real ? sp.flip[static_cast<std::size_t>(j)] : 0));
+    for (int j = 0; j < sp.n; ++j) {
+      need[j] = _mm256_set1_epi64x(static_cast<long long>(sp.need[static_cast<std::size_t>(j)]));
+      have[j] = _mm256_set1_epi64x(static_cast<long long>(sp.have[static_cast<std::size_t>(j)]));
+      flip[j] = _mm256_set1_epi64x(static_cast<long long>(sp.flip[static_cast<std::size_t>(j)]));
     }
     auto run = [&]<int kJumps>() {
       for (std::size_t i = i0; i < i1; i += 4) {
@@ -608,10 +603,12 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
         if (nc >= kBatch) flush();
       }
     };
-    if (sp.n > 4)
-      run.template operator()<8>();
-    else
-      run.template operator()<4>();
+    // As many jumps as the class has (a class padded to four or eight jumps cost the padding's
+    // tests and stores on every vector).
+    [&]<int... kN>(std::integer_sequence<int, kN...>) {
+      (void)((sp.n == kN + 1 && (run.template operator()<kN + 1>(), true)) || ...);
+    }
+    (std::make_integer_sequence<int, 8>{});
     flush();
     return;
   }
