@@ -641,8 +641,8 @@ inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out
   u32* R = w.scratch_res.vec().data();
   C* Cn = kCounts != kKeys ? w.scratch_count.vec().data() : nullptr;
   double* S = kCounts == kChance ? w.scratch_share.vec().data() : nullptr;
-#if PEGSOL_AVX512
-  if constexpr (kVec && kCounts != kKeys && std::is_same_v<C, u64>) {
+#if PEGSOL_AVX512 || PEGSOL_AVX2
+  if constexpr (kVec == PEGSOL_AVX512 && kCounts != kKeys && std::is_same_v<C, u64>) {
     compact_values(w, m, K, R, Cn, S, my);
   } else
 #endif
@@ -727,6 +727,94 @@ inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::siz
   }
   fold();
   my.raw += hsum(raw);
+}
+#elif PEGSOL_AVX2
+// compact()'s first passes with 64-bit counts, four slots a vector (AVX2): the occupied slots'
+// keys, counts and chances packed in table order by looked-up permutations, then residues,
+// orbits, jumps, shares and the level's figures, as the AVX-512 form above does them.
+template <class Kernel, bool kVec>
+template <class C, Carry kCounts>
+inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K,
+                                                 u32* R, u64* Cn, double* S, Tally& my) const {
+  const auto& tab = w.table;
+  const std::size_t cap = tab.capacity();
+  // count, chance, count, ... (or counts alone)
+  const auto* V = reinterpret_cast<const u64*>(tab.values());
+  const __m256i zero = _mm256_setzero_si256();
+  std::size_t n = 0;
+  for (std::size_t b = 0; b < cap; b += 4) {
+    const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab.keys() + b));
+    const unsigned occ = ~static_cast<unsigned>(
+                             _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero)))) &
+                         0xFu;
+    if (!occ) continue;
+    const __m256i perm = pack4(occ);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(K + n), _mm256_permutevar8x32_epi32(x, perm));
+    if constexpr (kCounts == kChance) {
+      // c0 s0 c1 s1 | c2 s2 c3 s3  ->  c0 c1 c2 c3 and s0 s1 s2 s3
+      const __m256i v0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(V + 2 * b)),
+                    v1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(V + 2 * b + 4));
+      const __m256i c = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(v0, v1), 0xD8);
+      const __m256i sh = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(v0, v1), 0xD8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Cn + n), _mm256_permutevar8x32_epi32(c, perm));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(S + n), _mm256_permutevar8x32_epi32(sh, perm));
+    } else {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(Cn + n),
+                          _mm256_permutevar8x32_epi32(
+                              _mm256_load_si256(reinterpret_cast<const __m256i*>(V + b)), perm));
+    }
+    n += static_cast<std::size_t>(std::popcount(occ));
+  }
+  for (std::size_t q = m; q < m + 8; ++q) {
+    K[q] = m ? K[0] : 0;
+    Cn[q] = 0;
+    if constexpr (kCounts == kChance) S[q] = 0;
+  }
+  // Games (counts of dead ends) and paths (count x jumps) summed in 32-bit halves in 64-bit
+  // lanes, folded into 128 bits every 4096 rounds (a half times a jump count stays below 2^42).
+  // A dead end has no jumps, so its paths product is zero without a mask; lanes past the end
+  // have zero counts.
+  const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFll);
+  __m256i g_lo = zero, g_hi = zero, p_lo = zero, p_hi = zero;
+  auto fold = [&] {
+    const u128 g = static_cast<u128>(hsum(g_lo)) + (static_cast<u128>(hsum(g_hi)) << 32);
+    const u128 p = static_cast<u128>(hsum(p_lo)) + (static_cast<u128>(hsum(p_hi)) << 32);
+    my.games += g;
+    if (__builtin_add_overflow(my.paths, p, &my.paths)) my.paths_overflow = true;
+    g_lo = g_hi = p_lo = p_hi = zero;
+  };
+  u64 raw = 0;
+  alignas(64) u32 o8[8], m8[8];
+  std::size_t rounds = 0;
+  for (std::size_t i = 0; i < m; i += 8) {
+    residue8(K + i, R + i);
+    kern_.describe8(K + i, o8, m8);
+    const std::size_t e = std::min<std::size_t>(8, m - i);
+    for (std::size_t u = 0; u < e; ++u) raw += o8[u];
+    for (int h = 0; h < 8; h += 4) {
+      const __m128i m4 = _mm_load_si128(reinterpret_cast<const __m128i*>(m8 + h));
+      const __m256i mv = _mm256_cvtepu32_epi64(m4);
+      const __m256i dead = _mm256_cmpeq_epi64(mv, zero);
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(Cn + i + h));
+      const __m256i hi = _mm256_srli_epi64(c, 32);
+      g_lo = _mm256_add_epi64(g_lo, _mm256_and_si256(dead, _mm256_and_si256(c, low32)));
+      g_hi = _mm256_add_epi64(g_hi, _mm256_and_si256(dead, hi));
+      p_lo = _mm256_add_epi64(p_lo, _mm256_mul_epu32(c, mv));
+      p_hi = _mm256_add_epi64(p_hi, _mm256_mul_epu32(hi, mv));
+      if constexpr (kCounts == kChance) {
+        // The chance over the jumps; a dead end keeps its chance (divided by one).
+        const __m256d ch = _mm256_loadu_pd(S + i + h);
+        _mm256_storeu_pd(
+            S + i + h, _mm256_div_pd(ch, _mm256_cvtepi32_pd(_mm_max_epu32(m4, _mm_set1_epi32(1)))));
+      }
+    }
+    if (++rounds == 4096) {
+      fold();
+      rounds = 0;
+    }
+  }
+  fold();
+  my.raw += raw;
 }
 #endif
 

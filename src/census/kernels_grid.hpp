@@ -72,6 +72,11 @@ inline void store_low32x4(std::uint32_t* out, __m256i x) {
                    _mm256_castsi256_si128(
                        _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
 }
+// The sum of the four 64-bit lanes (modulo 2^64).
+inline std::uint64_t hsum(__m256i a) {
+  const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(q) + _mm_extract_epi64(q, 1));
+}
 #endif
 
 // Where each hole sits in the grid word, which box transforms make up the census group, the
