@@ -1,6 +1,7 @@
 // The census engines' skeleton (internal to src/census): the context every engine shares and
 // the run that gives every result one shape. The compact engine (compact_engine.ipp, 64-bit keys
-// by residue) and the wide engine (wide.cpp, Bits<W> keys by hash shard) derive from it.
+// by residue), the wide engine (wide.cpp, Bits<W> keys by hash shard) and one rank of the MPI
+// census (src/mpi/census_mpi.cpp, keys by owner rank) derive from it.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,9 @@ class Context {
   using Pos = Bits<W>;
 
  protected:
-  // syms: the census group (problem_symmetries), the identity first.
-  Context(const Problem& p, const CensusOptions& o, std::vector<int> syms)
+  // syms: the census group (problem_symmetries), the identity first; threads: the worker
+  // pool's size (0: the options' threads, or the default).
+  Context(const Problem& p, const CensusOptions& o, std::vector<int> syms, int threads = 0)
       : p_(p),
         o_(o),
         b_(*p.board),
@@ -36,7 +38,7 @@ class Context {
         syms_(std::move(syms)),
         run_(o),
         mem_(memory_limit_of(o)),
-        workers_(threads_of(o)),
+        workers_(threads > 0 ? threads : threads_of(o)),
         team_(workers_),
         n_(b_.size()),
         goal_pegs_(goal_pegs(p)) {
@@ -46,8 +48,10 @@ class Context {
   // Runs body(r) on a result with a level per peg count and a figure per hole, then adds its
   // totals, time and memory peak; units: the progress units of the whole run. A stop becomes
   // the result's reason, and what the passes settled stays in it.
+  // report_done: the last progress report ("done"), off for an engine that reports its own.
   template <class Body>
-  CensusResult run_engine(int group_size, std::uint64_t units, Body&& body) {
+  CensusResult run_engine(int group_size, std::uint64_t units, Body&& body,
+                          bool report_done = true) {
     CensusResult r;
     r.group_size = group_size;
     r.width = W;
@@ -57,7 +61,7 @@ class Context {
     r.p_by_hole.assign(static_cast<std::size_t>(n_), 0.0);
     progress_.set_units(units);
     run_passes(r, [&] { body(r); });
-    if (r.stop == StopReason::None) report("done", 1, positions_, units, true);
+    if (r.stop == StopReason::None && report_done) report("done", 1, positions_, units, true);
     total_result(r, progress_, mem_);
     return r;
   }

@@ -3,7 +3,6 @@
 #include "census_mpi.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <functional>
@@ -11,6 +10,7 @@
 #include <queue>
 #include <utility>
 
+#include "../census/context.hpp"
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
 #include "../core/geometry.hpp"
@@ -26,7 +26,6 @@ namespace {
 
 using census_detail::add_count;
 using census_detail::Booked;
-using census_detail::Clock;
 using census_detail::Memory;
 using census_detail::MemoryExceeded;
 using u64 = std::uint64_t;
@@ -245,25 +244,18 @@ class Cursor {
 };
 
 // One rank's part of a distributed census: it owns its share of every level and its tables.
-class DistributedCensus {
+class DistributedCensus : public census_detail::Context<64> {
  public:
   DistributedCensus(const Problem& p, const CensusOptions& o, MPI_Comm comm, RankLedger& ledger,
                     const Checkpoint& cp, const RankOptions& ro)
-      : spill_(ro.spill_dir),
+      : Context<64>(p, o, problem_symmetries(*p.board, p, o.symmetry), 1),
+        spill_(ro.spill_dir),
         round_parents_(std::max<u64>(1, ro.round_parents)),
-        p_(p),
-        o_(o),
         cp_(cp),
-        b_(*p.board),
-        g_(*p.board),
         ex_(comm, ledger),
         ledger_(ledger),
-        run_(o),
-        mem_(census_detail::memory_limit_of(o)),
         cur_(mem_) {
-    syms_ = problem_symmetries(b_, p_, o.symmetry);
     start_ = g_.to_bits(p.start);
-    goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
     if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
     // A child's images are its parent's images XOR the images of the jump.
@@ -272,39 +264,27 @@ class DistributedCensus {
     for (std::size_t s = 0; s < syms_.size(); ++s)
       for (std::size_t j = 0; j < nj; ++j)
         sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j))).w[0];
-    t0_ = Clock::now();
   }
 
   CensusResult run() {
-    CensusResult r;
-    r.group_size = static_cast<int>(syms_.size());
-    r.width = 64;
-    r.threads = ex_.size();
     const bool store = o_.on_path || o_.distinct;
-    try {
-      forward(r, store);
-      if (store) on_path(r);
-      if (ex_.rank() == 0) ex_.guarded([&] { up_to_symmetry(r); });
-      ex_.agree(run_.control);
-      if (o_.distinct) distinct(r);
-    } catch (const Stopped& s) {
-      r.stop = s.reason;
-    } catch (const MemoryExceeded& e) {
-      r.stop = StopReason::Memory;
-      r.stop_note = e.what();
-    }
-    for (const CensusLevel& l : r.levels) {
-      r.reachable_raw += l.reachable_raw;
-      r.reachable_sym += l.reachable_sym;
-      r.on_path_raw += l.on_path_raw;
-      r.on_path_sym += l.on_path_sym;
-    }
+    CensusResult r = run_engine(
+        static_cast<int>(syms_.size()), 0,
+        [&](CensusResult& res) {
+          forward(res, store);
+          if (store) on_path(res);
+          if (ex_.rank() == 0)
+            ex_.guarded([&] { up_to_symmetry(res, [&](const Pos& x) { return is_goal(x); }); });
+          ex_.agree(run_.control);
+          if (o_.distinct) distinct(res);
+        },
+        false);  // progress goes through progress(), collectively
+    r.threads = ex_.size();
     r.random_player = census_detail::reports_chances(p_, o_);
     if (!r.random_player) {
       r.p_one_peg = r.p_goal = 0;
       std::fill(r.p_by_hole.begin(), r.p_by_hole.end(), 0.0);
     }
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
     ledger_.peak_bytes = mem_.peak();
     ledger_.seconds = r.seconds;
     r.peak_bytes = static_cast<std::size_t>(ex_.sum(static_cast<u64>(mem_.peak())));
@@ -336,9 +316,8 @@ class DistributedCensus {
   void progress(int level, u64 positions) {
     const u64 most = ex_.max(mem_.used());
     if (o_.progress)
-      o_.progress(CensusProgress{level, positions,
-                                 std::chrono::duration<double>(Clock::now() - t0_).count(),
-                                 static_cast<std::size_t>(most)});
+      o_.progress(
+          CensusProgress{level, positions, progress_.seconds(), static_cast<std::size_t>(most)});
   }
 
   // Forward pass: every level from the start's down to one peg, each rank expanding its own
@@ -942,11 +921,6 @@ class DistributedCensus {
   }
 
   // Solutions up to the census group (paths.hpp), on rank 0.
-  void up_to_symmetry(CensusResult& r) {
-    r.solutions_up_to_symmetry = census_detail::solutions_up_to_symmetry(
-        g_, syms_, start_, goal_pegs_, r.solutions, [&](const Pos& x) { return is_goal(x); });
-  }
-
   // Solutions up to reordering (paths.hpp): the solution-path sets gathered on rank 0, which
   // runs the one-process count over them.
   void distinct(CensusResult& r) {
@@ -982,24 +956,15 @@ class DistributedCensus {
   // Parents a level expands per round over all ranks: the same for any number of ranks, so that
   // the rounds (and with them the order of every sum) do not depend on it.
   u64 round_parents_;
-  const Problem& p_;
-  const CensusOptions& o_;
   const Checkpoint& cp_;
-  const Board& b_;
-  Geometry<64> g_;
   Exchange ex_;
   RankLedger& ledger_;
-  census_detail::RunControl run_;
-  Memory mem_;
-  std::vector<int> syms_;
   std::vector<u64> sym_jump_;  // [symmetry index in syms_][jump]
   Pos start_, goal_pos_;
-  int goal_pegs_ = 1, k0_ = 0;
   Booked<Entry> cur_;                       // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
   u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
-  u64 positions_ = 0;  // positions of the levels expanded so far, over all ranks
-  Clock::time_point t0_;
+  // (Context's positions_: the positions of the levels expanded so far, over all ranks.)
 };
 
 }  // namespace
