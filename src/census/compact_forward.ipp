@@ -556,49 +556,55 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
       have[j] = _mm256_set1_epi64x(static_cast<long long>(sp.have[static_cast<std::size_t>(j)]));
       flip[j] = _mm256_set1_epi64x(static_cast<long long>(sp.flip[static_cast<std::size_t>(j)]));
     }
+    // Eight parents an iteration, as two vectors: each jump's masks and flip loaded once for
+    // both. (At most 64 children an iteration: the batch's margin holds them.)
     auto run = [&]<int kJumps>() {
-      for (std::size_t i = i0; i < i1; i += 4) {
-        if ((i & 7) == 0) {
-          __builtin_prefetch(keys + i + 256);
-          if constexpr (kCounts != kKeys) {
-            __builtin_prefetch(s.count + i + 256);
-            if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
-          }
+      const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+      for (std::size_t i = i0; i < i1; i += 8) {
+        __builtin_prefetch(keys + i + 256);
+        if constexpr (kCounts != kKeys) {
+          __builtin_prefetch(s.count + i + 256);
+          if constexpr (kCounts == kChance) __builtin_prefetch(s.share + i + 256);
         }
-        // A whole vector loads plainly; the last, partial one masked (its other lanes zero).
+        // Whole vectors load plainly; the last, partial ones masked (their other lanes zero:
+        // no pegs, so no legal jump).
         const std::size_t left = i1 - i;
-        auto load = [&](const void* p) {
-          if (left >= 4) return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-          return _mm256_maskload_epi64(
-              static_cast<const long long*>(p),
-              _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(left)),
-                                 _mm256_setr_epi64x(0, 1, 2, 3)));
+        auto load = [&](const void* p, std::size_t h) {
+          if (left >= h + 4) return _mm256_loadu_si256(static_cast<const __m256i*>(p) + h / 4);
+          const long long n = static_cast<long long>(left > h ? left - h : 0);
+          return _mm256_maskload_epi64(static_cast<const long long*>(p) + h,
+                                       _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lane));
         };
-        const __m256i x = load(keys + i);
-        __m256i pc = _mm256_setzero_si256(), ps = pc;
-        if constexpr (direct) {
-          pc = load(s.count + i);
-          if constexpr (kCounts == kChance) ps = load(s.share + i);
-        }
-        const __m256i parents = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0));
-        for (int j = 0; j < kJumps; ++j) {
-          const unsigned m = legal4(x, need[j], have[j]);
-          const __m256i perm = pack4(m);
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
-                              _mm256_permutevar8x32_epi32(_mm256_xor_si256(x, flip[j]), perm));
+        __m256i x[2], pc[2] = {}, ps[2] = {}, parents[2];
+        for (std::size_t h = 0; h < 2; ++h) {
+          x[h] = load(keys + i, 4 * h);
           if constexpr (direct) {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.count + nc),
-                                _mm256_permutevar8x32_epi32(pc, perm));
-            if constexpr (kCounts == kChance)
-              _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.share + nc),
-                                  _mm256_permutevar8x32_epi32(ps, perm));
-          } else if constexpr (kCounts != kKeys) {
-            _mm_storeu_si128(
-                reinterpret_cast<__m128i*>(cp + nc),
-                _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(parents, pack4_32(m))));
+            pc[h] = load(s.count + i, 4 * h);
+            if constexpr (kCounts == kChance) ps[h] = load(s.share + i, 4 * h);
           }
-          nc += static_cast<std::size_t>(std::popcount(m));
+          parents[h] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i + 4 * h)),
+                                        _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0));
+        }
+        for (int j = 0; j < kJumps; ++j) {
+          const __m256i nd = need[j], hv = have[j], fl = flip[j];
+          for (std::size_t h = 0; h < 2; ++h) {
+            const unsigned m = legal4(x[h], nd, hv);
+            const __m256i perm = pack4(m);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(ck + nc),
+                                _mm256_permutevar8x32_epi32(_mm256_xor_si256(x[h], fl), perm));
+            if constexpr (direct) {
+              _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.count + nc),
+                                  _mm256_permutevar8x32_epi32(pc[h], perm));
+              if constexpr (kCounts == kChance)
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(w.share + nc),
+                                    _mm256_permutevar8x32_epi32(ps[h], perm));
+            } else if constexpr (kCounts != kKeys) {
+              _mm_storeu_si128(
+                  reinterpret_cast<__m128i*>(cp + nc),
+                  _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(parents[h], pack4_32(m))));
+            }
+            nc += static_cast<std::size_t>(std::popcount(m));
+          }
         }
         if (nc >= kBatch) flush();
       }
