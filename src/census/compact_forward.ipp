@@ -209,24 +209,7 @@ inline void Engine<Kernel, kVec>::singles(CensusResult& r, const Level<C>& cur) 
       if constexpr (kCounts == kChance) r.p_one_peg += s.share[i];
     }
   if constexpr (kCounts == kKeys) return;
-  switch (p_.goal.kind) {
-    case Goal::Kind::Any:
-      r.solutions = 0;
-      for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
-      r.p_goal = r.p_one_peg;
-      break;
-    case Goal::Kind::Hole:
-      r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-      r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-      break;
-    case Goal::Kind::Position:
-      if (goal_pegs_ == 1) {
-        const auto h = static_cast<std::size_t>(kern_.hole_at(std::countr_zero(goal_)));
-        r.solutions = r.solutions_by_hole[h];
-        r.p_goal = r.p_by_hole[h];
-      }
-      break;
-  }
+  goal_figures(r);
 }
 
 // A worker's scratch: one batch of children, and the table of its work item.

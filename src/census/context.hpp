@@ -73,6 +73,48 @@ class Context {
         solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions, is_goal);
   }
 
+  // The goal as a position: the goal position, the goal hole's peg, or none (a goal anywhere).
+  Pos goal_position() const {
+    if (p_.goal.kind == Goal::Kind::Position) return g_.to_bits(p_.goal.position);
+    if (p_.goal.kind == Goal::Kind::Hole) return Pos::single(b_.bit(p_.goal.hole));
+    return Pos{};
+  }
+  // The image of every jump under every symmetry of the group, [symmetry index in syms_][jump]:
+  // a permutation of bits is linear over XOR, so image(x ^ jump) = image(x) ^ image(jump), and
+  // a child's images cost one XOR each once its parent's are known.
+  std::vector<Pos> jump_images() const {
+    const std::size_t nj = b_.jumps().size();
+    std::vector<Pos> out(syms_.size() * nj);
+    for (std::size_t s = 0; s < syms_.size(); ++s)
+      for (std::size_t j = 0; j < nj; ++j)
+        out[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j)));
+    return out;
+  }
+
+  // The goal's solutions and chance (r.solutions, r.p_goal) from the one-peg level's figures
+  // by hole (r.solutions_by_hole, r.p_by_hole, r.p_one_peg). Goals of more pegs are read from
+  // their own level.
+  void goal_figures(CensusResult& r) const {
+    switch (p_.goal.kind) {
+      case Goal::Kind::Any:
+        r.solutions = 0;
+        for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
+        r.p_goal = r.p_one_peg;
+        break;
+      case Goal::Kind::Hole:
+        r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
+        break;
+      case Goal::Kind::Position:
+        if (goal_pegs_ == 1) {
+          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_position().lowest()));
+          r.solutions = r.solutions_by_hole[h];
+          r.p_goal = r.p_by_hole[h];
+        }
+        break;
+    }
+  }
+
   void check_cancel() const { run_.control.throw_if_stopped(); }
   // Progress (Progress: the control's report and the options' callback).
   void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,

@@ -35,16 +35,8 @@ class Engine : public Context<W> {
   Engine(const Problem& p, const CensusOptions& o, std::vector<int> syms)
       : Base(p, o, std::move(syms)) {
     start_ = g_.to_bits(p.start);
-    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
-    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
-    // Images of every jump under every symmetry of the group: a permutation of bits is linear
-    // over XOR, so image(x ^ jump) = image(x) ^ image(jump), and a child's images cost one XOR
-    // each once its parent's images are known.
-    const std::size_t nj = b_.jumps().size();
-    sym_jump_.resize(syms_.size() * nj);
-    for (std::size_t s = 0; s < syms_.size(); ++s)
-      for (std::size_t j = 0; j < nj; ++j)
-        sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j)));
+    goal_pos_ = this->goal_position();
+    sym_jump_ = this->jump_images();
   }
 
   CensusResult run() {
@@ -130,23 +122,7 @@ class Engine : public Context<W> {
         }
         r.p_one_peg += x.prob;
       }
-    switch (p_.goal.kind) {
-      case Goal::Kind::Any:
-        for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
-        r.p_goal = r.p_one_peg;
-        break;
-      case Goal::Kind::Hole:
-        r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-        r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-        break;
-      case Goal::Kind::Position:
-        if (goal_pegs_ == 1) {
-          int h = b_.hole_at_bit(goal_pos_.lowest());
-          r.solutions = r.solutions_by_hole[static_cast<std::size_t>(h)];
-          r.p_goal = r.p_by_hole[static_cast<std::size_t>(h)];
-        }
-        break;
-    }
+    this->goal_figures(r);
   }
 
   // Builds level k-1 from level k (see engine.hpp for the two phases).

@@ -256,14 +256,8 @@ class DistributedCensus : public census_detail::Context<64> {
         ledger_(ledger),
         cur_(mem_) {
     start_ = g_.to_bits(p.start);
-    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
-    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
-    // A child's images are its parent's images XOR the images of the jump.
-    const std::size_t nj = b_.jumps().size();
-    sym_jump_.resize(syms_.size() * nj);
-    for (std::size_t s = 0; s < syms_.size(); ++s)
-      for (std::size_t j = 0; j < nj; ++j)
-        sym_jump_[s * nj + j] = g_.apply(syms_[s], g_.jump_mask(static_cast<int>(j))).w[0];
+    goal_pos_ = goal_position();
+    for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
   }
 
   CensusResult run() {
@@ -519,24 +513,7 @@ class DistributedCensus : public census_detail::Context<64> {
       }
       r.p_one_peg += e.chance;
     }
-    switch (p_.goal.kind) {
-      case Goal::Kind::Any:
-        r.solutions = 0;
-        for (Count c : r.solutions_by_hole) add_count(r.solutions, c);
-        r.p_goal = r.p_one_peg;
-        break;
-      case Goal::Kind::Hole:
-        r.solutions = r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-        r.p_goal = r.p_by_hole[static_cast<std::size_t>(p_.goal.hole)];
-        break;
-      case Goal::Kind::Position:
-        if (goal_pegs_ == 1) {
-          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_pos_.lowest()));
-          r.solutions = r.solutions_by_hole[h];
-          r.p_goal = r.p_by_hole[h];
-        }
-        break;
-    }
+    goal_figures(r);
   }
 
   // Builds level k-1 from level k (`total` positions over all ranks) in rounds: round i expands
