@@ -115,6 +115,7 @@ class Context {
     }
   }
 
+  // Throws Stopped (with its reason) once the run's control says stop.
   void check_cancel() const { run_.control.throw_if_stopped(); }
   // Progress (Progress: the control's report and the options' callback).
   void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
