@@ -21,9 +21,8 @@ class Engine : public Context<64> {
   Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms, int twist)
       : Context<64>(p, o, std::move(syms)), kern_(std::move(kernel)) {
     for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
-    start_ = to_key(g_.to_bits(p.start));
-    if (p.goal.kind == Goal::Kind::Position) goal_ = to_key(g_.to_bits(p.goal.position));
-    if (p.goal.kind == Goal::Kind::Hole) goal_ = kern_.bit(p.goal.hole);
+    start_ = to_key(start_pos_);
+    goal_ = to_key(goal_pos_);
     complementary_ = twist >= 0;
     build_residues(twist);
   }
@@ -66,7 +65,7 @@ class Engine : public Context<64> {
       if (o_.keep_paths) export_paths(r);
     }
     if (o_.counts) {
-      up_to_symmetry(r, [&](const Pos& x) { return is_goal(x); });
+      up_to_symmetry(r);
       if (o_.distinct) distinct(r);
     }
   }
@@ -76,9 +75,6 @@ class Engine : public Context<64> {
     u64 k = 0;
     for_each_bit(x, [&](int b) { k |= layout_to_key_[static_cast<std::size_t>(b)]; });
     return k;
-  }
-  bool is_goal(const Pos& x) const {
-    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : to_key(x) == goal_;
   }
   u32 residue(u64 x) const {
     u32 s = 0;

@@ -41,7 +41,11 @@ class Context {
         workers_(threads > 0 ? threads : threads_of(o)),
         team_(workers_),
         n_(b_.size()),
-        goal_pegs_(goal_pegs(p)) {
+        goal_pegs_(goal_pegs(p)),
+        start_pos_(g_.to_bits(p.start)) {
+    // The goal as a position: the goal position, the goal hole's peg, or none (a goal anywhere).
+    if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
     progress_.start();
   }
 
@@ -66,19 +70,17 @@ class Context {
     return r;
   }
 
-  // Solutions up to the census group (paths.hpp's Burnside count), from r.solutions.
-  template <class IsGoal>
-  void up_to_symmetry(CensusResult& r, IsGoal&& is_goal) const {
-    r.solutions_up_to_symmetry =
-        solutions_up_to_symmetry(g_, syms_, g_.to_bits(p_.start), goal_pegs_, r.solutions, is_goal);
+  // Whether x (layout bits) is the goal: one peg for a goal anywhere, else the goal position.
+  bool is_goal(const Pos& x) const {
+    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
   }
 
-  // The goal as a position: the goal position, the goal hole's peg, or none (a goal anywhere).
-  Pos goal_position() const {
-    if (p_.goal.kind == Goal::Kind::Position) return g_.to_bits(p_.goal.position);
-    if (p_.goal.kind == Goal::Kind::Hole) return Pos::single(b_.bit(p_.goal.hole));
-    return Pos{};
+  // Solutions up to the census group (paths.hpp's Burnside count), from r.solutions.
+  void up_to_symmetry(CensusResult& r) const {
+    r.solutions_up_to_symmetry = solutions_up_to_symmetry(
+        g_, syms_, start_pos_, goal_pegs_, r.solutions, [&](const Pos& x) { return is_goal(x); });
   }
+
   // The image of every jump under every symmetry of the group, [symmetry index in syms_][jump]:
   // a permutation of bits is linear over XOR, so image(x ^ jump) = image(x) ^ image(jump), and
   // a child's images cost one XOR each once its parent's are known.
@@ -107,7 +109,7 @@ class Context {
         break;
       case Goal::Kind::Position:
         if (goal_pegs_ == 1) {
-          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_position().lowest()));
+          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_pos_.lowest()));
           r.solutions = r.solutions_by_hole[h];
           r.p_goal = r.p_by_hole[h];
         }
@@ -136,6 +138,7 @@ class Context {
   int n_ = 0;                                  // holes
   int goal_pegs_ = 1, k0_ = 0;                 // pegs at the goal and at the start
   std::uint64_t positions_ = 0;                // positions built so far, for progress
+  Pos start_pos_, goal_pos_;  // the start and the goal (none for a goal anywhere), layout bits
 };
 
 }  // namespace pegsol::census_detail

@@ -1,5 +1,4 @@
-// Shared pieces of the census engines (engine.hpp): the default memory limit and the census
-// group of a problem.
+// Shared pieces of the census engines (engine.hpp): the default memory limit.
 #include "engine.hpp"
 
 #include <sys/resource.h>

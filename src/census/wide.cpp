@@ -24,8 +24,9 @@ template <int W>
 class Engine : public Context<W> {
   using Base = Context<W>;
   using Base::b_, Base::g_, Base::p_, Base::o_, Base::syms_, Base::run_, Base::mem_, Base::workers_,
-      Base::team_, Base::n_, Base::goal_pegs_, Base::k0_, Base::positions_;
-  using Base::check_cancel, Base::report;
+      Base::team_, Base::n_, Base::goal_pegs_, Base::k0_, Base::positions_, Base::start_pos_,
+      Base::goal_pos_;
+  using Base::check_cancel, Base::report, Base::is_goal;
 
  public:
   using Pos = Bits<W>;
@@ -34,20 +35,18 @@ class Engine : public Context<W> {
 
   Engine(const Problem& p, const CensusOptions& o, std::vector<int> syms)
       : Base(p, o, std::move(syms)) {
-    start_ = g_.to_bits(p.start);
-    goal_pos_ = this->goal_position();
     sym_jump_ = this->jump_images();
   }
 
   CensusResult run() {
     const bool store = o_.on_path || o_.distinct;
-    std::uint64_t units = 1000 * static_cast<std::uint64_t>(start_.count());
-    if (store && goal_pegs_ < start_.count())
-      units += 1000 * static_cast<std::uint64_t>(start_.count() - goal_pegs_);
+    std::uint64_t units = 1000 * static_cast<std::uint64_t>(start_pos_.count());
+    if (store && goal_pegs_ < start_pos_.count())
+      units += 1000 * static_cast<std::uint64_t>(start_pos_.count() - goal_pegs_);
     return this->run_engine(static_cast<int>(syms_.size()), units, [&](CensusResult& r) {
       forward(r, store);
       if (store) on_path(r);
-      this->up_to_symmetry(r, [&](const Pos& x) { return is_goal(x); });
+      this->up_to_symmetry(r);
       if (o_.distinct) distinct(r);
     });
   }
@@ -60,16 +59,13 @@ class Engine : public Context<W> {
     for (int s : syms_) stab += g_.apply(s, c) == c;
     return static_cast<int>(syms_.size()) / stab;
   }
-  bool is_goal(const Pos& x) const {
-    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
-  }
 
   // Forward pass: every level from the start's down to one peg. Stores each level's sorted
   // canonical keys when the backward pass needs them.
   void forward(CensusResult& r, bool store) {
     stored_.clear();
     for (int k = 0; k <= n_; ++k) stored_.emplace_back(mem_);
-    k0_ = start_.count();
+    k0_ = start_pos_.count();
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
@@ -78,7 +74,7 @@ class Engine : public Context<W> {
     Level cur;
     for (int s = 0; s < kShards; ++s) cur.emplace_back(mem_);
     E s0;
-    s0.key = canon(start_);
+    s0.key = canon(start_pos_);
     s0.set_count(1);
     s0.prob = 1;
     cur[static_cast<std::size_t>(shard_of<W>(s0.key.digest()))].push_back(s0);
@@ -312,7 +308,7 @@ class Engine : public Context<W> {
   void distinct(CensusResult& r) {
     // The backward pass always ran: the levels are stored whenever the count is asked for.
     count_distinct(
-        r, o_, true, g_, start_, goal_pegs_, k0_, mem_, run_.control,
+        r, o_, true, g_, start_pos_, goal_pegs_, k0_, mem_, run_.control,
         [&](const Pos& x, int k) {
           const auto& v = path_[static_cast<std::size_t>(k)].vec();
           return std::binary_search(v.begin(), v.end(), canon(x));
@@ -321,7 +317,6 @@ class Engine : public Context<W> {
   }
 
   std::vector<Pos> sym_jump_;  // [symmetry index in syms_][jump]
-  Pos start_, goal_pos_;
   std::vector<Booked<Pos>> stored_, path_;
 };
 

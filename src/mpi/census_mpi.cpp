@@ -255,8 +255,6 @@ class DistributedCensus : public census_detail::Context<64> {
         ex_(comm, ledger),
         ledger_(ledger),
         cur_(mem_) {
-    start_ = g_.to_bits(p.start);
-    goal_pos_ = goal_position();
     for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
   }
 
@@ -267,8 +265,7 @@ class DistributedCensus : public census_detail::Context<64> {
         [&](CensusResult& res) {
           forward(res, store);
           if (store) on_path(res);
-          if (ex_.rank() == 0)
-            ex_.guarded([&] { up_to_symmetry(res, [&](const Pos& x) { return is_goal(x); }); });
+          if (ex_.rank() == 0) ex_.guarded([&] { up_to_symmetry(res); });
           ex_.agree(run_.control);
           if (o_.distinct) distinct(res);
         },
@@ -295,9 +292,6 @@ class DistributedCensus : public census_detail::Context<64> {
     int stab = 0;
     for (int s : syms_) stab += g_.apply(s, pos(key)).w[0] == key;
     return static_cast<int>(syms_.size()) / stab;
-  }
-  bool is_goal(const Pos& x) const {
-    return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
   }
   // Index of key in the sorted level, or -1.
   static std::ptrdiff_t find(const Booked<Entry>& level, u64 key) {
@@ -326,7 +320,7 @@ class DistributedCensus : public census_detail::Context<64> {
       stored_.emplace_back(mem_);
       path_.emplace_back(mem_);
     }
-    k0_ = start_.count();
+    k0_ = start_pos_.count();
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
@@ -336,7 +330,7 @@ class DistributedCensus : public census_detail::Context<64> {
     if (cp_.resume) {
       from = resume(r, store);
     } else {
-      const u64 s0 = canon(start_);
+      const u64 s0 = canon(start_pos_);
       if (owner(s0) == ex_.rank()) {
         cur_.reserve(1);
         cur_.push_back(Entry{s0, 1, 0, 1.0});
@@ -366,7 +360,7 @@ class DistributedCensus : public census_detail::Context<64> {
   // A fingerprint of what the checkpoint files depend on: the problem, the options that change
   // what is stored, and the number of ranks (which decides every position's owner).
   u64 fingerprint(bool store) const {
-    u64 h = mix(start_.w[0] ^ 0x243f6a8885a308d3ull);
+    u64 h = mix(start_pos_.w[0] ^ 0x243f6a8885a308d3ull);
     auto add = [&](u64 x) { h = mix(h ^ x); };
     add(static_cast<u64>(b_.size()));
     for (char c : b_.name()) add(static_cast<u64>(static_cast<unsigned char>(c)));
@@ -897,7 +891,6 @@ class DistributedCensus : public census_detail::Context<64> {
     r.on_path_done = true;
   }
 
-  // Solutions up to the census group (paths.hpp), on rank 0.
   // Solutions up to reordering (paths.hpp): the solution-path sets gathered on rank 0, which
   // runs the one-process count over them.
   void distinct(CensusResult& r) {
@@ -918,7 +911,7 @@ class DistributedCensus : public census_detail::Context<64> {
     if (ex_.rank() != 0) return;
     try {
       r.distinct_solutions = census_detail::distinct_solutions(
-          g_, start_, goal_pegs_, mem_, run_.control,
+          g_, start_pos_, goal_pegs_, mem_, run_.control,
           [&](const Pos& x, int k) {
             const auto& v = sets[static_cast<std::size_t>(k)];
             return std::binary_search(v.begin(), v.end(), canon(x));
@@ -936,8 +929,7 @@ class DistributedCensus : public census_detail::Context<64> {
   const Checkpoint& cp_;
   Exchange ex_;
   RankLedger& ledger_;
-  std::vector<u64> sym_jump_;  // [symmetry index in syms_][jump]
-  Pos start_, goal_pos_;
+  std::vector<u64> sym_jump_;               // [symmetry index in syms_][jump]
   Booked<Entry> cur_;                       // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
   u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
