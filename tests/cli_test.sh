@@ -131,6 +131,49 @@ check beam-time-limit 4 'unknown: beam search stopped \(time limit\)' -- "$pegso
 check count-chance 0 'random player ends with one peg +[0-9.]+e-[0-9]+' -- "$pegsol" count -b triangle:5
 check count-no-chance 0 '"random_player":null.*"solutions":"29760"' -- "$pegsol" count -b triangle:5 --no-random-player --json
 check count-no-chance-text 0 'random player +not computed' -- "$pegsol" count -b triangle:5 --no-random-player
+# The disk spill: under a limit the levels do not fit in, the same figures with --spill-dir,
+# a stop without it, nothing left in the directory (after a kill -9 either), and a clear error
+# for a directory that is not there.
+mkdir -p "$tmp/spill"
+check count-spill 0 '40,861,647,040,079,968.*' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill"
+check count-spill-disk 0 'peak in tables and [0-9.]+ MiB on disk' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill"
+check count-spill-json 0 '"spill_peak_bytes":[1-9]' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill" --json
+check count-no-spill 4 'census stopped \(memory\)' -- "$pegsol" count -b english --no-distinct --memory-limit 128
+check table-spill 0 '33 of 33 single vacancies' -- "$pegsol" table -b english --method passes --memory-limit 64 --spill-dir "$tmp/spill"
+check spill-dir-missing 2 'spill-dir: Directory does not exist: .*nowhere' -- "$pegsol" count -b english --memory-limit 64 --spill-dir "$tmp/nowhere"
+"$pegsol" count -b french --start d2 --end d6 --no-distinct --memory-limit 300 --spill-dir "$tmp/spill" >/dev/null 2>&1 &
+spill_pid=$!
+sleep 4
+kill -9 "$spill_pid"
+wait "$spill_pid" 2>/dev/null
+check spill-left-nothing 0 '^0$' -- bash -c "ls -A '$tmp/spill' | wc -l"
+# Checkpoint and resume: a census killed (kill -9) in the middle goes on with --resume to every
+# figure of an uninterrupted one; a directory of another census or with none is an input error.
+"$pegsol" count -b english --no-distinct --json >"$tmp/whole.json"
+"$pegsol" count -b english --no-distinct --threads 1 --checkpoint "$tmp/ck" --json >/dev/null 2>&1 &
+ck_pid=$!
+for _ in $(seq 1000); do
+  compgen -G "$tmp/ck/census.level.1?" >/dev/null && break
+  sleep 0.01
+done
+kill -9 "$ck_pid" 2>/dev/null
+wait "$ck_pid" 2>/dev/null
+same_figures() {  # same_figures A.json B.json: equal but for stats
+  python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+a.pop("stats"); b.pop("stats")
+print("same" if a == b else "different"); sys.exit(a != b)' "$1" "$2"
+}
+check count-resume 0 '"status":"complete"' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck" --json
+cp "$tmp/out" "$tmp/resumed.json"
+check count-resume-same 0 '^same$' -- same_figures "$tmp/whole.json" "$tmp/resumed.json"
+check resume-other 2 'checkpoint there is of another census' -- "$pegsol" count -b english -s c4 --no-distinct --resume "$tmp/ck"
+check resume-none 2 'no census checkpoint there' -- "$pegsol" count -b english --resume "$tmp/spill"
+exec {lock_fd}>"$tmp/ck/census.lock"
+flock "$lock_fd"
+check checkpoint-locked 2 'another census is writing its checkpoints there' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck"
+exec {lock_fd}>&-
+check resume-excludes 2 'excludes' -- "$pegsol" count -b english --checkpoint "$tmp/ck2" --resume "$tmp/ck"
 # The solvability table: complete by searches, by passes, and incomplete under a tiny memory limit.
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english --search-seconds 100
 check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --json

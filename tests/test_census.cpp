@@ -3,17 +3,21 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "census/engine.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -176,6 +180,15 @@ CensusOptions small_options() {
   CensusOptions o;
   o.memory_limit = std::size_t{512} << 20;
   o.threads = 2;
+  return o;
+}
+
+// Reachable sets alone: what the solvability table's passes run.
+CensusOptions sets_only() {
+  CensusOptions o = small_options();
+  o.counts = false;
+  o.on_path = false;
+  o.distinct = false;
   return o;
 }
 
@@ -509,6 +522,113 @@ TEST(Census, WideCountsAgree) {
     n.p_by_hole = r.p_by_hole;
     check_same_figures(n, r);
   }
+}
+
+// The disk spill: under a memory limit the levels do not fit in, a census with a spill
+// directory gives every figure of the census in memory (the complement join, the backward pass,
+// 64- and 128-bit counts, reachable sets alone), and leaves nothing in the directory.
+TEST(Census, SpilledRunEqualsInMemory) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pegsol-spill-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  struct Case {
+    Problem p;
+    std::size_t limit_mib;
+    bool wide_counts = false, sets = false;
+  };
+  const std::vector<Case> cases = {
+      {vacancy("english", "d4", "d4"), 96},            // the complement join
+      {after_jumps(vacancy("english", "d4"), 8), 32},  // the backward pass
+      {after_jumps(vacancy("english", "d4", "d4"), 8), 24, true},
+      {after_jumps(vacancy("english", "d4"), 6), 24, false, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(describe(c.p) + ", " + std::to_string(c.limit_mib) + " MiB");
+    CensusOptions o = c.sets ? sets_only() : small_options();
+    const CensusResult r = census_detail::compact_census(c.p, o, c.wide_counts);
+    EXPECT_EQ(r.spill_peak_bytes, 0u);
+    // Without a spill directory the limit stops the census; with one it completes.
+    o.memory_limit = c.limit_mib << 20;
+    EXPECT_EQ(census_detail::compact_census(c.p, o, c.wide_counts).stop, StopReason::Memory);
+    o.spill_dir = dir.string();
+    const CensusResult s = census_detail::compact_census(c.p, o, c.wide_counts);
+    ASSERT_EQ(s.stop, StopReason::None) << s.stop_note;
+    EXPECT_GT(s.spill_peak_bytes, 0u);
+    EXPECT_LE(s.peak_bytes, o.memory_limit);
+    check_same_figures(s, r);
+    EXPECT_EQ(s.reachable_raw, r.reachable_raw);
+    EXPECT_EQ(s.on_path_raw, r.on_path_raw);
+    EXPECT_TRUE(std::filesystem::is_empty(dir));
+  }
+  // A directory that is not there is a clear error naming it.
+  CensusOptions o = small_options();
+  o.memory_limit = 40 << 20;
+  o.spill_dir = (dir / "missing").string();
+  try {
+    census(vacancy("english", "d4"), o);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(o.spill_dir), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Checkpoint and resume: a census stopped by its memory limit with a checkpoint directory goes
+// on from the last level saved there to every figure of an uninterrupted census (the complement
+// join, the backward pass, 128-bit counts, reachable sets alone, and spilled); a directory with
+// no checkpoint, or one of another problem, is an input error naming it.
+TEST(Census, ResumedRunEqualsUninterrupted) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pegsol-ckpt-test-" + std::to_string(getpid()));
+  struct Case {
+    Problem p;
+    std::size_t stop_mib;
+    bool wide_counts = false, sets = false, spill = false;
+  };
+  const std::vector<Case> cases = {
+      {after_jumps(vacancy("english", "d4"), 6), 12},
+      {after_jumps(vacancy("english", "d4", "d4"), 6), 40, true},
+      {after_jumps(vacancy("english", "d4"), 4), 30, false, true},
+      {vacancy("english", "d4", "d4"), 100, false, false, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(describe(c.p) + ", stopped at " + std::to_string(c.stop_mib) + " MiB");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    CensusOptions o = c.sets ? sets_only() : small_options();
+    const CensusResult r = census_detail::compact_census(c.p, o, c.wide_counts);
+    o.checkpoint_dir = dir.string();
+    o.memory_limit = c.stop_mib << 20;
+    const CensusResult stopped = census_detail::compact_census(c.p, o, c.wide_counts);
+    ASSERT_EQ(stopped.stop, StopReason::Memory);
+    ASSERT_TRUE(std::filesystem::exists(dir / "census.state"));
+    o.memory_limit = small_options().memory_limit;
+    if (c.spill) {
+      o.memory_limit = 128 << 20;
+      o.spill_dir = std::filesystem::temp_directory_path().string();
+    }
+    o.resume = true;
+    const CensusResult s = census_detail::compact_census(c.p, o, c.wide_counts);
+    ASSERT_EQ(s.stop, StopReason::None) << s.stop_note;
+    check_same_figures(s, r);
+    EXPECT_EQ(s.reachable_raw, r.reachable_raw);
+    EXPECT_EQ(s.on_path_raw, r.on_path_raw);
+    EXPECT_EQ(s.p_one_peg, r.p_one_peg);  // the same sums in the same order: the same bits
+  }
+  // The last state left is of the central game: another problem is refused, as is no state.
+  CensusOptions o = small_options();
+  o.checkpoint_dir = dir.string();
+  o.resume = true;
+  EXPECT_THROW(census(vacancy("english", "c4"), o), InputError);
+  o.checkpoint_dir = (dir / "empty").string();
+  std::filesystem::create_directories(o.checkpoint_dir);
+  try {
+    census(vacancy("english", "d4"), o);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no census checkpoint"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // Boards of more than 45 holes take 8-byte keys in the compact engine: a sparse start on the

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -86,6 +87,10 @@ CensusCommands::CensusCommands(CLI::App& app) {
     cmd->add_option("--memory-limit", memory_mb_,
                     "Megabytes the census may hold (default: the machine's memory minus a margin)")
         ->check(positive_check());
+    cmd->add_option("--spill-dir", spill_dir_,
+                    "Directory for the disk spill: levels past half of --memory-limit go to a "
+                    "file there (removed at the end, even after a kill) instead of stopping")
+        ->check(CLI::ExistingDirectory);
     cmd->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
         ->check(seconds_check());
     cmd->add_option("--threads", threads_, "Worker threads (default: one per core)")
@@ -98,6 +103,16 @@ CensusCommands::CensusCommands(CLI::App& app) {
   count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
   count_->add_flag("--no-distinct", no_distinct_,
                    "Skip counting solutions up to reordering of independent jumps");
+  auto* checkpoint = count_->add_option(
+      "--checkpoint", checkpoint_dir_,
+      "Directory (made if missing) for the state after each completed level, so that a killed "
+      "run can go on with --resume");
+  count_
+      ->add_option("--resume", resume_dir_,
+                   "Go on from the state in this directory (the same command wrote it); "
+                   "checkpoints go on there")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(checkpoint);
   count_->add_flag("--no-random-player", no_random_player_,
                    "Skip the random player's chances (8 bytes less per position and edge)");
   count_
@@ -166,6 +181,15 @@ std::optional<int> CensusCommands::run(const Control& parent) {
 int CensusCommands::count(const Control& control) {
   Problem p = build_problem(args_);
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
+  o.spill_dir = spill_dir_;
+  o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
+  o.resume = !resume_dir_.empty();
+  if (!checkpoint_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(checkpoint_dir_, ec);
+    if (ec)
+      return report_error("input", "--checkpoint " + checkpoint_dir_ + ": " + ec.message(), json_);
+  }
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
   o.random_player = !no_random_player_;
@@ -200,6 +224,7 @@ int CensusCommands::table(const Control& control) {
     return table_fewest(p.board, limits, fewest_flags_, json_, terminal_columns());
   }
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
+  o.spill_dir = spill_dir_;
   TableOptions to;
   to.method = *parse_table_method(table_method_);
   to.search_seconds = search_seconds_;

@@ -36,6 +36,7 @@ class CensusCommands {
   ProblemSpec args_;
   bool json_ = false;
   double memory_mb_ = 0;
+  std::string spill_dir_, checkpoint_dir_, resume_dir_;
   double time_limit_ = 0;
   int threads_ = 0;
   bool no_symmetry_ = false, no_distinct_ = false, no_random_player_ = false;

@@ -85,8 +85,11 @@ std::string census_text(const Problem& p, const CensusResult& r, int columns) {
         out += fmt::format("  {:>4}  {:>30}\n", b.hole_name(h),
                            grouped(r.solutions_by_hole[static_cast<std::size_t>(h)]));
   }
-  out += fmt::format("\n{:.3f} s, {} peak in tables, {} thread{}, {}-bit positions\n", r.seconds,
-                     mib(r.peak_bytes), r.threads, r.threads == 1 ? "" : "s", r.width);
+  out += fmt::format(
+      "\n{:.3f} s, {} peak in tables{}, {} thread{}, {}-bit positions\n", r.seconds,
+      mib(r.peak_bytes),
+      r.spill_peak_bytes ? fmt::format(" and {} on disk", mib(r.spill_peak_bytes)) : std::string(),
+      r.threads, r.threads == 1 ? "" : "s", r.width);
   return out;
 }
 

@@ -72,6 +72,18 @@ struct CensusOptions {
   // Keep the positions on solution paths in CensusResult::paths (the compact engine only: boards
   // of up to 64 bits; needs counts and on_path).
   bool keep_paths = false;
+  // A directory for the disk spill (the compact engine: boards of up to 64 holes): once the
+  // levels' arrays would pass half of the memory limit, the rest go to a file there (with no
+  // name: nothing is left behind), and the process keeps its resident memory under the limit by
+  // dropping spilled pages it is not using. Empty: no spill, the limit ends the run.
+  std::string spill_dir;
+  // A directory for checkpoints (the compact engine): when a level of the forward pass is
+  // complete, before it is expanded, the level and the figures so far are written there
+  // (compact_checkpoint.ipp lists the files). With `resume`, the census goes on from the state
+  // in that directory instead of the start, to the same figures; it throws CensusError when the
+  // directory holds no state, or one of another problem or other options.
+  std::string checkpoint_dir;
+  bool resume = false;
   // Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
   // (docs/control.md). May be null.
   const Control* control = nullptr;
@@ -105,8 +117,9 @@ struct CensusResult {
   double p_goal = 0;              // passes through the goal (for one-peg goals: ends on it)
   std::vector<double> p_by_hole;  // ends with one peg on hole h
   double seconds = 0;
-  std::size_t peak_bytes = 0;  // the census's own tables at their largest
-  int width = 0;               // bitset width used
+  std::size_t peak_bytes = 0;        // the census's own tables at their largest
+  std::size_t spill_peak_bytes = 0;  // the spill file at its largest (0: nothing spilled)
+  int width = 0;                     // bitset width used
   int threads = 0;
   // Why the census stopped early (None: it finished). A stopped census keeps the levels it
   // completed: levels[k] is filled for every level the forward pass finished, the solution-path

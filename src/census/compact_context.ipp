@@ -25,10 +25,13 @@ class Engine : public Context<64> {
     goal_ = to_key(goal_pos_);
     complementary_ = twist >= 0;
     build_residues(twist);
+    if (!o.spill_dir.empty()) pool_.spill_to(o.spill_dir);
+    if (!o.checkpoint_dir.empty()) lock_ = std::make_unique<DirLock>(o.checkpoint_dir);
   }
 
   // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
   CensusResult run(bool wide_counts) {
+    wide_counts_ = wide_counts;
     k0_ = std::popcount(start_);
     paths_.assign(static_cast<std::size_t>(n_ + 1), {});
     u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
@@ -37,6 +40,7 @@ class Engine : public Context<64> {
     CensusResult r =
         run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res, wide_counts); });
     stored_.clear();
+    r.spill_peak_bytes = pool_.spill_peak();
     return r;
   }
 
@@ -279,6 +283,30 @@ class Engine : public Context<64> {
   void sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack, std::size_t m,
                 const u64* K, const u32* R, const C* Cn, const double* S) const;
 
+  // Spilling, when the process holds more than the limit allows: drops the spilled pages of the
+  // finished levels (a level being expanded, the stored ones) from its memory; `all`, when no
+  // thread writes, those of every level.
+  template <class C>
+  void shed(const Level<C>* finished, bool all) {
+    if (!pool_.spilled() || !pool_.over()) return;
+    if (all) {
+      pool_.spill()->shed_all();
+    } else {
+      if (finished) finished->shed();
+      for (const auto& [k, lv] : stored_) lv.shed();
+    }
+    pool_.shed_done();
+  }
+
+  // ---- checkpoint and resume (compact_checkpoint.ipp) ----
+  u64 fingerprint() const;
+  template <class C, Carry kCounts>
+  void save(const CensusResult& r, const Level<C>& cur, int k);
+  template <class C, Carry kCounts>
+  void load_level(FileReader& f, Level<C>& lv, bool stored);
+  template <class C, Carry kCounts>
+  void resume(CensusResult& r);
+
   // ---- solution paths (compact_paths.ipp) ----
   template <class C>
   void complement_join(CensusResult& r, const Level<C>& cur, int k);
@@ -310,6 +338,9 @@ class Engine : public Context<64> {
 
   Pool pool_{mem_};
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
+  std::set<int> saved_stored_;        // stored levels in the checkpoint directory
+  std::unique_ptr<DirLock> lock_;     // the checkpoint directory's, while the run writes there
+  bool wide_counts_ = false;          // 128-bit counts from the first level (tests)
   template <class C>
   using WorkersOf = std::tuple<std::vector<std::unique_ptr<Worker<C, kPaths>>>,
                                std::vector<std::unique_ptr<Worker<C, kChance>>>>;

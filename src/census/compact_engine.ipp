@@ -39,11 +39,13 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "checkpoint.hpp"
 #include "compact_memory.hpp"
 #include "context.hpp"
 #include "engine.hpp"
@@ -100,6 +102,9 @@ constexpr double kSmallLevel = 200000;
 #include "compact_distinct.ipp"
 #include "compact_forward.ipp"
 #include "compact_paths.ipp"
+
+// After the class and the passes it runs on from a checkpoint.
+#include "compact_checkpoint.ipp"
 
 template <class Kernel, bool kVec>
 CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,

@@ -16,6 +16,10 @@
 template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
 inline void Engine<Kernel, kVec>::forward(CensusResult& r) {
+  if (o_.resume) {
+    resume<C, kCounts>(r);
+    return;
+  }
   Level<C> cur(pool_, mem_);
   {
     Segment<C> s;
@@ -61,6 +65,7 @@ inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int
     mem_.set_level(k);
     if (fresh) at_level<C, kCounts>(r, cur, k);
     if (k == 1 || cur.size() == 0) break;
+    if (fresh && !o_.checkpoint_dir.empty()) save<C, kCounts>(r, cur, k);
     if constexpr (kCounts != kKeys && std::is_same_v<C, u64>) {
       if (paths_out_ >> 64) {  // level k-1's counts may pass 2^64: 128-bit counts from here
         Level<u128> wide = widen(cur);
@@ -71,6 +76,7 @@ inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int
     Level<C> next = expand<C, kCounts>(r, cur, k);
     keep_or_release(cur, k);
     cur = std::move(next);
+    shed<C>(nullptr, true);
   }
   keep_or_release(cur, k);
 }
@@ -160,23 +166,30 @@ inline void Engine<Kernel, kVec>::keep_or_release(Level<C>& lv, int k) {
 template <class Kernel, bool kVec>
 inline Level<u128> Engine<Kernel, kVec>::widen(Level<u64>& cur) {
   Level<u128> w(pool_, mem_);
-  Bump vb;
-  vb.begin(w.values, cur.size() < kSmallLevel);
-  for (const Segment<u64>& s : cur.seg) {
-    Segment<u128> t = s.runs<u128>();
-    t.key = s.key;
-    t.packed_copy = s.packed_copy;
-    t.count = vb.alloc<u128>(s.n);
-    if (s.share) t.share = vb.alloc<double>(s.n);
-    w.seg.push_back(t);
-  }
-  // Copied on every worker (serially, this took 2 ms of the English census).
+  w.seg.resize(cur.seg.size());
+  // Copied on every worker, each into arrays of its own (serially, this took 2 ms of the English
+  // census; and a worker spilling drops what it has written).
   std::atomic<std::size_t> next{0};
+  const bool small = cur.size() < kSmallLevel;
   team_.run(cur.size() < 4096 ? 1 : workers_, [&](int) {
+    Bump vb;
+    vb.begin(w.values, small);
     for (std::size_t i; (i = next.fetch_add(1)) < w.seg.size();) {
       const Segment<u64>& s = cur.seg[i];
-      std::copy(s.count, s.count + s.n, w.seg[i].count);
-      if (s.share) std::copy(s.share, s.share + s.n, w.seg[i].share);
+      Segment<u128> t = s.runs<u128>();
+      t.key = s.key;
+      t.packed_copy = s.packed_copy;
+      t.count = vb.alloc<u128>(s.n);
+      std::copy(s.count, s.count + s.n, t.count);
+      if (s.share) {
+        t.share = vb.alloc<double>(s.n);
+        std::copy(s.share, s.share + s.n, t.share);
+      }
+      w.seg[i] = t;
+      if (pool_.spilled()) {
+        vb.shed();
+        shed(&cur, false);
+      }
     }
   });
   w.keys = std::move(cur.keys);
@@ -379,6 +392,12 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
             join_item(*w, *join_stored, item.lo, item.hi, my, collect);
           else
             join_item(*w, par, item.lo, item.hi, my, collect);
+        }
+        if (pool_.spilled()) {
+          w->key_bump.shed();
+          w->value_bump.shed();
+          w->kept_bump.shed();
+          shed(&par, false);
         }
         made.fetch_add(out.size(), std::memory_order_relaxed);
         const std::size_t fin = finished.fetch_add(1, std::memory_order_relaxed) + 1;

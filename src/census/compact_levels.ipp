@@ -37,6 +37,12 @@ struct Level {
   Store keys, values;  // the chunks of the offsets and keys, and of the counts and shares
   Store kept;          // when packed_ready: the offsets and packed keys, which outlive the rest
   bool packed_ready = false;
+  // Drops the level's spilled pages from the process's memory (a finished level only).
+  void shed() const {
+    keys.shed();
+    values.shed();
+    kept.shed();
+  }
   std::size_t size() const {
     std::size_t n = 0;
     for (const auto& s : seg) n += s.size();

@@ -3,20 +3,153 @@
 // instruction set of its own); every mapping is booked in the memory ledger (engine.hpp).
 #pragma once
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "engine.hpp"
+#include "pegsol/error.hpp"
 
 namespace pegsol::census_detail {
+
+// The process's resident memory in bytes (/proc/self/statm), or 0 where it cannot be read.
+inline std::size_t resident_bytes() {
+  static const long page = sysconf(_SC_PAGESIZE);
+  const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[128];
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  unsigned long size = 0, resident = 0;
+  if (std::sscanf(buf, "%lu %lu", &size, &resident) != 2) return 0;
+  return static_cast<std::size_t>(resident) * static_cast<std::size_t>(page);
+}
+
+// The disk spill (CensusOptions::spill_dir): one file in the spill directory with no name (so
+// that nothing is left there, even after kill -9), mapped whole into one reserved stretch of
+// address space. The pool carves level arrays from it once the memory ledger's share for them
+// is used up; the kernel writes the pages to disk and reads them back when they are touched, and
+// shed() drops them from the process's memory. Space is allocated on disk as chunks are taken
+// (a full disk is an error then, not a fault later); a chunk given back is punched out.
+class SpillFile {
+ public:
+  explicit SpillFile(const std::string& dir) : dir_(dir) {
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+      std::string name = dir + "/pegsol-spill.XXXXXX";
+      fd_ = ::mkstemp(name.data());
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (fd_ < 0)
+      throw InputError("--spill-dir " + dir_ + ": cannot create a file there (" +
+                       std::strerror(errno) + ")");
+    // A stretch of address space for the whole file: the largest of 1 TiB, 256 GiB, ... that the
+    // process may map (nothing is committed until a chunk is taken).
+    for (std::size_t r = std::size_t{1} << 40; r >= (std::size_t{1} << 32); r /= 4) {
+      void* m = mmap(nullptr, r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd_, 0);
+      if (m != MAP_FAILED) {
+        base_ = static_cast<char*>(m);
+        reserved_ = r;
+        break;
+      }
+    }
+    if (!base_) {
+      ::close(fd_);
+      throw InputError("--spill-dir " + dir_ + ": cannot map 4 GiB of address space for it (" +
+                       std::strerror(errno) + "; see ulimit -v)");
+    }
+  }
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  ~SpillFile() {
+    munmap(base_, reserved_);
+    ::close(fd_);
+  }
+  const std::string& dir() const { return dir_; }
+  // `size` bytes (a multiple of 2 MiB) of the file, allocated on disk; throws CensusError when
+  // the disk or the reserved address space is full.
+  char* take(std::size_t size) {
+    std::lock_guard<std::mutex> lock(m_);
+    std::size_t off;
+    if (auto it = free_.find(size); it != free_.end()) {
+      off = it->second;
+      free_.erase(it);
+    } else {
+      if (end_ + size > reserved_)
+        throw MemoryExceeded("the spill file in " + dir_ + " reached the " +
+                             Memory::mib(reserved_) + " of address space reserved for it");
+      off = end_;
+      end_ += size;
+    }
+    if (::fallocate(fd_, 0, static_cast<off_t>(off), static_cast<off_t>(size)) != 0) {
+      const int e = errno;
+      if (e != EOPNOTSUPP || ::ftruncate(fd_, static_cast<off_t>(end_)) != 0) {
+        free_.emplace(size, off);  // for a smaller request, or a later one once space is free
+        fail("cannot allocate " + Memory::mib(live_ + size) + " in the spill file", e);
+      }
+    }
+    live_ += size;
+    peak_ = std::max(peak_, live_);
+    used_.store(true, std::memory_order_relaxed);
+    return base_ + off;
+  }
+  // Gives back a chunk: its disk space and cached pages are freed, its offset reused.
+  void give(char* p, std::size_t size) {
+    ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, p - base_,
+                static_cast<off_t>(size));
+    std::lock_guard<std::mutex> lock(m_);
+    free_.emplace(size, static_cast<std::size_t>(p - base_));
+    live_ -= size;
+  }
+  // Drops [p, p + size) from the process's memory (the data stays in the file). Safe while
+  // other threads read the range; a range being written must be complete first.
+  static void shed(char* p, std::size_t size) { madvise(p, size, MADV_DONTNEED); }
+  // Drops the whole file from the process's memory; only when no thread writes to it.
+  void shed_all() {
+    std::size_t end;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      end = end_;
+    }
+    if (end) shed(base_, end);
+  }
+  bool used() const { return used_.load(std::memory_order_relaxed); }
+  std::size_t peak() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return peak_;
+  }
+
+ private:
+  // A full disk (or another failure to grow the file): a memory stop, which keeps what the
+  // census settled.
+  [[noreturn]] void fail(const std::string& what, int e) const {
+    throw MemoryExceeded("--spill-dir " + dir_ + ": " + what + " (" + std::strerror(e) + ")");
+  }
+  std::string dir_;
+  int fd_ = -1;
+  char* base_ = nullptr;
+  std::size_t reserved_ = 0, end_ = 0, live_ = 0, peak_ = 0;
+  std::multimap<std::size_t, std::size_t> free_;  // size -> offset of chunks given back
+  std::atomic<bool> used_{false};
+  mutable std::mutex m_;
+};
 
 // Memory for the levels' arrays: chunks of 2 MiB, mapped once on a 2 MiB boundary with huge
 // pages and kept for the whole run. A level's arrays are carved from chunks, and when the level
@@ -30,14 +163,40 @@ class Pool {
   struct Chunk {
     char* p = nullptr;
     std::size_t size = 0;
+    bool spilled = false;  // in the spill file
   };
   explicit Pool(Memory& m) : mem_(&m) {}
+  // Spills to a file in `dir` once the chunks in memory would pass half the memory limit; the
+  // other half is for the rest of the census and the spilled pages the process holds (shed()
+  // keeps them under it).
+  void spill_to(const std::string& dir) {
+    spill_ = std::make_unique<SpillFile>(dir);
+    anon_cap_ = mem_->limit() / 2;
+    trigger_ = mem_->limit() - mem_->limit() / 16;
+  }
+  SpillFile* spill() const { return spill_.get(); }
+  // Whether a chunk has gone to the spill file yet.
+  bool spilled() const { return spill_ && spill_->used(); }
+  // Whether the process holds more than the memory limit less a margin (spilling only), or,
+  // when what it cannot drop already passes that, 16 MiB more than after the last shed (so that
+  // a tight limit does not drop the pages in use at every step).
+  bool over() const {
+    return spill_ && resident_bytes() > trigger_.load(std::memory_order_relaxed);
+  }
+  // Call after dropping pages: sets the next trigger from what is resident now.
+  void shed_done() {
+    const std::size_t floor = mem_->limit() - mem_->limit() / 16;
+    trigger_.store(std::max(floor, resident_bytes() + (std::size_t{16} << 20)),
+                   std::memory_order_relaxed);
+  }
+  std::size_t spill_peak() const { return spill_ ? spill_->peak() : 0; }
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
   ~Pool() {
     for (const Chunk& c : free_) unmap(c);
   }
-  // A chunk of at least `bytes` (thread-safe); throws CensusError past the memory limit.
+  // A chunk of at least `bytes` (thread-safe); throws CensusError past the memory limit (or,
+  // spilling, when the disk is full). Chunks in memory are handed out first.
   Chunk take(std::size_t bytes) {
     if (bytes <= kChunk) {
       std::lock_guard<std::mutex> lock(m_);
@@ -49,8 +208,9 @@ class Pool {
     }
     return map(std::max(kChunk, (bytes + kChunk - 1) / kChunk * kChunk));
   }
+  // Takes a chunk back: one in memory for the next level, a spilled one punched out of the file.
   void give(const Chunk& c) {
-    if (c.size != kChunk) {
+    if (c.size != kChunk || c.spilled) {
       unmap(c);
       return;
     }
@@ -60,6 +220,7 @@ class Pool {
 
  private:
   Chunk map(std::size_t size) {
+    if (spill_ && mem_->used() + size > anon_cap_) return {spill_->take(size), size, true};
     mem_->take(size);
     void* m =
         mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -72,13 +233,20 @@ class Pool {
     if (lead) munmap(base, lead);
     munmap(base + lead + size, kChunk - lead);
     madvise(base + lead, size, MADV_HUGEPAGE);
-    return {base + lead, size};
+    return {base + lead, size, false};
   }
   void unmap(const Chunk& c) {
+    if (c.spilled) {
+      spill_->give(c.p, c.size);
+      return;
+    }
     munmap(c.p, c.size);
     mem_->give(c.size);
   }
   Memory* mem_;
+  std::unique_ptr<SpillFile> spill_;
+  std::size_t anon_cap_ = 0;
+  std::atomic<std::size_t> trigger_{0};
   std::mutex m_;
   std::vector<Chunk> free_;
 };
@@ -121,6 +289,13 @@ class Store {
     heap_.push_back({p, bytes});
     return p;
   }
+  // Drops the store's spilled chunks from the process's memory; only once no thread writes to
+  // them (a finished level).
+  void shed() const {
+    std::lock_guard<std::mutex> lock(m_);
+    for (const Pool::Chunk& c : chunks_)
+      if (c.spilled) SpillFile::shed(c.p, c.size);
+  }
   void clear() {
     for (const Pool::Chunk& c : chunks_) pool_->give(c);
     chunks_.clear();
@@ -135,7 +310,7 @@ class Store {
   Pool* pool_ = nullptr;
   Memory* mem_ = nullptr;
   std::vector<Pool::Chunk> chunks_, heap_;
-  std::mutex m_;
+  mutable std::mutex m_;
 };
 
 // A worker's allocator into one store: arrays of one level, 64-byte aligned, one after another
@@ -146,6 +321,8 @@ class Bump {
     store_ = &s;
     small_ = small;
     at_ = end_ = nullptr;
+    current_ = {};
+    filled_.clear();
   }
   template <class T>
   T* alloc(std::size_t n) {
@@ -155,7 +332,12 @@ class Bump {
     if (bytes > static_cast<std::size_t>(end_ - at_)) {
       const Pool::Chunk c = store_->pool().take(bytes);
       store_->add(c);
-      if (c.size != Pool::kChunk) return reinterpret_cast<T*>(c.p);
+      if (c.size != Pool::kChunk) {
+        if (c.spilled) filled_.push_back(c);
+        return reinterpret_cast<T*>(c.p);
+      }
+      if (current_.spilled) filled_.push_back(current_);
+      current_ = c;
       at_ = c.p;
       end_ = c.p + c.size;
     }
@@ -163,12 +345,20 @@ class Bump {
     at_ += bytes;
     return r;
   }
+  // Drops the spilled chunks this allocator has left behind (and arrays of their own) from the
+  // process's memory: call it when the arrays allocated so far are written.
+  void shed() {
+    for (const Pool::Chunk& c : filled_) SpillFile::shed(c.p, c.size);
+    filled_.clear();
+  }
 
  private:
   Store* store_ = nullptr;
   bool small_ = false;
   char* at_ = nullptr;
   char* end_ = nullptr;
+  Pool::Chunk current_;
+  std::vector<Pool::Chunk> filled_;
 };
 
 }  // namespace pegsol::census_detail

@@ -38,6 +38,7 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
       const std::size_t si = cursor.fetch_add(1);
       if (si >= segs.size()) break;
       const Segment<C>& s = *segs[si];
+      shed(&cur, false);
       for (u32 res = s.lo; res < s.hi; ++res) {
         const std::size_t i0 = s.off[res - s.lo], i1 = s.off[res - s.lo + 1];
         if (i0 == i1) continue;
@@ -241,9 +242,14 @@ inline void Engine<Kernel, kVec>::backward(CensusResult& r) {
           }
         }
         out.off[s.hi - s.lo] = static_cast<u32>(out.n);
+        if (pool_.spilled()) {
+          b.shed();
+          shed(&below, false);
+        }
       }
     });
     stored_.erase(k);
+    shed<u64>(nullptr, true);
     record_path_level(r, next, k);
     below = std::move(next);
   }

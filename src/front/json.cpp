@@ -256,6 +256,7 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"stats",
        {{"seconds", r.seconds},
         {"peak_bytes", r.peak_bytes},
+        {"spill_peak_bytes", r.spill_peak_bytes},
         {"threads", r.threads},
         {"width", r.width}}},
   };

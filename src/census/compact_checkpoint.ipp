@@ -1,0 +1,250 @@
+// A part of the compact census engine (compact_engine.ipp): checkpoint and resume of the forward
+// pass (CensusOptions::checkpoint_dir, resume). Included by compact_engine.ipp alone, inside its
+// per-tier namespace and target region, after compact_context.ipp. In the directory:
+//
+//   census.state     the figures so far and the engine's state when level K was complete and
+//                    not yet expanded (written last: it is what a resume starts from)
+//   census.level.K   level K's positions: by segment, offsets, keys, counts, chances, and the
+//                    packed keys when the level will be stored
+//   census.stored.J  level J's packed keys, kept for the solution-path pass (written once)
+//
+// Each file is written under a temporary name, flushed and renamed; files the state no longer
+// names are removed after it is written. A kill during the solution-path pass resumes from the
+// last forward level saved and does the pass again.
+
+// A hash of what the files depend on: the problem, the options that change the levels, the
+// key layout and the residues.
+template <class Kernel, bool kVec>
+inline u64 Engine<Kernel, kVec>::fingerprint() const {
+  u64 h = 1469598103934665603ull;
+  auto mix = [&](u64 x) {
+    for (int i = 0; i < 8; ++i, x >>= 8) h = (h ^ (x & 0xff)) * 1099511628211ull;
+  };
+  for (char c : b_.name()) mix(static_cast<unsigned char>(c));
+  mix(static_cast<u64>(n_));
+  mix(start_);
+  mix(goal_);
+  mix(static_cast<u64>(p_.goal.kind));
+  mix(static_cast<u64>(goal_pegs_));
+  for (int s : syms_) mix(static_cast<u64>(s));
+  for (int q = 0; q < n_; ++q) mix(kern_.bit(q));
+  for (const auto& [mask, weight] : classes_) mix(mask ^ (u64{weight} << 40));
+  mix(total_weight_);
+  mix(complementary_);
+  mix(static_cast<u64>(o_.counts) | static_cast<u64>(o_.random_player) << 1 |
+      static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
+      static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
+  mix(o_.distinct_max_positions);
+  return h;
+}
+
+namespace checkpoint_file {
+constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
+inline std::string state(const std::string& dir) {
+  return dir + "/census.state";
+}
+inline std::string level(const std::string& dir, int k) {
+  return dir + "/census.level." + std::to_string(k);
+}
+inline std::string stored(const std::string& dir, int k) {
+  return dir + "/census.stored." + std::to_string(k);
+}
+}  // namespace checkpoint_file
+
+// Saves the state with level k complete, its figures in r, before it is expanded.
+template <class Kernel, bool kVec>
+template <class C, Carry kCounts>
+inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cur, int k) {
+  namespace cf = checkpoint_file;
+  const std::string& dir = o_.checkpoint_dir;
+  const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+  {
+    FileWriter f(cf::level(dir, k));
+    f.put(k);
+    f.put(static_cast<u64>(cur.seg.size()));
+    f.put(cur.packed_ready);
+    for (const Segment<C>& s : cur.seg) {
+      f.put(s.lo);
+      f.put(s.hi);
+      f.put(static_cast<u64>(s.n));
+      f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
+      if (s.n == 0) continue;
+      f.write(s.key, s.n * sizeof(u64));
+      if constexpr (kCounts != kKeys) f.write(s.count, s.n * sizeof(C));
+      if constexpr (kCounts == kChance) f.write(s.share, s.n * sizeof(double));
+      if (cur.packed_ready) f.write(s.packed_copy, s.n * w);
+    }
+    f.commit();
+  }
+  for (const auto& [j, lv] : stored_) {
+    if (saved_stored_.count(j)) continue;
+    FileWriter f(cf::stored(dir, j));
+    f.put(j);
+    f.put(static_cast<u64>(lv.seg.size()));
+    for (const Segment<u64>& s : lv.seg) {
+      f.put(s.lo);
+      f.put(s.hi);
+      f.put(static_cast<u64>(s.n));
+      f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
+      if (s.n) f.write(s.packed, s.n * w);
+    }
+    f.commit();
+    saved_stored_.insert(j);
+  }
+  FileWriter f(cf::state(dir));
+  f.write(cf::kMagic, sizeof cf::kMagic);
+  f.put(fingerprint());
+  f.put(k);
+  f.put(std::is_same_v<C, u128>);
+  f.put(paths_out_);
+  f.put(ratio_);
+  f.put(joined_);
+  f.put(path_raw_);
+  f.put(static_cast<u64>(positions_));
+  f.put(r.games);
+  f.put(r.solutions);
+  f.put(r.p_goal);
+  f.put(static_cast<u64>(r.levels.size()));
+  for (const CensusLevel& lv : r.levels) f.put(lv);
+  f.put(static_cast<u64>(paths_.size()));
+  for (const std::vector<u64>& v : paths_) {
+    f.put(static_cast<u64>(v.size()));
+    f.write(v.data(), v.size() * sizeof(u64));
+  }
+  f.put(static_cast<u64>(stored_.size()));
+  for (const auto& [j, lv] : stored_) f.put(j);
+  f.commit();
+  // What the state no longer names: the level saved before this one, stored levels released.
+  std::remove(cf::level(dir, k + 1).c_str());
+  for (auto it = saved_stored_.begin(); it != saved_stored_.end();)
+    if (!stored_.count(*it)) {
+      std::remove(cf::stored(dir, *it).c_str());
+      it = saved_stored_.erase(it);
+    } else {
+      ++it;
+    }
+}
+
+// Reads one level's segments from f into lv (arrays from the pool, as the forward pass's).
+template <class Kernel, bool kVec>
+template <class C, Carry kCounts>
+inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool stored) {
+  const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+  const u64 segs = f.get<u64>();
+  if (!stored) lv.packed_ready = f.get<bool>();
+  if (segs > kResidues) throw CensusError("checkpoint: " + f.name() + " is not a census level");
+  Bump kb, vb, pb;
+  kb.begin(lv.keys, false);
+  vb.begin(lv.values, false);
+  pb.begin(lv.kept, false);
+  u32 expect = 0;
+  for (u64 i = 0; i < segs; ++i) {
+    Segment<C> s;
+    s.lo = f.get<u32>();
+    s.hi = f.get<u32>();
+    s.n = f.get<u64>();
+    if (s.lo != expect || s.hi <= s.lo || s.hi > kResidues || s.n > (u64{1} << 40))
+      throw CensusError("checkpoint: " + f.name() + " is not a census level");
+    expect = s.hi;
+    Bump& ob = !stored && lv.packed_ready ? pb : kb;  // where the forward pass keeps them
+    s.off = ob.template alloc<u32>(s.hi - s.lo + 1);
+    f.read(s.off, (s.hi - s.lo + 1) * sizeof(u32));
+    if (s.off[0] != 0 || s.off[s.hi - s.lo] != s.n)
+      throw CensusError("checkpoint: " + f.name() + " is not a census level");
+    if (stored) {
+      s.packed = kb.template alloc<std::uint8_t>(s.n * w + 8);
+      f.read(s.packed, s.n * w);
+    } else if (s.n > 0) {
+      s.key = kb.template alloc<u64>(s.n);
+      f.read(s.key, s.n * sizeof(u64));
+      if constexpr (kCounts != kKeys) {
+        s.count = vb.template alloc<C>(s.n);
+        f.read(s.count, s.n * sizeof(C));
+      }
+      if constexpr (kCounts == kChance) {
+        s.share = vb.template alloc<double>(s.n);
+        f.read(s.share, s.n * sizeof(double));
+      }
+      if (lv.packed_ready) {
+        s.packed_copy = pb.template alloc<std::uint8_t>(s.n * w + 8);
+        f.read(s.packed_copy, s.n * w);
+      }
+    }
+    lv.seg.push_back(s);
+  }
+  if (expect != kResidues) throw CensusError("checkpoint: " + f.name() + " is not a census level");
+}
+
+// Loads the state in the checkpoint directory and runs the forward pass on from it.
+template <class Kernel, bool kVec>
+template <class C, Carry kCounts>
+inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
+  namespace cf = checkpoint_file;
+  const std::string& dir = o_.checkpoint_dir;
+  if (::access(cf::state(dir).c_str(), F_OK) != 0)
+    throw InputError("--resume " + dir + ": no census checkpoint there (" + cf::state(dir) +
+                     " is missing)");
+  FileReader f(cf::state(dir));
+  char magic[sizeof cf::kMagic];
+  f.read(magic, sizeof magic);
+  if (std::memcmp(magic, cf::kMagic, sizeof magic) != 0)
+    throw CensusError("checkpoint: " + f.name() + " is not a census state");
+  const u64 print = f.get<u64>();
+  const int k = f.get<int>();
+  const bool wide = f.get<bool>();
+  if (print != fingerprint() || k < 2 || k > k0_)
+    throw InputError("--resume " + dir +
+                     ": the checkpoint there is of another census (board, start, goal or "
+                     "options differ); resume with the command that wrote it");
+  paths_out_ = f.get<u128>();
+  ratio_ = f.get<double>();
+  joined_ = f.get<int>();
+  path_raw_ = f.get<u64>();
+  positions_ = f.get<u64>();
+  r.games = f.get<Count>();
+  r.solutions = f.get<Count>();
+  r.p_goal = f.get<double>();
+  if (f.get<u64>() != r.levels.size())
+    throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
+  for (CensusLevel& lv : r.levels) lv = f.get<CensusLevel>();
+  if (f.get<u64>() != paths_.size())
+    throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
+  for (std::vector<u64>& v : paths_) {
+    const u64 n = f.get<u64>();
+    if (n > (u64{1} << 36)) throw CensusError("checkpoint: " + f.name() + " is damaged");
+    v.resize(n);
+    f.read(v.data(), n * sizeof(u64));
+  }
+  const u64 nstored = f.get<u64>();
+  if (nstored > static_cast<u64>(n_) + 1)
+    throw CensusError("checkpoint: " + f.name() + " is damaged");
+  for (u64 i = 0; i < nstored; ++i) {
+    const int j = f.get<int>();
+    FileReader g(cf::stored(dir, j));
+    if (g.get<int>() != j)
+      throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(j));
+    Level<u64> lv(pool_, mem_);
+    load_level<u64, kKeys>(g, lv, true);
+    stored_[j] = std::move(lv);
+    saved_stored_.insert(j);
+  }
+  FileReader g(cf::level(dir, k));
+  if (g.get<int>() != k)
+    throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(k));
+  mem_.set_level(k);
+  if constexpr (kCounts != kKeys) {
+    if (wide) {
+      Level<u128> cur(pool_, mem_);
+      load_level<u128, kCounts>(g, cur, false);
+      run_levels<u128, kCounts>(r, cur, k, false);
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<C, u64>) {
+    Level<u64> cur(pool_, mem_);
+    load_level<u64, kCounts>(g, cur, false);
+    run_levels<u64, kCounts>(r, cur, k, false);
+  } else {
+    throw CensusError("checkpoint: " + f.name() + " holds 64-bit counts; this run needs 128");
+  }
+}
