@@ -3,6 +3,7 @@
 #include "census_mpi.hpp"
 
 #include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstring>
 #include <functional>
@@ -548,13 +549,19 @@ class DistributedCensus : public census_detail::Context<64> {
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
     std::vector<u64> imgs(ns);
     std::vector<int> kids(nj);
-    Booked<Edge> in(mem_);
-    std::vector<Booked<Edge>> out;
-    for (std::size_t d = 0; d < size; ++d) out.emplace_back(mem_);
-    std::vector<std::size_t> from;
-    for (u64 gi = 0; gi < groups; ++gi) {
+    // Two sets of buffers: round i's records travel while round i+1 is generated.
+    std::array<Booked<Edge>, 2> in{Booked<Edge>(mem_), Booked<Edge>(mem_)};
+    std::array<std::vector<Booked<Edge>>, 2> out;
+    for (auto& o : out)
+      for (std::size_t d = 0; d < size; ++d) o.emplace_back(mem_);
+    std::array<std::vector<std::size_t>, 2> from;
+    std::array<Exchange::Pending, 2> pending;
+    // Round gi's children into out[gi % 2], moving the exchange in flight (if any) on.
+    auto generate = [&](u64 gi, Exchange::Pending* travelling) {
+      std::vector<Booked<Edge>>& o = out[gi & 1];
       ex_.guarded([&] {
         for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
+          if (travelling && (q & 1023) == 0) Exchange::progress(*travelling);
           const Entry& x = cur_[order[q]];
           int stab = 0;
           for (std::size_t s = 0; s < ns; ++s) {
@@ -576,23 +583,38 @@ class DistributedCensus : public census_detail::Context<64> {
             u64 best = imgs[0] ^ sym_jump_[j];
             for (std::size_t s = 1; s < ns; ++s)
               best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
-            out[static_cast<std::size_t>(owner(best))].push_back(
+            o[static_cast<std::size_t>(owner(best))].push_back(
                 Edge{best, x.key, x.lo, x.hi, share});
           }
         }
       });
-      ex_.all_to_all(out, in, from, run_.control);
+    };
+    // Round b's children, received, into the level, in the order of their parents' keys.
+    auto fold = [&](std::size_t b) {
       ex_.guarded([&] {
-        round.reset(in.size());
-        add_in_parent_order(round, in, from);
-        // What the round's buffers hold, twice: room the table leaves them to grow into.
-        std::size_t buffers = in.vec().capacity() * sizeof(Edge) + round.bytes();
-        for (const auto& o : out) buffers += o.vec().capacity() * sizeof(Edge);
+        round.reset(in[b].size());
+        add_in_parent_order(round, in[b], from[b]);
+        // What the rounds' buffers hold, twice: room the table leaves them to grow into.
+        std::size_t buffers = round.bytes();
+        for (std::size_t c = 0; c < 2; ++c) {
+          buffers += in[c].vec().capacity() * sizeof(Edge);
+          for (const auto& o : out[c]) buffers += o.vec().capacity() * sizeof(Edge);
+        }
         fold_round(next, round, sp, k, std::max(2 * buffers, mem_.limit() / 8));
       });
+    };
+    generate(0, nullptr);
+    ex_.start(out[0], in[0], from[0], run_.control, pending[0]);
+    for (u64 gi = 1; gi <= groups; ++gi) {
+      const std::size_t b = (gi - 1) & 1;  // the round in flight
+      if (gi < groups) generate(gi, &pending[b]);
+      ex_.finish(out[b], pending[b]);
+      fold(b);
+      if (gi < groups)
+        ex_.start(out[gi & 1], in[gi & 1], from[gi & 1], run_.control, pending[gi & 1]);
     }
-    out.clear();
-    in.release();
+    for (auto& o : out) o.clear();
+    for (auto& i : in) i.release();
     order.release();
     round.release();
     ex_.guarded([&] {

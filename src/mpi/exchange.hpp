@@ -37,6 +37,22 @@ class Exchange {
   template <class T>
   void all_to_all(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& in,
                   std::vector<std::size_t>& from, const Control& control) {
+    Pending p;
+    start(out, in, from, control, p);
+    finish(out, p);
+  }
+
+  // An exchange in flight, from start() to finish().
+  struct Pending {
+    std::vector<MPI_Request> req;
+  };
+  // all_to_all() in two halves, so that a rank can work while the records travel: start()
+  // sizes, agrees and posts the sends and receives (out must then stay as it is, and `in` be
+  // left alone, until finish()); progress() moves them on; finish() waits for them and empties
+  // out. Collective, in the same order on every rank.
+  template <class T>
+  void start(std::vector<census_detail::Booked<T>>& out, census_detail::Booked<T>& in,
+             std::vector<std::size_t>& from, const Control& control, Pending& p) {
     const auto n = static_cast<std::size_t>(size_);
     const auto me = static_cast<std::size_t>(rank_);
     std::vector<int> sc(n), rc(n);
@@ -57,7 +73,8 @@ class Exchange {
     });
     agree(control);
     in.vec().resize(from[n]);
-    std::vector<MPI_Request> req;
+    std::vector<MPI_Request>& req = p.req;
+    req.clear();
     for (std::size_t d = 0; d < n; ++d)
       if (d != me && rc[d] > 0) {
         req.emplace_back();
@@ -70,7 +87,17 @@ class Exchange {
         MPI_Isend(out[d].vec().data(), sc[d], MPI_BYTE, static_cast<int>(d), 0, comm_, &req.back());
       }
     if (sc[me] > 0) std::memcpy(in.vec().data() + from[me], out[me].vec().data(), sc[me]);
-    MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  }
+  // Lets MPI move an exchange in flight on (its transfers need the ranks' calls to advance).
+  static void progress(Pending& p) {
+    if (p.req.empty()) return;
+    int done = 0;
+    MPI_Testall(static_cast<int>(p.req.size()), p.req.data(), &done, MPI_STATUSES_IGNORE);
+  }
+  template <class T>
+  void finish(std::vector<census_detail::Booked<T>>& out, Pending& p) {
+    MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE);
+    p.req.clear();
     for (auto& o : out) o.clear();
     ++ledger_->rounds;
   }
