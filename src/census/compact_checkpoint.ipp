@@ -73,6 +73,7 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
       if constexpr (kCounts != kKeys) f.write(s.count, s.n * sizeof(C));
       if constexpr (kCounts == kChance) f.write(s.share, s.n * sizeof(double));
       if (cur.packed_ready) f.write(s.packed_copy, s.n * w);
+      if (pool_.spilled()) shed<C>(nullptr, true);  // no worker runs: every spilled page may go
     }
     f.commit();
   }
@@ -87,6 +88,7 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
       f.put(static_cast<u64>(s.n));
       f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
       if (s.n) f.write(s.packed, s.n * w);
+      if (pool_.spilled()) shed<u64>(nullptr, true);
     }
     f.commit();
     saved_stored_.insert(j);
@@ -171,6 +173,7 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
       }
     }
     lv.seg.push_back(s);
+    if (pool_.spilled()) shed<C>(nullptr, true);
   }
   if (expect != kResidues) throw CensusError("checkpoint: " + f.name() + " is not a census level");
 }
