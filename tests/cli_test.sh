@@ -135,11 +135,12 @@ check count-no-chance-text 0 'random player +not computed' -- "$pegsol" count -b
 # a stop without it, nothing left in the directory (after a kill -9 either), and a clear error
 # for a directory that is not there.
 mkdir -p "$tmp/spill"
-check count-spill 0 '40,861,647,040,079,968.*' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill"
-check count-spill-disk 0 'peak in tables and [0-9.]+ MiB on disk' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill"
-check count-spill-json 0 '"spill_peak_bytes":[1-9]' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill" --json
-check count-no-spill 4 'census stopped \(memory\)' -- "$pegsol" count -b english --no-distinct --memory-limit 128
-check table-spill 0 '33 of 33 single vacancies' -- "$pegsol" table -b english --method passes --memory-limit 64 --spill-dir "$tmp/spill"
+check count-spill-json 0 '"solutions":"40861647040079968".*"spill_peak_bytes":[1-9]' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill" --json
+if [ -z "${PEGSOL_SANITIZED:-}" ]; then
+  check count-spill 0 'peak in tables and [0-9.]+ MiB on disk' -- "$pegsol" count -b english --no-distinct --memory-limit 128 --spill-dir "$tmp/spill"
+  check count-no-spill 4 'census stopped \(memory\)' -- "$pegsol" count -b english --no-distinct --memory-limit 128
+  check table-spill 0 '33 of 33 single vacancies' -- "$pegsol" table -b english --method passes --memory-limit 64 --spill-dir "$tmp/spill"
+fi
 check spill-dir-missing 2 'spill-dir: Directory does not exist: .*nowhere' -- "$pegsol" count -b english --memory-limit 64 --spill-dir "$tmp/nowhere"
 "$pegsol" count -b french --start d2 --end d6 --no-distinct --memory-limit 300 --spill-dir "$tmp/spill" >/dev/null 2>&1 &
 spill_pid=$!
@@ -149,24 +150,28 @@ wait "$spill_pid" 2>/dev/null
 check spill-left-nothing 0 '^0$' -- bash -c "ls -A '$tmp/spill' | wc -l"
 # Checkpoint and resume: a census killed (kill -9) in the middle goes on with --resume to every
 # figure of an uninterrupted one; a directory of another census or with none is an input error.
-"$pegsol" count -b english --no-distinct --json >"$tmp/whole.json"
-"$pegsol" count -b english --no-distinct --threads 1 --checkpoint "$tmp/ck" --json >/dev/null 2>&1 &
-ck_pid=$!
-for _ in $(seq 1000); do
-  compgen -G "$tmp/ck/census.level.1?" >/dev/null && break
-  sleep 0.01
-done
-kill -9 "$ck_pid" 2>/dev/null
-wait "$ck_pid" 2>/dev/null
 same_figures() {  # same_figures A.json B.json: equal but for stats
   python3 -c 'import json,sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 a.pop("stats"); b.pop("stats")
 print("same" if a == b else "different"); sys.exit(a != b)' "$1" "$2"
 }
-check count-resume 0 '"status":"complete"' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck" --json
-cp "$tmp/out" "$tmp/resumed.json"
-check count-resume-same 0 '^same$' -- same_figures "$tmp/whole.json" "$tmp/resumed.json"
+if [ -z "${PEGSOL_SANITIZED:-}" ]; then
+  "$pegsol" count -b english --no-distinct --json >"$tmp/whole.json"
+  "$pegsol" count -b english --no-distinct --threads 1 --checkpoint "$tmp/ck" --json >/dev/null 2>&1 &
+  ck_pid=$!
+  for _ in $(seq 1000); do
+    compgen -G "$tmp/ck/census.level.1?" >/dev/null && break
+    sleep 0.01
+  done
+  kill -9 "$ck_pid" 2>/dev/null
+  wait "$ck_pid" 2>/dev/null
+  check count-resume 0 '"status":"complete"' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck" --json
+  cp "$tmp/out" "$tmp/resumed.json"
+  check count-resume-same 0 '^same$' -- same_figures "$tmp/whole.json" "$tmp/resumed.json"
+else  # under the sanitizers, a checkpoint to refuse (the library tests resume there)
+  "$pegsol" count -b triangle:6 --checkpoint "$tmp/ck" >/dev/null
+fi
 check resume-other 2 'checkpoint there is of another census' -- "$pegsol" count -b english -s c4 --no-distinct --resume "$tmp/ck"
 check resume-none 2 'no census checkpoint there' -- "$pegsol" count -b english --resume "$tmp/spill"
 exec {lock_fd}>"$tmp/ck/census.lock"
