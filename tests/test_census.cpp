@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -181,6 +182,14 @@ CensusOptions small_options() {
   o.memory_limit = std::size_t{512} << 20;
   o.threads = 2;
   return o;
+}
+
+// The spill and checkpoint tests' larger cases are for the Release run with its own kernels:
+// under the sanitizers, or with the portable kernels forced, they take minutes and test nothing
+// more of the spill or the checkpoint.
+bool small_cases_only() {
+  const char* k = std::getenv("PEGSOL_KERNELS");
+  return kSanitized || (k && std::string(k) == "portable");
 }
 
 // Reachable sets alone: what the solvability table's passes run.
@@ -543,7 +552,7 @@ TEST(Census, SpilledRunEqualsInMemory) {
       {after_jumps(vacancy("english", "d4"), 6), 24, false, true},
   };
   for (const Case& c : cases) {
-    if (kSanitized && c.limit_mib > 64) continue;  // the central game: the Release run's
+    if (small_cases_only() && c.limit_mib > 64) continue;  // the central game
     SCOPED_TRACE(describe(c.p) + ", " + std::to_string(c.limit_mib) + " MiB");
     CensusOptions o = c.sets ? sets_only() : small_options();
     const CensusResult r = census_detail::compact_census(c.p, o, c.wide_counts);
@@ -593,7 +602,7 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
       {vacancy("english", "d4", "d4"), 100, false, false, true},
   };
   for (const Case& c : cases) {
-    if (kSanitized && c.stop_mib > 12) continue;  // the larger cases: the Release run's
+    if (small_cases_only() && c.stop_mib > 12) continue;  // the larger cases
     SCOPED_TRACE(describe(c.p) + ", stopped at " + std::to_string(c.stop_mib) + " MiB");
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
