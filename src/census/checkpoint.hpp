@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -95,6 +96,13 @@ class FileReader {
     return x;
   }
   const std::string& name() const { return file_; }
+  // The file's size in bytes.
+  std::size_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0)
+      throw CensusError("checkpoint: cannot read " + file_ + ": " + std::strerror(errno));
+    return static_cast<std::size_t>(st.st_size);
+  }
 
  private:
   std::string file_;

@@ -132,9 +132,12 @@ template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
 inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool stored) {
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+  auto not_a_level = [&] {
+    return CensusError("checkpoint: " + f.name() + " is not a census level");
+  };
   const u64 segs = f.get<u64>();
   if (!stored) lv.packed_ready = f.get<bool>();
-  if (segs > kResidues) throw CensusError("checkpoint: " + f.name() + " is not a census level");
+  if (segs > kResidues) throw not_a_level();
   Bump kb, vb, pb;
   kb.begin(lv.keys, false);
   vb.begin(lv.values, false);
@@ -146,13 +149,12 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
     s.hi = f.get<u32>();
     s.n = f.get<u64>();
     if (s.lo != expect || s.hi <= s.lo || s.hi > kResidues || s.n > (u64{1} << 40))
-      throw CensusError("checkpoint: " + f.name() + " is not a census level");
+      throw not_a_level();
     expect = s.hi;
     Bump& ob = !stored && lv.packed_ready ? pb : kb;  // where the forward pass keeps them
     s.off = ob.template alloc<u32>(s.hi - s.lo + 1);
     f.read(s.off, (s.hi - s.lo + 1) * sizeof(u32));
-    if (s.off[0] != 0 || s.off[s.hi - s.lo] != s.n)
-      throw CensusError("checkpoint: " + f.name() + " is not a census level");
+    if (s.off[0] != 0 || s.off[s.hi - s.lo] != s.n) throw not_a_level();
     if (stored) {
       s.packed = kb.template alloc<std::uint8_t>(s.n * w + 8);
       f.read(s.packed, s.n * w);
@@ -175,7 +177,7 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
     lv.seg.push_back(s);
     if (pool_.spilled()) shed<C>(nullptr, true);
   }
-  if (expect != kResidues) throw CensusError("checkpoint: " + f.name() + " is not a census level");
+  if (expect != kResidues) throw not_a_level();
 }
 
 // Loads the state in the checkpoint directory and runs the forward pass on from it.

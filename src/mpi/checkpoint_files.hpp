@@ -7,8 +7,8 @@
 //   rR.kK.level    rank R's positions of level K: its sorted entries (key, count, chance)
 //   rR.kK.keys     rank R's keys of level K, kept for the solution-path pass
 //
-// Every file is written under a temporary name, flushed and renamed, so a kill leaves whole
-// files only. Failures throw CensusError naming the file.
+// Every file is written under a temporary name, flushed and renamed (census/checkpoint.hpp), so
+// a kill leaves whole files only. Failures throw CensusError naming the file.
 #pragma once
 
 #include <fcntl.h>
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../census/checkpoint.hpp"
 #include "pegsol/census.hpp"
 
 namespace pegsol::mpi::checkpoint {
@@ -49,52 +50,21 @@ inline std::string path(const std::string& dir, int rank, int level, const char*
 
 // Writes `bytes` at `data` to `file` (a temporary name, flushed, then renamed).
 inline void write_file(const std::string& file, const void* data, std::size_t bytes) {
-  const std::string tmp = file + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw CensusError("checkpoint: cannot write " + tmp + ": " + std::strerror(errno));
-  const char* p = static_cast<const char*>(data);
-  std::size_t left = bytes;
-  while (left > 0) {
-    const ssize_t w = ::write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int e = errno;
-      ::close(fd);
-      throw CensusError("checkpoint: cannot write " + tmp + ": " + std::strerror(e));
-    }
-    p += w;
-    left -= static_cast<std::size_t>(w);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmp.c_str(), file.c_str()) != 0)
-    throw CensusError("checkpoint: cannot write " + file + ": " + std::strerror(errno));
+  census_detail::FileWriter w(file);
+  w.write(data, bytes);
+  w.commit();
 }
 
 // The whole of `file`, read into `out` (resized to whole elements).
 template <class V>
 void read_file(const std::string& file, V& out) {
   using T = typename V::value_type;
-  const int fd = ::open(file.c_str(), O_RDONLY);
-  if (fd < 0) throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
-  const off_t size = ::lseek(fd, 0, SEEK_END);
-  ::lseek(fd, 0, SEEK_SET);
-  if (size < 0 || static_cast<std::size_t>(size) % sizeof(T) != 0) {
-    ::close(fd);
+  census_detail::FileReader r(file);
+  const std::size_t size = r.size();
+  if (size % sizeof(T) != 0)
     throw CensusError("checkpoint: " + file + " is not a whole number of records");
-  }
-  out.resize(static_cast<std::size_t>(size) / sizeof(T));
-  char* p = reinterpret_cast<char*>(out.data());
-  std::size_t left = static_cast<std::size_t>(size);
-  while (left > 0) {
-    const ssize_t r = ::read(fd, p, left);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      ::close(fd);
-      throw CensusError("checkpoint: cannot read " + file);
-    }
-    p += r;
-    left -= static_cast<std::size_t>(r);
-  }
-  ::close(fd);
+  out.resize(size / sizeof(T));
+  r.read(out.data(), size);
 }
 
 // Records of T in `file`, from its size.
