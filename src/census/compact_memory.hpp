@@ -82,7 +82,6 @@ class SpillFile {
     munmap(base_, reserved_);
     ::close(fd_);
   }
-  const std::string& dir() const { return dir_; }
   // `size` bytes (a multiple of 2 MiB) of the file, allocated on disk; throws CensusError when
   // the disk or the reserved address space is full.
   char* take(std::size_t size) {
