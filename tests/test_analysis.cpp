@@ -459,6 +459,14 @@ TEST(Analysis, CensusLookupAgreesOnEnglishRandomGames) {
   o.start = p.start;
   o.count = false;
   o.time_limit = 0;
+  // The look-up's census has no time limit here: on a slow or busy machine (the portable kernels
+  // on a shared CI runner) the default 10 s may not suffice, and without the look-up every call
+  // below would be a search to the end.
+  o.lookup_seconds = 0;
+  {
+    const Analysis first = an.analyze(Position(b, p.start), o);
+    ASSERT_EQ(first.lookup_note.rfind("census look-up:", 0), 0u) << first.lookup_note;
+  }
   AnalysisOptions check;
   check.time_limit = 0.5;
   check.count_seconds = 0;
