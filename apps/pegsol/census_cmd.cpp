@@ -263,7 +263,11 @@ int CensusCommands::table(const Control& control) {
       solvable, b.size(), t.complete() ? "" : fmt::format(" ({} pairs open)", open_pairs), t.proved,
       t.proved == 1 ? "" : "es", t.searched, t.searched == 1 ? "" : "s", t.solved_by_search,
       t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds,
-      t.passes > 0 ? fmt::format(", census tables {} at peak", mib(t.peak_bytes)) : "");
+      t.passes > 0
+          ? fmt::format(", census tables {} at peak{}", mib(t.peak_bytes),
+                        t.spill_peak_bytes ? fmt::format(" and {} on disk", mib(t.spill_peak_bytes))
+                                           : std::string())
+          : "");
   return t.complete() ? kSolved : kStopped;
 }
 

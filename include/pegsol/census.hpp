@@ -180,7 +180,8 @@ struct SolvabilityTable {
   int searched = 0, solved_by_search = 0, impossible_by_search = 0;
   std::vector<TableCertificate> certificates;  // one per pair the search settled
   double seconds = 0;
-  std::size_t peak_bytes = 0;  // the passes' census tables at their largest
+  std::size_t peak_bytes = 0;        // the passes' census tables at their largest
+  std::size_t spill_peak_bytes = 0;  // the passes' spill files at their largest (0: none)
   bool complete() const { return stopped.empty(); }
 };
 // The solvability table of `board`, under options.control (searches and passes alike); a stop

@@ -70,7 +70,7 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r);
 
 // A solvability table of board b run with `method`: "status" (complete, stopped), "stop",
 // "reason", "names", "matrix" (1, 0, or null for an open pair), "certificates", "finals",
-// "complete", "open", counts, "stats" {"seconds", "peak_bytes"}.
+// "complete", "open", counts, "stats" {"seconds", "peak_bytes", "spill_peak_bytes"}.
 nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod method);
 
 // One solution (or game) as enumerate_solutions gives it: {"moves", "notation"}.

@@ -312,7 +312,10 @@ nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod
           {"pairs_searched", t.searched},
           {"pairs_solved_by_search", t.solved_by_search},
           {"pairs_impossible_by_search", t.impossible_by_search},
-          {"stats", {{"seconds", t.seconds}, {"peak_bytes", t.peak_bytes}}}};
+          {"stats",
+           {{"seconds", t.seconds},
+            {"peak_bytes", t.peak_bytes},
+            {"spill_peak_bytes", t.spill_peak_bytes}}}};
 }
 
 nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves) {

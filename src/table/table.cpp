@@ -238,6 +238,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       break;
     }
     t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
+    t.spill_peak_bytes = std::max(t.spill_peak_bytes, r.spill_peak_bytes);
     if (r.stop == StopReason::Memory) {
       t.stop = r.stop;
       t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + r.stop_note;
