@@ -198,7 +198,7 @@ exec {lock_fd}>&-
 check resume-excludes 2 'excludes' -- "$pegsol" count -b english --checkpoint "$tmp/ck2" --resume "$tmp/ck"
 # The solvability table: complete by searches, by passes, and incomplete under a tiny memory limit.
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english --search-seconds 100
-check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --json
+check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --search-seconds 100 --json
 check table-passes 0 '"complete":true.*"method":"passes".*"passes":[1-9]' -- "$pegsol" table -b triangle:5 --method passes --json
 check table-incomplete 4 'table incomplete, [0-9]+ pairs open: the forward pass from [0-9]+ stopped: memory limit' -- "$pegsol" table -b triangle:6 --method passes --memory-limit 0.001
 check table-bad-method 2 'bogus not in' -- "$pegsol" table --method bogus
