@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -150,14 +149,10 @@ int run(int argc, char** argv, int rank, int size) {
     checkpoint.dir = resume_dir;
     checkpoint.resume = true;
   }
-  if (!checkpoint.dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(checkpoint.dir, ec);
-    if (ec)
-      return rank == 0 ? cli::finish_output(cli::report_error(
-                             "input", "--checkpoint " + checkpoint.dir + ": " + ec.message(), json))
+  if (!checkpoint.dir.empty())
+    if (auto error = cli::create_checkpoint_dir(checkpoint.dir))
+      return rank == 0 ? cli::finish_output(cli::report_error("input", *error, json))
                        : cli::kBadInput;
-  }
   std::string& my_spill_dir = rank_options.spill_dir;
   if (!spill_dir.empty()) {
     std::string why;

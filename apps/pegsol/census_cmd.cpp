@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -184,12 +183,9 @@ int CensusCommands::count(const Control& control) {
   o.spill_dir = spill_dir_;
   o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
   o.resume = !resume_dir_.empty();
-  if (!checkpoint_dir_.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(checkpoint_dir_, ec);
-    if (ec)
-      return report_error("input", "--checkpoint " + checkpoint_dir_ + ": " + ec.message(), json_);
-  }
+  if (!checkpoint_dir_.empty())
+    if (auto error = create_checkpoint_dir(checkpoint_dir_))
+      return report_error("input", *error, json_);
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
   o.random_player = !no_random_player_;

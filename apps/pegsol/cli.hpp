@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,8 @@ std::uint64_t max_threads();
 std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e);
 // Megabytes to bytes; values past what any machine holds are no limit (16 TiB).
 std::size_t megabytes(double mb);
+// Creates --checkpoint's directory (and its parents); the input error's message when that fails.
+std::optional<std::string> create_checkpoint_dir(const std::string& dir);
 
 // Reports a failure on stderr and, under --json, as one error object on stdout (pegsol/json.hpp);
 // returns the status for `kind` ("input": 2, "internal" and "output": 3).

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -125,6 +126,13 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
 
 std::size_t megabytes(double mb) {
   return static_cast<std::size_t>(std::min(mb, double(1 << 24)) * 1024 * 1024);
+}
+
+std::optional<std::string> create_checkpoint_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec) return std::nullopt;
+  return "--checkpoint " + dir + ": " + ec.message();
 }
 
 int report_error(std::string_view kind, const std::string& raw, bool json) {
