@@ -11,13 +11,10 @@
 // a kill leaves whole files only. Failures throw CensusError naming the file.
 #pragma once
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
