@@ -196,6 +196,28 @@ flock "$lock_fd"
 check checkpoint-locked 2 'another census is writing its checkpoints there' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck"
 exec {lock_fd}>&-
 check resume-excludes 2 'excludes' -- "$pegsol" count -b english --checkpoint "$tmp/ck2" --resume "$tmp/ck"
+# The table's checkpoint: killed (kill -9) inside a pass, resumed to the uninterrupted matrix;
+# refused for another board, with none, and for --minimize moves.
+tboard=triangle:6
+[ -n "$heavy" ] && tboard=triangle:7
+"$pegsol" table -b "$tboard" --method passes --json >"$tmp/table-whole.json"
+"$pegsol" table -b "$tboard" --method passes --threads 1 --checkpoint "$tmp/tck" >/dev/null 2>&1 &
+tck_pid=$!
+for _ in $(seq 1000); do
+  compgen -G "$tmp/tck/pass.*/census.level.1?" >/dev/null && break
+  sleep 0.01
+done
+kill -9 "$tck_pid" 2>/dev/null
+wait "$tck_pid" 2>/dev/null
+check table-resume 0 '"complete":true' -- "$pegsol" table -b "$tboard" --method passes --resume "$tmp/tck" --json
+cp "$tmp/out" "$tmp/table-resumed.json"
+check table-resume-same 0 '^same$' -- python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print("same" if a["matrix"] == b["matrix"] and a["passes"] == b["passes"] else "different")' "$tmp/table-whole.json" "$tmp/table-resumed.json"
+check table-resume-clean 0 '^table.state$' -- bash -c "ls '$tmp/tck' | grep -v lock"
+check table-resume-other 2 'table.state is the table of another board, not triangle:5' -- "$pegsol" table -b triangle:5 --resume "$tmp/tck"
+check table-resume-none 2 'no table checkpoint there' -- "$pegsol" table -b triangle:5 --resume "$tmp/spill"
+check table-checkpoint-fewest 2 'checkpoint and --resume are for the solvability table' -- "$pegsol" table -b triangle:5 --minimize moves --checkpoint "$tmp/tck2"
 # The solvability table: complete by searches, by passes, and incomplete under a tiny memory limit.
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english --search-seconds 100
 check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --search-seconds 100 --json

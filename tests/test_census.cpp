@@ -788,6 +788,110 @@ TEST(Census, SolvabilityTableBeyondTheCensus) {
   EXPECT_GT(open, 0);
 }
 
+// Checkpoint and resume of the table: stopped as its second pass starts, and again inside that
+// pass (a census checkpoint left in its pass directory), the resumed tables come to the matrix
+// of an uninterrupted one with the same number of passes, and leave no pass directory behind;
+// a resumed auto table runs no search again and keeps its certificates. No state, another
+// board's state or a damaged one is an input error naming it.
+TEST(Census, SolvabilityTableResumes) {
+  BoardPtr b = make_board("triangle:6");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pegsol-table-test-" + std::to_string(getpid()));
+  TableOptions passes;
+  passes.method = TableMethod::Passes;
+  const SolvabilityTable want = solvability_table(b, small_options(), passes);
+  ASSERT_GE(want.passes, 2);
+  auto pass_dirs = [&] {
+    int c = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      c += e.path().filename().string().rfind("pass.", 0) == 0;
+    return c;
+  };
+  // Stops the table once its progress passes `at` (in thousandths of a pass).
+  auto stopped_at = [&](std::uint64_t at, const TableOptions& to) {
+    Control parent;
+    parent.set_progress(
+        [&](const ProgressReport& r) {
+          if (r.phase == "forward" && r.done >= at) parent.cancel();
+        },
+        0);
+    CensusOptions o = small_options();
+    o.control = &parent;
+    o.checkpoint_dir = dir.string();
+    return solvability_table(b, o, to);
+  };
+  // The first pass a resumed table reports, and the level it reports first.
+  int first_pass = 0, first_level = 0;
+  auto resumed = [&](const TableOptions& to) {
+    CensusOptions o = small_options();
+    o.checkpoint_dir = dir.string();
+    o.resume = true;
+    first_pass = first_level = 0;
+    o.progress = [&](const CensusProgress& pr) {
+      if (first_pass == 0 && pr.pass > 0) first_pass = pr.pass, first_level = pr.level;
+    };
+    return solvability_table(b, o, to);
+  };
+  for (const std::uint64_t at : {std::uint64_t{1000}, std::uint64_t{1400}}) {
+    SCOPED_TRACE("stopped at " + std::to_string(at));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const SolvabilityTable s = stopped_at(at, passes);
+    ASSERT_EQ(s.stop, StopReason::Cancelled);
+    EXPECT_EQ(s.passes, 1);
+    if (at > 1000) {
+      EXPECT_EQ(pass_dirs(), 1);  // the second pass's census checkpoint
+    }
+    const SolvabilityTable r = resumed(passes);
+    ASSERT_TRUE(r.complete()) << r.stopped;
+    EXPECT_EQ(first_pass, 2);  // the first pass is not run again
+    if (at > 1000) {
+      EXPECT_LT(first_level, b->size() - 2);  // nor the second's levels before its checkpoint
+    }
+    EXPECT_EQ(r.passes, want.passes);
+    expect_same_table(r, want.finals, "resumed");
+    EXPECT_EQ(pass_dirs(), 0);
+    // A finished table's state answers at once.
+    const SolvabilityTable again = resumed(passes);
+    EXPECT_EQ(again.passes, want.passes);
+    expect_same_table(again, want.finals, "resumed again");
+  }
+
+  // Auto: the searches' results come back from the state, none is searched again.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const SolvabilityTable s = stopped_at(1000, patient(2));
+  ASSERT_EQ(s.stop, StopReason::Cancelled);
+  EXPECT_EQ(s.searched, 2);
+  const SolvabilityTable r = resumed(patient(2));
+  ASSERT_TRUE(r.complete()) << r.stopped;
+  EXPECT_EQ(r.searched, 2);
+  ASSERT_EQ(r.certificates.size(), s.certificates.size());
+  for (std::size_t i = 0; i < r.certificates.size(); ++i) {
+    EXPECT_EQ(r.certificates[i].moves, s.certificates[i].moves);
+    EXPECT_EQ(r.certificates[i].reason, s.certificates[i].reason);
+  }
+  expect_same_table(r, want.finals, "auto resumed");
+
+  auto input_error = [&](const BoardPtr& board, const std::string& what) {
+    CensusOptions o = small_options();
+    o.checkpoint_dir = dir.string();
+    o.resume = true;
+    try {
+      solvability_table(board, o, passes);
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  input_error(make_board("triangle:5"), "another board");
+  std::filesystem::resize_file(dir / "table.state", 40);
+  input_error(b, "cut short");
+  std::filesystem::remove(dir / "table.state");
+  input_error(b, "no table checkpoint");
+  std::filesystem::remove_all(dir);
+}
+
 // Cancellation stops the table, in the search phase as in the passes, with the pairs the
 // position class settled kept and the rest open.
 TEST(Census, SolvabilityTableCancels) {

@@ -99,19 +99,20 @@ CensusCommands::CensusCommands(CLI::App& app) {
   count_ = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
   problem(count_);
   resources(count_);
+  auto checkpoints = [&](CLI::App* cmd, const std::string& when) {
+    auto* checkpoint = cmd->add_option("--checkpoint", checkpoint_dir_,
+                                       "Directory (made if missing) for the state after " + when +
+                                           ", so that a killed run can go on with --resume");
+    cmd->add_option("--resume", resume_dir_,
+                    "Go on from the state in this directory (the same command wrote it); "
+                    "checkpoints go on there")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(checkpoint);
+  };
   count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
   count_->add_flag("--no-distinct", no_distinct_,
                    "Skip counting solutions up to reordering of independent jumps");
-  auto* checkpoint = count_->add_option(
-      "--checkpoint", checkpoint_dir_,
-      "Directory (made if missing) for the state after each completed level, so that a killed "
-      "run can go on with --resume");
-  count_
-      ->add_option("--resume", resume_dir_,
-                   "Go on from the state in this directory (the same command wrote it); "
-                   "checkpoints go on there")
-      ->check(CLI::ExistingDirectory)
-      ->excludes(checkpoint);
+  checkpoints(count_, "each completed level");
   count_->add_flag("--no-random-player", no_random_player_,
                    "Skip the random player's chances (8 bytes less per position and edge)");
   count_
@@ -138,6 +139,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->check(CLI::IsMember({"moves"}));
   fewest_flags_.add(table_, "; with --minimize moves");
   resources(table_);
+  checkpoints(table_, "the searches and each forward pass (and each level of a pass)");
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
   problem(solutions_);
@@ -177,15 +179,18 @@ std::optional<int> CensusCommands::run(const Control& parent) {
   return std::nullopt;
 }
 
+std::optional<std::string> CensusCommands::checkpoint_options(CensusOptions& o) const {
+  o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
+  o.resume = !resume_dir_.empty();
+  if (!checkpoint_dir_.empty()) return create_checkpoint_dir(checkpoint_dir_);
+  return std::nullopt;
+}
+
 int CensusCommands::count(const Control& control) {
   Problem p = build_problem(args_);
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   o.spill_dir = spill_dir_;
-  o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
-  o.resume = !resume_dir_.empty();
-  if (!checkpoint_dir_.empty())
-    if (auto error = create_checkpoint_dir(checkpoint_dir_))
-      return report_error("input", *error, json_);
+  if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   o.symmetry = !no_symmetry_;
   o.distinct = !no_distinct_;
   o.random_player = !no_random_player_;
@@ -214,6 +219,11 @@ int CensusCommands::table(const Control& control) {
   const Board& b = *p.board;
   fewest_flags_.check(table_, minimize_ == "moves");
   if (minimize_ == "moves") {
+    if (!checkpoint_dir_.empty() || !resume_dir_.empty())
+      return report_error("input",
+                          "table --minimize moves: --checkpoint and --resume are for the "
+                          "solvability table",
+                          json_);
     Control limits(&control);
     if (memory_mb_ > 0)
       limits.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
@@ -221,6 +231,7 @@ int CensusCommands::table(const Control& control) {
   }
   CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
   o.spill_dir = spill_dir_;
+  if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   TableOptions to;
   to.method = *parse_table_method(table_method_);
   to.search_seconds = search_seconds_;

@@ -29,6 +29,8 @@ class CensusCommands {
   int count(const Control& control);
   int table(const Control& control);
   int solutions(const Control& control);
+  // --checkpoint / --resume into o (making the checkpoint directory); the error, if any.
+  std::optional<std::string> checkpoint_options(CensusOptions& o) const;
 
   CLI::App* count_ = nullptr;
   CLI::App* table_ = nullptr;

@@ -185,7 +185,12 @@ struct SolvabilityTable {
   bool complete() const { return stopped.empty(); }
 };
 // The solvability table of `board`, under options.control (searches and passes alike); a stop
-// keeps every pair settled before it (SolvabilityTable::stop, open).
+// keeps every pair settled before it (SolvabilityTable::stop, open). With
+// options.checkpoint_dir, the pairs settled go to table.state there after the searches and after
+// each forward pass, and a pass keeps its census checkpoint in a subdirectory while it runs
+// (boards of up to 64 bits); with options.resume, the table goes on from that state (searches
+// done are not run again, a pass goes on from its last level) to the same matrix. InputError
+// when the directory holds no table state, one of another board, or a damaged one.
 SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {},
                                    const TableOptions& table = {});
 

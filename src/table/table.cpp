@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <memory>
 #include <string>
 #ifdef __GLIBC__
 #include <malloc.h>  // malloc_trim
 #endif
 
+#include "../census/checkpoint.hpp"
 #include "../core/pool.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
@@ -59,11 +62,161 @@ class Matrix {
     return c;
   }
 
+  // The states row by row, as the checkpoint stores them.
+  const std::vector<State>& cells() const { return s_; }
+  void set_cells(std::vector<State> s) { s_ = std::move(s); }
+
  private:
   std::size_t idx(int v, int h) const { return static_cast<std::size_t>(v * n_ + h); }
   const Board& b_;
   int n_;
   std::vector<State> s_;
+};
+
+// The table's checkpoint (CensusOptions::checkpoint_dir given to solvability_table). In the
+// directory:
+//
+//   table.state   the pairs settled and the figures so far, written after the searches and after
+//                 each forward pass:
+//                   "PEGTABL1", board fingerprint (u64), holes (i32), searches done (u8),
+//                   passes, proved, searched, solved, impossible (i32 each),
+//                   peak bytes, spill peak bytes (u64 each), the matrix (holes x holes, u8),
+//                   certificates (u64 count; each vacancy, end (i32), solvable (u8),
+//                   jumps (u64 count; from, over, to as i32 each), reason (u64 length, bytes))
+//   pass.V/       the census checkpoint of the forward pass from vacancy V while it runs
+//                 (CensusOptions::checkpoint_dir), removed once its pairs are in table.state
+class TableCheckpoint {
+ public:
+  TableCheckpoint(const Board& b, std::string dir) : b_(b), dir_(std::move(dir)) {}
+
+  std::string state_file() const { return dir_ + "/table.state"; }
+  std::string pass_dir(int v) const { return dir_ + "/pass." + b_.hole_name(v); }
+  bool has_pass(int v) const { return std::filesystem::exists(pass_dir(v) + "/census.state"); }
+
+  void save(const SolvabilityTable& t, const Matrix& m, bool searches_done) const {
+    census_detail::FileWriter f(state_file());
+    f.write(kMagic, sizeof kMagic);
+    f.put(fingerprint());
+    f.put(static_cast<std::int32_t>(b_.size()));
+    f.put(static_cast<std::uint8_t>(searches_done));
+    for (int x : {t.passes, t.proved, t.searched, t.solved_by_search, t.impossible_by_search})
+      f.put(static_cast<std::int32_t>(x));
+    f.put(static_cast<std::uint64_t>(t.peak_bytes));
+    f.put(static_cast<std::uint64_t>(t.spill_peak_bytes));
+    f.write(m.cells().data(), m.cells().size());
+    f.put(static_cast<std::uint64_t>(t.certificates.size()));
+    for (const TableCertificate& c : t.certificates) {
+      f.put(static_cast<std::int32_t>(c.vacancy));
+      f.put(static_cast<std::int32_t>(c.end));
+      f.put(static_cast<std::uint8_t>(c.solvable));
+      f.put(static_cast<std::uint64_t>(c.moves.size()));
+      for (const Jump& j : c.moves)
+        for (int x : {j.from, j.over, j.to}) f.put(static_cast<std::int32_t>(x));
+      f.put(static_cast<std::uint64_t>(c.reason.size()));
+      f.write(c.reason.data(), c.reason.size());
+    }
+    f.commit();
+  }
+
+  // Loads table.state into t and m; returns whether the searches were done. InputError when
+  // there is no state or it is of another board or damaged; a solution certificate must replay.
+  bool load(SolvabilityTable& t, Matrix& m) const {
+    try {
+      return read(t, m);
+    } catch (const CensusError& e) {  // unreadable, or cut short
+      throw InputError("--resume " + dir_ + ": " + e.what());
+    }
+  }
+
+ private:
+  static constexpr char kMagic[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '1'};
+
+  bool read(SolvabilityTable& t, Matrix& m) const {
+    if (!std::filesystem::exists(state_file()))
+      throw InputError("--resume " + dir_ + ": no table checkpoint there (" + state_file() +
+                       " is missing)");
+    census_detail::FileReader f(state_file());
+    const int n = b_.size();
+    auto bad = [&](const std::string& what) {
+      return InputError("--resume " + dir_ + ": " + state_file() + " " + what);
+    };
+    char magic[sizeof kMagic];
+    f.read(magic, sizeof magic);
+    if (!std::equal(magic, magic + sizeof magic, kMagic)) throw bad("is not a table checkpoint");
+    if (f.get<std::uint64_t>() != fingerprint() || f.get<std::int32_t>() != n)
+      throw bad("is the table of another board, not " + b_.name());
+    const bool searches_done = f.get<std::uint8_t>() != 0;
+    for (int* x :
+         {&t.passes, &t.proved, &t.searched, &t.solved_by_search, &t.impossible_by_search}) {
+      *x = f.get<std::int32_t>();
+      if (*x < 0) throw bad("is damaged (a negative count)");
+    }
+    t.peak_bytes = f.get<std::uint64_t>();
+    t.spill_peak_bytes = f.get<std::uint64_t>();
+    std::vector<Matrix::State> cells(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    f.read(cells.data(), cells.size());
+    for (Matrix::State c : cells)
+      if (c > Matrix::No) throw bad("is damaged (a pair's state)");
+    m.set_cells(std::move(cells));
+    const std::uint64_t certs = f.get<std::uint64_t>();
+    if (certs > static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n))
+      throw bad("is damaged (the certificates' count)");
+    auto hole = [&] {
+      const int h = f.get<std::int32_t>();
+      if (h < 0 || h >= n) throw bad("is damaged (a hole out of range)");
+      return h;
+    };
+    t.certificates.clear();
+    for (std::uint64_t i = 0; i < certs; ++i) {
+      TableCertificate c;
+      c.vacancy = hole();
+      c.end = hole();
+      c.solvable = f.get<std::uint8_t>() != 0;
+      const std::uint64_t jumps = f.get<std::uint64_t>();
+      if (jumps >= static_cast<std::uint64_t>(n)) throw bad("is damaged (a solution's length)");
+      for (std::uint64_t k = 0; k < jumps; ++k) {
+        Jump j;
+        j.from = hole();
+        j.over = hole();
+        j.to = hole();
+        c.moves.push_back(j);
+      }
+      const std::uint64_t len = f.get<std::uint64_t>();
+      if (len > f.size()) throw bad("is damaged (a reason's length)");
+      c.reason.resize(len);
+      f.read(c.reason.data(), len);
+      if (c.solvable) {
+        const Replay r = replay(b_, single_vacancy(b_, c.vacancy), c.moves);
+        if (!r.ok || r.final.count() != 1 || !r.final.test(c.end))
+          throw bad("holds a solution from " + b_.hole_name(c.vacancy) + " to " +
+                    b_.hole_name(c.end) + " that does not replay");
+      }
+      t.certificates.push_back(std::move(c));
+    }
+    return searches_done;
+  }
+
+  // A hash of the board: its name, holes, names and jumps.
+  std::uint64_t fingerprint() const {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](std::uint64_t x) {
+      for (int i = 0; i < 8; ++i, x >>= 8) h = (h ^ (x & 0xff)) * 1099511628211ull;
+    };
+    auto mix_text = [&](const std::string& s) {
+      for (char c : s) mix(static_cast<unsigned char>(c));
+      mix(s.size());
+    };
+    mix_text(b_.name());
+    mix(static_cast<std::uint64_t>(b_.size()));
+    for (int q = 0; q < b_.size(); ++q) mix_text(b_.hole_name(q));
+    for (const Jump& j : b_.jumps())
+      mix(static_cast<std::uint64_t>(j.from) | static_cast<std::uint64_t>(j.over) << 20 |
+          static_cast<std::uint64_t>(j.to) << 40);
+    return h;
+  }
+
+  const Board& b_;
+  std::string dir_;
 };
 
 }  // namespace
@@ -113,6 +266,33 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       if (!ok.test(h)) m.set(v, h, Matrix::No);
   }
 
+  // The checkpoint: a resumed table starts from the pairs its state holds; a pass directory
+  // whose pairs are all settled (a kill between the state and the clean-up) goes.
+  std::unique_ptr<census_detail::DirLock> lock;
+  std::unique_ptr<TableCheckpoint> ck;
+  bool searches_done = false;
+  if (!options.checkpoint_dir.empty()) {
+    lock = std::make_unique<census_detail::DirLock>(options.checkpoint_dir);
+    ck = std::make_unique<TableCheckpoint>(b, options.checkpoint_dir);
+    if (options.resume) {
+      searches_done = ck->load(t, m);
+      for (int v : reps)
+        if (std::error_code ec; m.open_in_row(v) == 0)
+          std::filesystem::remove_all(ck->pass_dir(v), ec);
+    }
+  }
+  bool save_failed = false;
+  auto save = [&](bool searches) {
+    if (!ck) return;
+    try {
+      ck->save(t, m, searches);
+    } catch (const CensusError& e) {
+      save_failed = true;
+      t.stopped = e.what();
+    }
+  };
+  if (ck && !options.resume) save(false);
+
   auto report = [&](CensusProgress pr) {
     if (!options.progress) return;
     pr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -136,7 +316,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     return planned;
   };
 
-  if (table.method == TableMethod::Auto) {
+  if (table.method == TableMethod::Auto && !searches_done) {
     // The open pairs, one per class under symmetry and transposition, each given a short search.
     std::vector<std::pair<int, int>> pairs;
     {
@@ -204,6 +384,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       }
     }
     if (const StopReason why = ctl.stop_reason(); why != StopReason::None) stop_here(why);
+    save(t.stop == StopReason::None);
   }
 
   // Forward passes for the start classes with pairs still open, the class settling the most
@@ -213,13 +394,26 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.distinct = false;
   o.counts = false;
   o.control = &ctl;
-  o.cancel = nullptr;  // ctl watches it
+  o.cancel = nullptr;        // ctl watches it
+  o.checkpoint_dir.clear();  // the table's; each pass gets its own below
+  o.resume = false;
+  const bool pass_checkpoints = ck && b.width() == 64 && options.engine != CensusEngine::Wide;
   const int planned = passes_for(m);
   units = units_done + 1000 * static_cast<std::uint64_t>(planned);
   in_passes = true;
-  while (t.stop == StopReason::None) {
+  while (t.stop == StopReason::None && !save_failed) {
     const int best = busiest(m);
     if (best < 0) break;
+    if (pass_checkpoints) {
+      o.checkpoint_dir = ck->pass_dir(best);
+      o.resume = ck->has_pass(best);
+      std::error_code ec;
+      std::filesystem::create_directories(o.checkpoint_dir, ec);
+      if (ec) {
+        t.stopped = "checkpoint: cannot make " + o.checkpoint_dir + ": " + ec.message();
+        break;
+      }
+    }
     if (options.progress)
       o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
         CensusProgress q = pr;
@@ -253,6 +447,9 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     for (int h = 0; h < n; ++h)
       m.set(best, h,
             r.solutions_by_hole[static_cast<std::size_t>(h)] > 0 ? Matrix::Yes : Matrix::No);
+    save(true);
+    if (std::error_code ec; pass_checkpoints && !save_failed)
+      std::filesystem::remove_all(o.checkpoint_dir, ec);
   }
 
   t.finals.assign(static_cast<std::size_t>(n), HoleSet(n));
