@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of fuzz/ from its seed corpus: SECONDS each (default 5), or RUNS
-# inputs each with --runs RUNS. Builds them first (cmake --preset fuzz: clang, ASan + UBSan).
-# A crash stops with the failing input in build/fuzz/findings/TARGET/ and status 1.
-# Usage: scripts/fuzz.sh [SECONDS] [--runs N]
+# inputs each with --runs RUNS. Builds them first (cmake --preset fuzz: clang, ASan + UBSan,
+# coverage on the whole library). With PEGSOL_FUZZ_BUILD=DIR, runs the targets a build already
+# holds instead (the sanitize preset's, coverage on the parsing code: what CI runs).
+# A crash stops with the failing input in BUILD/findings/TARGET/ and status 1.
+# Usage: [PEGSOL_FUZZ_BUILD=build/sanitize] scripts/fuzz.sh [SECONDS] [--runs N]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 seconds=${1:-5}
 runs=-1
 [ "${2:-}" = --runs ] && runs=$3
-cmake --preset fuzz >/dev/null
-nice -n 5 cmake --build build/fuzz -j2 >/dev/null
+build=${PEGSOL_FUZZ_BUILD:-build/fuzz}
+if [ -z "${PEGSOL_FUZZ_BUILD:-}" ]; then
+  cmake --preset fuzz >/dev/null
+  nice -n 5 cmake --build build/fuzz -j2 >/dev/null
+fi
 status=0
 for target in drawing game notation spec json_spec; do
-  work=build/fuzz/findings/$target
+  [ -x "$build/fuzz/fuzz_$target" ] || { echo "fuzz_$target: not built in $build"; exit 1; }
+  work=$build/findings/$target
   mkdir -p "$work/corpus"
   # The seeds are read, new inputs go to the work corpus (the repository's stays small).
   args=(-max_len=4096 -timeout=60 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix="$work/" "$work/corpus" "fuzz/corpus/$target")
   if [ "$runs" != -1 ]; then args=(-runs="$runs" "${args[@]}"); else args=(-max_total_time="$seconds" "${args[@]}"); fi
-  if ! build/fuzz/fuzz/fuzz_$target "${args[@]}" >"$work/log" 2>&1; then
-    echo "fuzz_$target: FAILED (build/fuzz/findings/$target/log)"
+  if ! "$build/fuzz/fuzz_$target" "${args[@]}" >"$work/log" 2>&1; then
+    echo "fuzz_$target: FAILED ($work/log)"
     grep -E "ERROR|SUMMARY|==[0-9]+==" "$work/log" | head -5
     status=1
   else

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release suite, then the same suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer (with the fuzz targets' corpora and 5,000 seeded mutants each: label
-# fuzz), then the Release tests that run a census with the portable kernels and with the AVX2
-# ones, then the library and examples cross-compiled for aarch64 and run under qemu, then each
-# libFuzzer target for a few seconds (scripts/fuzz.sh), then the formatting check.
+# UndefinedBehaviorSanitizer (clang; with the fuzz targets' corpora and 5,000 seeded mutants each:
+# label fuzz), then the Release tests that run a census with the portable kernels and with the
+# AVX2 ones, then the library and examples cross-compiled for aarch64 and run under qemu, then
+# each libFuzzer target of the sanitizer build for a few seconds (scripts/fuzz.sh), then the
+# formatting check.
 # Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +38,8 @@ step "release census tests, PEGSOL_KERNELS=avx2"
 PEGSOL_KERNELS=avx2 ctest --preset release -j2 -R 'Census'
 step "aarch64 (cross-compiled, run under qemu)"
 bash scripts/cross-aarch64.sh
-step "fuzz (libFuzzer, clang; each target 5 s from its seed corpus)"
-bash scripts/fuzz.sh 5
+step "fuzz (libFuzzer, the sanitize build's targets; each 5 s from its seed corpus)"
+PEGSOL_FUZZ_BUILD=build/sanitize bash scripts/fuzz.sh 5
 step "clang-format"
 git ls-files '*.cpp' '*.hpp' '*.ipp' | xargs clang-format --dry-run -Werror
 step done
