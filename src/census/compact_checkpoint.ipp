@@ -189,67 +189,77 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
   if (::access(cf::state(dir).c_str(), F_OK) != 0)
     throw InputError("--resume " + dir + ": no census checkpoint there (" + cf::state(dir) +
                      " is missing)");
-  FileReader f(cf::state(dir));
-  char magic[sizeof cf::kMagic];
-  f.read(magic, sizeof magic);
-  if (std::memcmp(magic, cf::kMagic, sizeof magic) != 0)
-    throw CensusError("checkpoint: " + f.name() + " is not a census state");
-  const u64 print = f.get<u64>();
-  const int k = f.get<int>();
-  const bool wide = f.get<bool>();
-  if (print != fingerprint() || k < 2 || k > k0_)
-    throw InputError("--resume " + dir +
-                     ": the checkpoint there is of another census (board, start, goal or "
-                     "options differ); resume with the command that wrote it");
-  paths_out_ = f.get<u128>();
-  ratio_ = f.get<double>();
-  joined_ = f.get<int>();
-  path_raw_ = f.get<u64>();
-  positions_ = f.get<u64>();
-  r.games = f.get<Count>();
-  r.solutions = f.get<Count>();
-  r.p_goal = f.get<double>();
-  if (f.get<u64>() != r.levels.size())
-    throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
-  for (CensusLevel& lv : r.levels) lv = f.get<CensusLevel>();
-  if (f.get<u64>() != paths_.size())
-    throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
-  for (std::vector<u64>& v : paths_) {
-    const u64 n = f.get<u64>();
-    if (n > (u64{1} << 36)) throw CensusError("checkpoint: " + f.name() + " is damaged");
-    v.resize(n);
-    f.read(v.data(), n * sizeof(u64));
+  // The files are read in blocks of their own, so that none stays open (and, once the next
+  // checkpoint removes it, on the disk) while the run goes on.
+  int k = 0;
+  bool wide = false;
+  {
+    FileReader f(cf::state(dir));
+    char magic[sizeof cf::kMagic];
+    f.read(magic, sizeof magic);
+    if (std::memcmp(magic, cf::kMagic, sizeof magic) != 0)
+      throw CensusError("checkpoint: " + f.name() + " is not a census state");
+    const u64 print = f.get<u64>();
+    k = f.get<int>();
+    wide = f.get<bool>();
+    if (print != fingerprint() || k < 2 || k > k0_)
+      throw InputError("--resume " + dir +
+                       ": the checkpoint there is of another census (board, start, goal or "
+                       "options differ); resume with the command that wrote it");
+    paths_out_ = f.get<u128>();
+    ratio_ = f.get<double>();
+    joined_ = f.get<int>();
+    path_raw_ = f.get<u64>();
+    positions_ = f.get<u64>();
+    r.games = f.get<Count>();
+    r.solutions = f.get<Count>();
+    r.p_goal = f.get<double>();
+    if (f.get<u64>() != r.levels.size())
+      throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
+    for (CensusLevel& lv : r.levels) lv = f.get<CensusLevel>();
+    if (f.get<u64>() != paths_.size())
+      throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
+    for (std::vector<u64>& v : paths_) {
+      const u64 n = f.get<u64>();
+      if (n > (u64{1} << 36)) throw CensusError("checkpoint: " + f.name() + " is damaged");
+      v.resize(n);
+      f.read(v.data(), n * sizeof(u64));
+    }
+    const u64 nstored = f.get<u64>();
+    if (nstored > static_cast<u64>(n_) + 1)
+      throw CensusError("checkpoint: " + f.name() + " is damaged");
+    for (u64 i = 0; i < nstored; ++i) {
+      const int j = f.get<int>();
+      FileReader g(cf::stored(dir, j));
+      if (g.get<int>() != j)
+        throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(j));
+      Level<u64> lv(pool_, mem_);
+      load_level<u64, kKeys>(g, lv, true);
+      stored_[j] = std::move(lv);
+      saved_stored_.insert(j);
+    }
   }
-  const u64 nstored = f.get<u64>();
-  if (nstored > static_cast<u64>(n_) + 1)
-    throw CensusError("checkpoint: " + f.name() + " is damaged");
-  for (u64 i = 0; i < nstored; ++i) {
-    const int j = f.get<int>();
-    FileReader g(cf::stored(dir, j));
-    if (g.get<int>() != j)
-      throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(j));
-    Level<u64> lv(pool_, mem_);
-    load_level<u64, kKeys>(g, lv, true);
-    stored_[j] = std::move(lv);
-    saved_stored_.insert(j);
-  }
-  FileReader g(cf::level(dir, k));
-  if (g.get<int>() != k)
-    throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(k));
+  // Level k's file, read into `cur` and closed.
+  auto load = [&]<class D>(Level<D>& cur) {
+    FileReader g(cf::level(dir, k));
+    if (g.get<int>() != k)
+      throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(k));
+    load_level<D, kCounts>(g, cur, false);
+  };
   mem_.set_level(k);
   if constexpr (kCounts != kKeys) {
     if (wide) {
       Level<u128> cur(pool_, mem_);
-      load_level<u128, kCounts>(g, cur, false);
+      load(cur);
       run_levels<u128, kCounts>(r, cur, k, false);
       return;
     }
   }
   if constexpr (std::is_same_v<C, u64>) {
     Level<u64> cur(pool_, mem_);
-    load_level<u64, kCounts>(g, cur, false);
+    load(cur);
     run_levels<u64, kCounts>(r, cur, k, false);
   } else {
-    throw CensusError("checkpoint: " + f.name() + " holds 64-bit counts; this run needs 128");
+    throw CensusError("checkpoint: " + cf::state(dir) + " holds 64-bit counts; this run needs 128");
   }
 }
