@@ -215,6 +215,8 @@ check table-resume-same 0 '^same$' -- python3 -c 'import json,sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 print("same" if a["matrix"] == b["matrix"] and a["passes"] == b["passes"] else "different")' "$tmp/table-whole.json" "$tmp/table-resumed.json"
 check table-resume-clean 0 '^table.state$' -- bash -c "ls '$tmp/tck' | grep -v lock"
+check table-whole-passes 0 '"complete":true' -- "$pegsol" table -b triangle:6 --method passes --checkpoint "$tmp/tck3" --no-level-checkpoints --json
+check table-whole-passes-state 0 '^table.state$' -- bash -c "ls '$tmp/tck3' | grep -v lock"
 check table-resume-other 2 'table.state is the table of another board, not triangle:5' -- "$pegsol" table -b triangle:5 --resume "$tmp/tck"
 check table-resume-none 2 'no table checkpoint there' -- "$pegsol" table -b triangle:5 --resume "$tmp/spill"
 check table-checkpoint-fewest 2 'checkpoint and --resume are for the solvability table' -- "$pegsol" table -b triangle:5 --minimize moves --checkpoint "$tmp/tck2"

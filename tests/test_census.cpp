@@ -873,6 +873,22 @@ TEST(Census, SolvabilityTableResumes) {
     expect_same_table(again, want.finals, "resumed again");
   }
 
+  // Without level checkpoints, a pass left half done starts over, its old checkpoints gone.
+  {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(stopped_at(1400, passes).stop, StopReason::Cancelled);
+    ASSERT_EQ(pass_dirs(), 1);
+    TableOptions whole_passes = passes;
+    whole_passes.level_checkpoints = false;
+    const SolvabilityTable r = resumed(whole_passes);
+    ASSERT_TRUE(r.complete()) << r.stopped;
+    EXPECT_EQ(first_pass, 2);
+    EXPECT_EQ(first_level, b->size() - 2);  // the second pass from its start
+    EXPECT_EQ(pass_dirs(), 0);
+    expect_same_table(r, want.finals, "resumed without level checkpoints");
+  }
+
   // Auto: the searches' results come back from the state, none is searched again.
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);

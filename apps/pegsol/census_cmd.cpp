@@ -140,6 +140,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
   fewest_flags_.add(table_, "; with --minimize moves");
   resources(table_);
   checkpoints(table_, "the searches and each forward pass (and each level of a pass)");
+  table_->add_flag("--no-level-checkpoints", no_level_checkpoints_,
+                   "With --checkpoint or --resume: no checkpoints of a pass's levels, the "
+                   "table's state after each pass alone (a level's files take disk space)");
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
   problem(solutions_);
@@ -235,6 +238,7 @@ int CensusCommands::table(const Control& control) {
   TableOptions to;
   to.method = *parse_table_method(table_method_);
   to.search_seconds = search_seconds_;
+  to.level_checkpoints = !no_level_checkpoints_;
   SolvabilityTable t = solvability_table(p.board, o, to);
   end_progress(o, t.seconds);
   int open_pairs = 0;

@@ -45,6 +45,7 @@ class CensusCommands {
   std::uint64_t limit_ = 0;
   std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false, solutions_json_ = false;
+  bool no_level_checkpoints_ = false;
   std::string table_method_ = "auto";
   std::string minimize_;
   FewestFlags fewest_flags_;

@@ -153,6 +153,9 @@ struct TableOptions {
   TableMethod method = TableMethod::Auto;
   double search_seconds = 2;  // Auto: time for one pair's solution search
   int max_searches = -1;      // Auto: search at most this many pairs (-1: every open pair)
+  // With a checkpoint directory: each pass also checkpoints its levels (false: the table's state
+  // after each pass alone; a level's files can take tens of GB on the 41-hole boards).
+  bool level_checkpoints = true;
 };
 
 // A pair the search settled, with its certificate: the solution (replayed by solve()), or the

@@ -397,14 +397,17 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.cancel = nullptr;        // ctl watches it
   o.checkpoint_dir.clear();  // the table's; each pass gets its own below
   o.resume = false;
-  const bool pass_checkpoints = ck && b.width() == 64 && options.engine != CensusEngine::Wide;
+  const bool pass_checkpoints =
+      ck && table.level_checkpoints && b.width() == 64 && options.engine != CensusEngine::Wide;
   const int planned = passes_for(m);
   units = units_done + 1000 * static_cast<std::uint64_t>(planned);
   in_passes = true;
   while (t.stop == StopReason::None && !save_failed) {
     const int best = busiest(m);
     if (best < 0) break;
-    if (pass_checkpoints) {
+    if (std::error_code ec; ck && !pass_checkpoints) {
+      std::filesystem::remove_all(ck->pass_dir(best), ec);  // the pass starts over
+    } else if (pass_checkpoints) {
       o.checkpoint_dir = ck->pass_dir(best);
       o.resume = ck->has_pass(best);
       std::error_code ec;
