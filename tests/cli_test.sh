@@ -173,16 +173,18 @@ a, b = (json.load(open(f)) for f in sys.argv[1:3])
 a.pop("stats"); b.pop("stats")
 print("same" if a == b else "different"); sys.exit(a != b)' "$1" "$2"
 }
+kill_when() {  # kill_when GLOB PID: kill -9 PID once a file matches GLOB (10 s at most)
+  for _ in $(seq 1000); do
+    compgen -G "$1" >/dev/null && break
+    sleep 0.01
+  done
+  kill -9 "$2" 2>/dev/null
+  wait "$2" 2>/dev/null
+}
 if [ -n "$heavy" ]; then
   "$pegsol" count -b english --no-distinct --json >"$tmp/whole.json"
   "$pegsol" count -b english --no-distinct --threads 1 --checkpoint "$tmp/ck" --json >/dev/null 2>&1 &
-  ck_pid=$!
-  for _ in $(seq 1000); do
-    compgen -G "$tmp/ck/census.level.1?" >/dev/null && break
-    sleep 0.01
-  done
-  kill -9 "$ck_pid" 2>/dev/null
-  wait "$ck_pid" 2>/dev/null
+  kill_when "$tmp/ck/census.level.1?" $!
   check count-resume 0 '"status":"complete"' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck" --json
   cp "$tmp/out" "$tmp/resumed.json"
   check count-resume-same 0 '^same$' -- same_figures "$tmp/whole.json" "$tmp/resumed.json"
@@ -202,13 +204,7 @@ tboard=triangle:6
 [ -n "$heavy" ] && tboard=triangle:7
 "$pegsol" table -b "$tboard" --method passes --json >"$tmp/table-whole.json"
 "$pegsol" table -b "$tboard" --method passes --threads 1 --checkpoint "$tmp/tck" >/dev/null 2>&1 &
-tck_pid=$!
-for _ in $(seq 1000); do
-  compgen -G "$tmp/tck/pass.*/census.level.1?" >/dev/null && break
-  sleep 0.01
-done
-kill -9 "$tck_pid" 2>/dev/null
-wait "$tck_pid" 2>/dev/null
+kill_when "$tmp/tck/pass.*/census.level.1?" $!
 check table-resume 0 '"complete":true' -- "$pegsol" table -b "$tboard" --method passes --resume "$tmp/tck" --json
 cp "$tmp/out" "$tmp/table-resumed.json"
 check table-resume-same 0 '^same$' -- python3 -c 'import json,sys
