@@ -12,6 +12,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/solve.hpp"
 
 using namespace pegsol;
 
@@ -291,6 +292,52 @@ TEST(Fewest, StoppedKeepsTheBestFound) {
   EXPECT_FALSE(r.proven);
   EXPECT_GE(r.lower_bound, 1);
   EXPECT_LT(r.lower_bound, r.moves);
+}
+
+// shorten_moves keeps a solution (the same final position, replayed here), never adds moves and
+// never goes below the reference's fewest; the first-solution DFS's solutions come out shorter.
+TEST(Fewest, ShortenKeepsSolutionsAndShortens) {
+  int before = 0, after = 0;
+  for (const char* spec : {"triangle:5", "rect:4x4", "triangle:6"}) {
+    SCOPED_TRACE(spec);
+    BoardPtr board = make_board(spec);
+    const Board& b = *board;
+    const bool large = b.size() > 16;  // the reference takes seconds there
+    for (int s = 0; s < b.size(); s += large ? 5 : 1) {
+      Problem p{board, single_vacancy(b, s), {Goal::Kind::Any, -1, {}}};
+      SolveOptions first;
+      first.algorithm = Algorithm::Dfs;
+      SolveResult dfs = solve(p, first);
+      if (dfs.status != Status::Solved) continue;
+      const Bits final = play(b, bits_of(p.start), dfs.moves);
+      const std::vector<Jump> shorter = shorten_moves(p, dfs.moves);
+      EXPECT_EQ(play(b, bits_of(p.start), shorter), final) << "vacancy " << s;
+      EXPECT_LE(recount(shorter), recount(dfs.moves));
+      if (large) {  // the engine's fewest to that position, checked against the reference above
+        HoleSet end(b.size());
+        for (int h = 0; h < b.size(); ++h) end.set(h, final >> h & 1);
+        FewestResult r = fewest_solve(Problem{board, p.start, {Goal::Kind::Position, -1, end}});
+        EXPECT_GE(recount(shorter), r.moves);
+      } else {
+        EXPECT_GE(recount(shorter), reference(b, bits_of(p.start), 1).at(final));
+      }
+      before += recount(dfs.moves);
+      after += recount(shorter);
+    }
+  }
+  EXPECT_LT(after, before);
+}
+
+TEST(Fewest, ShortenRefusesANonSolution) {
+  BoardPtr board = make_board("triangle:5");
+  Problem p = default_problem(board);
+  SolveResult dfs = solve(p);
+  ASSERT_EQ(dfs.status, Status::Solved);
+  std::vector<Jump> cut(dfs.moves.begin(), dfs.moves.end() - 1);
+  EXPECT_THROW(shorten_moves(p, cut), InputError);
+  std::vector<Jump> bad = dfs.moves;
+  std::swap(bad.front(), bad.back());
+  EXPECT_THROW(shorten_moves(p, bad), InputError);
 }
 
 TEST(Fewest, ImpossibleByProof) {

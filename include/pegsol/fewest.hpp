@@ -71,6 +71,15 @@ struct FewestResult {
 // cannot take (a larger board, a goal that does not fit).
 FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
 
+// A solution of `p` with no more moves than `jumps`, which must solve it: each run of 4, 6 and then
+// 8 consecutive moves gives way to the fewest moves between the positions before and after it,
+// found by a search of its own under 1/32 of the control's memory budget (a run that budget
+// stops stays as it was), until no run shortens. fewest_solve does this to its first solution.
+// Not a proof: the result may still have more than the fewest moves. Throws InputError when
+// `jumps` does not replay from the start or does not reach the goal.
+std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps,
+                                const FewestOptions& o = {});
+
 // The board's fewest moves over every single-vacancy-to-one-peg problem, with a problem that
 // achieves it (`start` the vacancy, `end` the last peg) and its solution in `result`.
 struct FewestBoardResult {

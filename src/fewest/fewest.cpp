@@ -160,6 +160,22 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
   return r;
 }
 
+std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps,
+                                const FewestOptions& options) {
+  const Board& b = *p.board;
+  check_width(b);
+  const Replay rep = replay(b, p.start, jumps);
+  if (!rep.ok) throw InputError("shorten moves: the jumps do not replay: " + rep.error);
+  if (!goal_reached(p, rep.final))
+    throw InputError("shorten moves: the jumps end on a position that is not the goal");
+  Under under(options.control);
+  FewestOptions o = options;
+  o.control = under.c;
+  if (b.size() <= narrow::kWidth && !o.wide_keys)
+    return narrow::polish(b, narrow::to_bits(p.start), jumps, o);
+  return wide::polish(b, wide::to_bits(p.start), jumps, o);
+}
+
 FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
   const Board& b = *board;
   check_width(b);

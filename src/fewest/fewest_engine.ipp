@@ -853,13 +853,73 @@ class Search {
   int meet_hole_ = -1;
 };
 
+void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+            const HoleSet* start, const FewestOptions& o, FewestResult& r,
+            const std::vector<Jump>& known = {}, bool polish_known = true);
+
+HoleSet to_holes(const Board& b, Bits x) {
+  HoleSet s(b.size());
+  for (; x; x &= x - 1) s.set(ctz(x));
+  return s;
+}
+
+// Shortens a solution from `start` window by window: the jumps of each run of consecutive moves
+// give way to the fewest moves between the positions before and after them, found by a search
+// of their own under a share of the memory budget (a window that budget stops stays as it was).
+// Wider windows follow narrower ones; it ends when none improves or the control stops it.
+std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
+                         const FewestOptions& o) {
+  const std::size_t budget =
+      o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  for (const std::size_t span : {4, 6, 8}) {
+    for (std::size_t a = 0;;) {
+      const std::vector<Move> moves = group_moves(sol);
+      if (a + span > moves.size()) break;
+      std::size_t i = 0;
+      for (std::size_t m = 0; m < a; ++m) i += moves[m].jumps.size();
+      std::size_t j = i;
+      for (std::size_t m = a; m < a + span; ++m) j += moves[m].jumps.size();
+      Bits from = start;
+      for (std::size_t k = 0; k < i; ++k)
+        from ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
+      Bits to = from;
+      for (std::size_t k = i; k < j; ++k)
+        to ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
+      Control window(o.control);
+      window.set_memory_budget(std::max(std::size_t{32} << 20, budget / 32));
+      FewestOptions wo = o;
+      wo.control = &window;
+      wo.beam = 0;
+      wo.progress = nullptr;
+      FewestResult wr;
+      const HoleSet first = to_holes(b, from);
+      const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
+                                   sol.begin() + static_cast<std::ptrdiff_t>(j));
+      search(b, {from}, {to}, &first, wo, wr, part, false);
+      if (o.control->should_stop()) return sol;
+      if (wr.status == Status::Solved && wr.moves >= 0 &&
+          static_cast<std::size_t>(wr.moves) < span) {
+        std::vector<Jump> next(sol.begin(), sol.begin() + static_cast<std::ptrdiff_t>(i));
+        next.insert(next.end(), wr.jumps.begin(), wr.jumps.end());
+        next.insert(next.end(), sol.begin() + static_cast<std::ptrdiff_t>(j), sol.end());
+        if (count_moves(next) < count_moves(sol)) {
+          sol = std::move(next);
+          continue;  // the same window start, over the new moves
+        }
+      }
+      ++a;
+    }
+  }
+  return sol;
+}
+
 // Runs the search between `starts` and `goals` and fills `r`; `known` is a solution found before
 // (may be empty). With pruning, passes run under a rising limit: each either finds a solution
 // no dearer than every position it dropped (the fewest) or proves that every solution costs at
 // least the least dropped cost, which is the next limit.
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
-            const std::vector<Jump>& known = {}) {
+            const std::vector<Jump>& known, bool polish_known) {
   Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
   std::optional<Bound> bound;
   if (o.prune) bound.emplace(b, starts, goals);
@@ -911,6 +971,19 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       positions += s.positions();
       stop(e.reason, static_cast<int>(floor));
     }
+  }
+  // The best known shortened window by window, while the passes are still to prove it.
+  if (polish_known && bound && !stopped && best_moves > static_cast<int>(floor)) {
+    for (Bits s0 : starts) {
+      if (!replay(b, to_holes(b, s0), best).ok) continue;
+      std::vector<Jump> shorter = polish(b, s0, best, o);
+      if (count_moves(shorter) < best_moves) {
+        best = std::move(shorter);
+        best_moves = count_moves(best);
+      }
+      break;
+    }
+    if (o.control->checkpoint()) stop(o.control->stop_reason(), static_cast<int>(floor));
   }
   while (!stopped) {
     if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
