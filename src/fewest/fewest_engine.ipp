@@ -331,83 +331,138 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
 //     whose peg continues the move that landed on P (a hole of L in it);
 //   backward, to Q: every region full at the start and not full in Q cost a move on the way to Q,
 //     and the last of those moves may go on after Q as the first move out of it.
-// A position whose cost plus its bound exceeds the search's limit is dropped: no solution within
-// the limit passes through it.
+// Any disjoint family of such regions bounds the moves, so each position packs its own: greedily,
+// smallest regions first, among every connected region of up to four holes. A child keeps its
+// parent's family but for the regions the jump changed, and adds one through the hole that
+// changed the other way. A position whose cost plus its bound exceeds the search's limit is
+// dropped: no solution within the limit passes through it.
 class Bound {
  public:
   Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
-    regions_ = choose(b);
-    region_of_.fill(-1);
-    for (std::size_t r = 0; r < regions_.size(); ++r)
-      for (Bits x = regions_[r]; x; x &= x - 1)
-        region_of_[static_cast<std::size_t>(ctz(x))] = static_cast<int>(r);
-    for (Bits r : regions_) {
-      bool end = false, start = false;
-      for (Bits g : goals) end = end || (g & r) == r;
-      for (Bits s : starts) start = start || (s & r) != r;
-      exempt_end_.push_back(end);
-      exempt_start_.push_back(start);
+    const std::vector<Bits> all = candidates(b);
+    // Forward, a region holding a smaller one is never worth more: full, so is the smaller one.
+    std::vector<Bits> minimal;
+    for (Bits r : all) {
+      bool holds = false;
+      for (Bits q : all) holds = holds || (q != r && (q & r) == q);
+      if (!holds) minimal.push_back(r);
     }
+    fwd_.build(minimal, b.size(), [&](Bits r) {
+      for (Bits g : goals)
+        if ((g & r) == r) return true;
+      return false;
+    });
+    bwd_.build(all, b.size(), [&](Bits r) {
+      for (Bits s : starts)
+        if ((s & r) != r) return true;
+      return false;
+    });
     // Regions that may be full at the end need no move, but at most as many as one goal holds
-    // full; regions that may be not full at the start need none on the way, likewise.
-    for (Bits g : goals) max_exempt_end_ = std::max(max_exempt_end_, count<false>(g).n);
-    for (Bits s : starts) max_exempt_start_ = std::max(max_exempt_start_, count<true>(s).n);
+    // full, disjoint: no more than its regions full there, nor than its pegs. Likewise regions
+    // that may be not full at the start need none on the way, at most one per empty hole.
+    for (Bits g : goals) {
+      int full = 0;
+      for (Bits r : minimal) full += (g & r) == r;
+      max_exempt_end_ = std::max(max_exempt_end_, std::min(full, pop(g)));
+    }
+    for (Bits s : starts) {
+      int open = 0;
+      for (Bits r : all) open += (s & r) != r;
+      max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - pop(s)));
+    }
   }
 
-  // Regions counted in a position (full ones forward, changed ones backward), and how many of
-  // them are exempt.
-  struct Count {
+  // A position's family: the regions counted (full ones forward, changed ones backward), how
+  // many of them are exempt, and the region of each hole in it (-1: none).
+  struct Pack {
     int n = 0, exempt = 0;
+    Bits used = 0;
+    std::array<std::int16_t, kWidth> owner;
   };
   template <bool Backward>
-  Count count(Bits pegs) const {
-    Count c;
-    for (std::size_t r = 0; r < regions_.size(); ++r)
-      if (counted<Backward>(pegs, regions_[r])) {
-        ++c.n;
-        c.exempt += Backward ? exempt_start_[r] : exempt_end_[r];
-      }
-    return c;
+  Pack pack(Bits pegs) const {
+    const Regions& rs = Backward ? bwd_ : fwd_;
+    Pack p;
+    p.owner.fill(-1);
+    for (std::size_t r = 0; r < rs.region.size(); ++r) {
+      const Bits m = rs.region[r];
+      if ((m & p.used) || !counted<Backward>(pegs, m)) continue;
+      p.used |= m;
+      ++p.n;
+      p.exempt += rs.exempt[r];
+      for (Bits x = m; x; x &= x - 1)
+        p.owner[static_cast<std::size_t>(ctz(x))] = static_cast<std::int16_t>(r);
+    }
+    return p;
   }
 
-  // The bound of `child`, made from `parent` (whose count is `c`) by the jump `jp`: only the
-  // regions of the jump's three holes change.
+  // The bound of `child`, made from `parent` (whose family is `p`) by the jump `jp`: the
+  // parent's regions the jump changed leave, and a region through the hole that changed the
+  // other way may join.
   template <bool Backward>
-  int child(Count c, Bits parent, Bits child, const Jump& jp) const {
-    const int rs[3] = {region_of_[static_cast<std::size_t>(jp.from)],
-                       region_of_[static_cast<std::size_t>(jp.over)],
-                       region_of_[static_cast<std::size_t>(jp.to)]};
-    for (int i = 0; i < 3; ++i) {
-      const int r = rs[i];
-      if (r < 0 || (i > 0 && r == rs[0]) || (i > 1 && r == rs[1])) continue;
-      const Bits m = regions_[static_cast<std::size_t>(r)];
-      const int d = int{counted<Backward>(child, m)} - int{counted<Backward>(parent, m)};
-      c.n += d;
-      c.exempt += d * (Backward ? exempt_start_ : exempt_end_)[static_cast<std::size_t>(r)];
+  int child(const Pack& p, Bits child, const Jump& jp) const {
+    const Regions& rs = Backward ? bwd_ : fwd_;
+    int n = p.n, exempt = p.exempt;
+    Bits used = p.used;
+    const std::int16_t a = p.owner[static_cast<std::size_t>(jp.from)];
+    const std::int16_t c = p.owner[static_cast<std::size_t>(jp.over)];
+    auto leave = [&](std::int16_t r) {  // a region of the jump's from or over holes
+      if (r < 0) return;
+      const Bits m = rs.region[static_cast<std::size_t>(r)];
+      if (!(used & m) || counted<Backward>(child, m)) return;
+      used &= ~m;
+      --n;
+      exempt -= rs.exempt[static_cast<std::size_t>(r)];
+    };
+    leave(a);
+    leave(c);
+    bool joined = false;
+    const auto t = static_cast<std::size_t>(jp.to);
+    for (int k = rs.at_begin[t]; k < rs.at_begin[t + 1]; ++k) {
+      const auto r = static_cast<std::size_t>(rs.at[static_cast<std::size_t>(k)]);
+      const Bits m = rs.region[r];
+      if ((m & used) || !counted<Backward>(child, m)) continue;
+      ++n;
+      exempt += rs.exempt[r];
+      joined = true;
+      break;
     }
-    if (Backward) return std::max(0, c.n - std::min(c.exempt, max_exempt_start_) - 1);
-    const int land = rs[2];  // forward, the jump lands on `to`
-    return forward_of(c,
-                      land >= 0 && counted<false>(child, regions_[static_cast<std::size_t>(land)]));
+    if (Backward) return std::max(0, n - std::min(exempt, max_exempt_start_) - 1);
+    return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
   // `land` (none: no move under way).
   int forward(Bits pegs, Bits land = 0) const {
+    const Pack p = pack<false>(pegs);
     bool goes_on = false;
-    for (Bits r : regions_) goes_on = goes_on || (counted<false>(pegs, r) && (land & r));
-    return forward_of(count<false>(pegs), goes_on);
+    for (Bits x = land; x; x &= x - 1)
+      goes_on = goes_on || p.owner[static_cast<std::size_t>(ctz(x))] >= 0;
+    return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
   }
 
  private:
-  // The forward bound from a position's count, less one when the last jump's peg can go on.
-  int forward_of(Count c, bool goes_on) const {
-    return std::max(0, c.n - std::min(c.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
-  }
+  // Regions in packing order, whether each is exempt, and those through each hole.
+  struct Regions {
+    std::vector<Bits> region;
+    std::vector<char> exempt;
+    std::vector<int> at, at_begin;  // at[at_begin[h] .. at_begin[h + 1]): regions holding h
+    template <class Exempt>
+    void build(const std::vector<Bits>& rs, int holes, Exempt&& is_exempt) {
+      region = rs;
+      for (Bits r : rs) exempt.push_back(is_exempt(r));
+      at_begin.assign(static_cast<std::size_t>(holes) + 1, 0);
+      for (int h = 0; h < holes; ++h) {
+        at_begin[static_cast<std::size_t>(h)] = static_cast<int>(at.size());
+        for (std::size_t r = 0; r < rs.size(); ++r)
+          if (rs[r] >> h & 1) at.push_back(static_cast<int>(r));
+      }
+      at_begin[static_cast<std::size_t>(holes)] = static_cast<int>(at.size());
+    }
+  };
 
-  // Disjoint regions of up to four holes, each connected along the jump lines: the smallest
-  // first, and among those of one size the one that overlaps the fewest others.
-  static std::vector<Bits> choose(const Board& b) {
+  // Every region of up to four holes connected along the jump lines, smallest first.
+  static std::vector<Bits> candidates(const Board& b) {
     const std::vector<Jump>& jumps = b.jumps();
     std::vector<Bits> adjacent(static_cast<std::size_t>(b.size()), 0);
     for (const Jump& j : jumps) {
@@ -420,14 +475,13 @@ class Bound {
         if ((r >> j.over & 1) && !(r >> j.from & 1) && !(r >> j.to & 1)) return false;
       return true;
     };
-    std::vector<std::vector<Bits>> by_size(5);
-    std::vector<Bits> grow;
+    std::vector<Bits> out, grow;
     for (int h = 0; h < b.size(); ++h) grow.push_back(bit(h));
     for (int size = 1; size <= 4; ++size) {
       std::sort(grow.begin(), grow.end());
       grow.erase(std::unique(grow.begin(), grow.end()), grow.end());
       for (Bits r : grow)
-        if (closed(r)) by_size[static_cast<std::size_t>(size)].push_back(r);
+        if (closed(r)) out.push_back(r);
       std::vector<Bits> next;
       for (Bits r : grow) {
         Bits around = 0;
@@ -435,28 +489,6 @@ class Bound {
         for (Bits x = around & ~r; x; x &= x - 1) next.push_back(r | (x & -x));
       }
       grow.swap(next);
-    }
-    std::vector<Bits> out;
-    Bits used = 0;
-    for (std::size_t size = 1; size <= 4; ++size) {
-      std::vector<Bits> free;
-      for (Bits r : by_size[size])
-        if (!(r & used)) free.push_back(r);
-      while (!free.empty()) {
-        std::size_t pick = 0, least = SIZE_MAX;
-        for (std::size_t i = 0; i < free.size(); ++i) {
-          std::size_t overlaps = 0;
-          for (Bits o : free) overlaps += (o & free[i]) != 0;
-          if (overlaps < least) {
-            least = overlaps;
-            pick = i;
-          }
-        }
-        const Bits r = free[pick];
-        out.push_back(r);
-        used |= r;
-        std::erase_if(free, [&](Bits o) { return (o & used) != 0; });
-      }
     }
     return out;
   }
@@ -466,9 +498,7 @@ class Bound {
     return Backward ? (pegs & region) != region : (pegs & region) == region;
   }
 
-  std::vector<Bits> regions_;
-  std::array<int, kWidth> region_of_{};  // the region holding each hole, -1 for none
-  std::vector<char> exempt_end_, exempt_start_;
+  Regions fwd_, bwd_;
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
 };
 
@@ -686,7 +716,7 @@ class Search {
     std::array<Bits, 48> parent{}, img{};
     src.for_range(begin, end, [&](const Entry& e) {
       bool imaged = false;
-      const Bound::Count counts = bound_ ? bound_->count<Backward>(e.key) : Bound::Count{};
+      const Bound::Pack family = bound_ ? bound_->pack<Backward>(e.key) : Bound::Pack{};
       // The jumps into each empty hole (forward) or each peg (taken back).
       for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
         const int h = ctz(holes);
@@ -699,8 +729,7 @@ class Search {
           const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
           Bits key = e.key ^ all[j], l = bit(land);
           if (bound_) {  // on the child as made: any frame bounds the same cost
-            const auto f =
-                c + static_cast<std::uint32_t>(bound_->child<Backward>(counts, e.key, key, jp));
+            const auto f = c + static_cast<std::uint32_t>(bound_->child<Backward>(family, key, jp));
             if (f > limit_) {
               dropped = std::min(dropped, f);
               continue;
