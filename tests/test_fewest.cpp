@@ -374,29 +374,29 @@ TEST(Fewest, StoppedTable) {
   EXPECT_NE(std::find(t.moves.begin(), t.moves.end(), FewestTable::kUnknown), t.moves.end());
 }
 
-// The 25-move triangle:11 solution docs/fewest.md records (a pass of `pegsol fewest -b
-// triangle:11` met on it; the published bounds for this board are 19 and 28): replayed here
-// jump by jump on 128-bit positions, its moves recounted.
-TEST(Fewest, Triangle11In25Moves) {
+// The 24-move triangle:11 solution docs/fewest.md records (`pegsol fewest -b triangle:11` found
+// it; the published bounds for this board are 19 and 28): replayed here jump by jump on 128-bit
+// positions, its moves recounted.
+TEST(Fewest, Triangle11In24Moves) {
   BoardPtr board = make_board("triangle:11");
   const std::vector<Jump> jumps = parse_moves(
       *board,
-      "66-64 63-65 61-63 59-61 45-66 66-64 64-62 62-60 43-62 28-45 45-43 43-64 57-59 59-61 "
-      "61-63 63-65 65-44 15-28 28-43 6-15 1-6 8-10 10-3 4-1 1-6 11-4 19-8 8-3 3-10 10-21 22-11 "
-      "11-13 13-15 15-28 32-19 19-21 21-36 36-53 33-35 35-20 20-33 33-52 40-61 61-42 42-63 "
-      "63-44 44-42 42-40 40-59 23-25 25-12 30-49 37-58 58-60 60-39 39-24 24-11 56-37 37-22 "
-      "48-29 29-16 16-7 4-11 11-13");
+      "36-55 21-36 10-21 66-45 45-28 28-15 43-28 64-43 43-45 3-10 10-21 21-36 36-55 62-64 64-66 "
+      "66-45 60-62 62-43 4-6 11-4 22-11 37-22 56-37 2-7 7-16 16-29 29-46 58-56 56-37 37-58 "
+      "58-60 40-61 61-59 59-40 30-49 49-47 47-30 33-52 52-50 50-33 33-35 19-34 34-36 36-55 "
+      "55-53 53-34 34-21 21-19 19-10 10-3 24-41 41-39 39-22 8-19 19-32 32-30 1-6 6-13 13-11 "
+      "18-16 16-31 31-29 29-16 16-7");
   using Wide = unsigned __int128;
   Wide pegs = 0;
   for (int h = 0; h < board->size(); ++h)
-    if (h != *board->find("64")) pegs |= Wide{1} << h;
+    if (h != *board->find("55")) pegs |= Wide{1} << h;
   for (const Jump& j : jumps) {
     const Wide f = Wide{1} << j.from, o = Wide{1} << j.over, t = Wide{1} << j.to;
     ASSERT_TRUE((pegs & f) && (pegs & o) && !(pegs & t));
     pegs = (pegs & ~f & ~o) | t;
   }
-  EXPECT_EQ(pegs, Wide{1} << *board->find("13"));
-  EXPECT_EQ(recount(jumps), 25);
+  EXPECT_EQ(pegs, Wide{1} << *board->find("7"));
+  EXPECT_EQ(recount(jumps), 24);
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -21,6 +22,23 @@
 #include "pegsol/error.hpp"
 
 namespace pegsol::census_detail {
+
+// A checkpoint's fingerprint of what its files depend on (the board, the problem, the options),
+// so that a state is never resumed into another run: FNV-1a over each word's bytes, low first.
+class Fingerprint {
+ public:
+  void word(std::uint64_t x) {
+    for (int i = 0; i < 8; ++i, x >>= 8) h_ = (h_ ^ (x & 0xff)) * 1099511628211ull;
+  }
+  // Each character as a word of its own.
+  void chars(std::string_view s) {
+    for (char c : s) word(static_cast<unsigned char>(c));
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 1469598103934665603ull;
+};
 
 // Writes `file` as FILE.tmp, then commit() flushes it to the disk and renames it.
 class FileWriter {

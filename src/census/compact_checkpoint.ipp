@@ -16,11 +16,9 @@
 // key layout and the residues.
 template <class Kernel, bool kVec>
 inline u64 Engine<Kernel, kVec>::fingerprint() const {
-  u64 h = 1469598103934665603ull;
-  auto mix = [&](u64 x) {
-    for (int i = 0; i < 8; ++i, x >>= 8) h = (h ^ (x & 0xff)) * 1099511628211ull;
-  };
-  for (char c : b_.name()) mix(static_cast<unsigned char>(c));
+  Fingerprint f;
+  auto mix = [&](u64 x) { f.word(x); };
+  f.chars(b_.name());
   mix(static_cast<u64>(n_));
   mix(start_);
   mix(goal_);
@@ -35,7 +33,7 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
       static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
       static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
   mix(o_.distinct_max_positions);
-  return h;
+  return f.value();
 }
 
 namespace checkpoint_file {

@@ -198,21 +198,18 @@ class TableCheckpoint {
 
   // A hash of the board: its name, holes, names and jumps.
   std::uint64_t fingerprint() const {
-    std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&](std::uint64_t x) {
-      for (int i = 0; i < 8; ++i, x >>= 8) h = (h ^ (x & 0xff)) * 1099511628211ull;
+    census_detail::Fingerprint f;
+    auto text = [&](const std::string& s) {
+      f.chars(s);
+      f.word(s.size());
     };
-    auto mix_text = [&](const std::string& s) {
-      for (char c : s) mix(static_cast<unsigned char>(c));
-      mix(s.size());
-    };
-    mix_text(b_.name());
-    mix(static_cast<std::uint64_t>(b_.size()));
-    for (int q = 0; q < b_.size(); ++q) mix_text(b_.hole_name(q));
+    text(b_.name());
+    f.word(static_cast<std::uint64_t>(b_.size()));
+    for (int q = 0; q < b_.size(); ++q) text(b_.hole_name(q));
     for (const Jump& j : b_.jumps())
-      mix(static_cast<std::uint64_t>(j.from) | static_cast<std::uint64_t>(j.over) << 20 |
-          static_cast<std::uint64_t>(j.to) << 40);
-    return h;
+      f.word(static_cast<std::uint64_t>(j.from) | static_cast<std::uint64_t>(j.over) << 20 |
+             static_cast<std::uint64_t>(j.to) << 40);
+    return f.value();
   }
 
   const Board& b_;
