@@ -1,4 +1,5 @@
-// Google Benchmark: move generation, first-solution search, census, position analysis.
+// Google Benchmark: move generation, first-solution search, census, fewest moves, position
+// analysis.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/solve.hpp"
 
 namespace {
@@ -45,6 +47,22 @@ void BM_SolveDefault(benchmark::State& state, const char* spec) {
 }
 BENCHMARK_CAPTURE(BM_SolveDefault, english, "english")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SolveDefault, diamond41, "diamond41")->Unit(benchmark::kMillisecond);
+
+// Fewest moves found and proven: the default problem, or with `board` the board's minimum over
+// every single-vacancy problem. The moves and the positions stored go out as counters.
+void BM_Fewest(benchmark::State& state, const char* spec, bool board) {
+  BoardPtr b = make_board(spec);
+  for (auto _ : state) {
+    FewestResult r = board ? fewest_board(b).result : fewest_solve(default_problem(b));
+    if (!r.proven) state.SkipWithError("not proven");
+    state.counters["moves"] = r.moves;
+    state.counters["positions"] = static_cast<double>(r.positions);
+  }
+}
+BENCHMARK_CAPTURE(BM_Fewest, english, "english", false)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Fewest, triangle7_board, "triangle:7", true)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 // The exact census of a triangle from its corner (every figure but the reordering classes).
 void BM_Census(benchmark::State& state, const char* spec) {
