@@ -17,22 +17,21 @@
 template <class Kernel, bool kVec>
 inline u64 Engine<Kernel, kVec>::fingerprint() const {
   Fingerprint f;
-  auto mix = [&](u64 x) { f.word(x); };
   f.chars(b_.name());
-  mix(static_cast<u64>(n_));
-  mix(start_);
-  mix(goal_);
-  mix(static_cast<u64>(p_.goal.kind));
-  mix(static_cast<u64>(goal_pegs_));
-  for (int s : syms_) mix(static_cast<u64>(s));
-  for (int q = 0; q < n_; ++q) mix(kern_.bit(q));
-  for (const auto& [mask, weight] : classes_) mix(mask ^ (u64{weight} << 40));
-  mix(total_weight_);
-  mix(complementary_);
-  mix(static_cast<u64>(o_.counts) | static_cast<u64>(o_.random_player) << 1 |
-      static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
-      static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
-  mix(o_.distinct_max_positions);
+  f.word(static_cast<u64>(n_));
+  f.word(start_);
+  f.word(goal_);
+  f.word(static_cast<u64>(p_.goal.kind));
+  f.word(static_cast<u64>(goal_pegs_));
+  for (int s : syms_) f.word(static_cast<u64>(s));
+  for (int q = 0; q < n_; ++q) f.word(kern_.bit(q));
+  for (const auto& [mask, weight] : classes_) f.word(mask ^ (u64{weight} << 40));
+  f.word(total_weight_);
+  f.word(complementary_);
+  f.word(static_cast<u64>(o_.counts) | static_cast<u64>(o_.random_player) << 1 |
+         static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
+         static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
+  f.word(o_.distinct_max_positions);
   return f.value();
 }
 

@@ -402,16 +402,18 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   while (t.stop == StopReason::None && !save_failed) {
     const int best = busiest(m);
     if (best < 0) break;
-    if (std::error_code ec; ck && !pass_checkpoints) {
-      std::filesystem::remove_all(ck->pass_dir(best), ec);  // the pass starts over
-    } else if (pass_checkpoints) {
-      o.checkpoint_dir = ck->pass_dir(best);
-      o.resume = ck->has_pass(best);
+    if (ck) {
       std::error_code ec;
-      std::filesystem::create_directories(o.checkpoint_dir, ec);
-      if (ec) {
-        t.stopped = "checkpoint: cannot make " + o.checkpoint_dir + ": " + ec.message();
-        break;
+      if (!pass_checkpoints) {
+        std::filesystem::remove_all(ck->pass_dir(best), ec);  // the pass starts over
+      } else {
+        o.checkpoint_dir = ck->pass_dir(best);
+        o.resume = ck->has_pass(best);
+        std::filesystem::create_directories(o.checkpoint_dir, ec);
+        if (ec) {
+          t.stopped = "checkpoint: cannot make " + o.checkpoint_dir + ": " + ec.message();
+          break;
+        }
       }
     }
     if (options.progress)
