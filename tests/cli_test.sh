@@ -193,6 +193,9 @@ else  # under the sanitizers, a checkpoint to refuse (the library tests resume t
 fi
 check resume-other 2 'checkpoint there is of another census' -- "$pegsol" count -b english -s c4 --no-distinct --resume "$tmp/ck"
 check resume-none 2 'no census checkpoint there' -- "$pegsol" count -b english --resume "$tmp/spill"
+mkdir -p "$tmp/ck-v1"  # a state of the first format (8-byte keys in its level files)
+printf 'PEGCENS1' >"$tmp/ck-v1/census.state"
+check resume-format-1 2 'in an earlier format' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck-v1"
 exec {lock_fd}>"$tmp/ck/census.lock"
 flock "$lock_fd"
 check checkpoint-locked 2 'another census is writing its checkpoints there' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck"

@@ -4,8 +4,8 @@
 //
 //   census.state     the figures so far and the engine's state when level K was complete and
 //                    not yet expanded (written last: it is what a resume starts from)
-//   census.level.K   level K's positions: by segment, offsets, keys, counts, chances, and the
-//                    packed keys when the level will be stored
+//   census.level.K   level K's positions: by segment, offsets, packed keys (packed_bytes()
+//                    each), counts, chances
 //   census.stored.J  level J's packed keys, kept for the solution-path pass (written once)
 //
 // Each file is written under a temporary name, flushed and renamed; files the state no longer
@@ -36,7 +36,10 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
 }
 
 namespace checkpoint_file {
-constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
+// Format 2 keeps a level's keys packed (format 1 wrote them in 8 bytes, and a second, packed copy
+// of a level the solution-path pass would store).
+constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '2'};
+constexpr char kMagicV1[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
 inline std::string state(const std::string& dir) {
   return dir + "/census.state";
 }
@@ -55,6 +58,8 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+  constexpr std::size_t kBlock = 1 << 16;
+  std::vector<std::uint8_t> block(kBlock * w + 8);
   {
     FileWriter f(cf::level(dir, k));
     f.put(k);
@@ -66,10 +71,17 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
       f.put(static_cast<u64>(s.n));
       f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
       if (s.n == 0) continue;
-      f.write(s.key, s.n * sizeof(u64));
+      if (cur.packed_ready) {
+        f.write(s.packed_copy, s.n * w);
+      } else {
+        for (std::size_t i = 0; i < s.n; i += kBlock) {
+          const std::size_t m = std::min(kBlock, s.n - i);
+          pack_keys(s.key + i, m, block.data());
+          f.write(block.data(), m * w);
+        }
+      }
       if constexpr (kCounts != kKeys) f.write(s.count, s.n * sizeof(C));
       if constexpr (kCounts == kChance) f.write(s.share, s.n * sizeof(double));
-      if (cur.packed_ready) f.write(s.packed_copy, s.n * w);
       if (pool_.spilled()) shed<C>(nullptr, true);  // no worker runs: every spilled page may go
     }
     f.commit();
@@ -129,6 +141,8 @@ template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
 inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool stored) {
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+  constexpr std::size_t kBlock = 1 << 16;
+  std::vector<std::uint8_t> block(stored ? 0 : kBlock * w + 8);
   auto not_a_level = [&] {
     return CensusError("checkpoint: " + f.name() + " is not a census level");
   };
@@ -157,7 +171,17 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
       f.read(s.packed, s.n * w);
     } else if (s.n > 0) {
       s.key = kb.template alloc<u64>(s.n);
-      f.read(s.key, s.n * sizeof(u64));
+      if (lv.packed_ready) {
+        s.packed_copy = pb.template alloc<std::uint8_t>(s.n * w + 8);
+        f.read(s.packed_copy, s.n * w);
+        unpack_keys(s.packed_copy, s.n, s.key);
+      } else {
+        for (std::size_t j = 0; j < s.n; j += kBlock) {
+          const std::size_t m = std::min(kBlock, s.n - j);
+          f.read(block.data(), m * w);
+          unpack_keys(block.data(), m, s.key + j);
+        }
+      }
       if constexpr (kCounts != kKeys) {
         s.count = vb.template alloc<C>(s.n);
         f.read(s.count, s.n * sizeof(C));
@@ -165,10 +189,6 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
       if constexpr (kCounts == kChance) {
         s.share = vb.template alloc<double>(s.n);
         f.read(s.share, s.n * sizeof(double));
-      }
-      if (lv.packed_ready) {
-        s.packed_copy = pb.template alloc<std::uint8_t>(s.n * w + 8);
-        f.read(s.packed_copy, s.n * w);
       }
     }
     lv.seg.push_back(s);
@@ -194,6 +214,10 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
     FileReader f(cf::state(dir));
     char magic[sizeof cf::kMagic];
     f.read(magic, sizeof magic);
+    if (std::memcmp(magic, cf::kMagicV1, sizeof magic) == 0)
+      throw InputError("--resume " + dir +
+                       ": the checkpoint there is in an earlier format (1), which this pegsol "
+                       "does not read; run the census again without --resume");
     if (std::memcmp(magic, cf::kMagic, sizeof magic) != 0)
       throw CensusError("checkpoint: " + f.name() + " is not a census state");
     const u64 print = f.get<u64>();

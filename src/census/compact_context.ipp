@@ -134,6 +134,17 @@ class Engine : public Context<64> {
     }
   }
 
+  // The n keys packed at in (pack_keys's layout), unpacked to out.
+  void unpack_keys(const std::uint8_t* in, std::size_t n, u64* out) const {
+    const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
+    const u64 mask = w == 8 ? ~u64{0} : (u64{1} << (8 * w)) - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      u64 d = 0;
+      std::memcpy(&d, in + i * w, w);
+      out[i] = kern_.unpack(d & mask);
+    }
+  }
+
   // Key i of segment s, packed or not.
   template <class C>
   u64 key_at(const Segment<C>& s, std::size_t i) const {
