@@ -334,8 +334,9 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
 // Any disjoint family of such regions bounds the moves, so each position packs its own: greedily,
 // smallest regions first, among every connected region of up to four holes. A child keeps its
 // parent's family but for the regions the jump changed, and adds one through the hole that
-// changed the other way. A position whose cost plus its bound exceeds the search's limit is
-// dropped: no solution within the limit passes through it.
+// changed the other way. The peg types (build_types) add the moves that a type of peg must make
+// and no region's peg nor the move under way can. A position whose cost plus its bound exceeds
+// the search's limit is dropped: no solution within the limit passes through it.
 class Bound {
  public:
   Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
@@ -370,6 +371,7 @@ class Bound {
       for (Bits r : all) open += (s & r) != r;
       max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - pop(s)));
     }
+    build_types(b, starts, goals);
   }
 
   // A position's family: the regions counted (full ones forward, changed ones backward), how
@@ -424,11 +426,14 @@ class Bound {
       if ((m & used) || !counted<Backward>(child, m)) continue;
       ++n;
       exempt += rs.exempt[r];
+      used |= m;
       joined = true;
       break;
     }
-    if (Backward) return std::max(0, n - std::min(exempt, max_exempt_start_) - 1);
-    return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0));
+    if (Backward)
+      return std::max(0, n - std::min(exempt, max_exempt_start_) + typed<true>(child, used, 0) - 1);
+    return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0)) +
+           typed<false>(child, used, bit(jp.to));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
@@ -438,7 +443,8 @@ class Bound {
     bool goes_on = false;
     for (Bits x = land; x; x &= x - 1)
       goes_on = goes_on || p.owner[static_cast<std::size_t>(ctz(x))] >= 0;
-    return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0));
+    return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
+           typed<false>(pegs, p.used, land);
   }
 
  private:
@@ -498,8 +504,105 @@ class Bound {
     return Backward ? (pegs & region) != region : (pegs & region) == region;
   }
 
+  // Peg types: the classes of holes joined by a jump's from and to holes (on the square lattice
+  // the four of (column, row) mod 2), so a peg keeps its type. A peg of type X leaves only when
+  // jumped over by a peg of a type in remover[X]. Forward, when more pegs of type X stand than
+  // any goal holds, some move is made by such a peg; backward, when fewer stand than every start
+  // holds, some move was. The last move lands on a goal's peg, so it is made by a peg of a goal
+  // peg's type; the first lands in a start's empty hole, made by a peg of that hole's type. A
+  // region's move is made by one of its own pegs, and the move under way by the peg on a hole of
+  // L, so a needed mover none of them can be costs a move of its own: the fewest types to add so
+  // that every need meets a mover, extra_[direction][need][cover].
+  static constexpr int kMaxTypes = 6;
+  void build_types(const Board& b, const std::vector<Bits>& starts,
+                   const std::vector<Bits>& goals) {
+    const int n = b.size();
+    std::vector<int> root(static_cast<std::size_t>(n));
+    for (int h = 0; h < n; ++h) root[static_cast<std::size_t>(h)] = h;
+    auto find = [&](int h) {
+      while (root[static_cast<std::size_t>(h)] != h) h = root[static_cast<std::size_t>(h)];
+      return h;
+    };
+    for (const Jump& j : b.jumps()) root[static_cast<std::size_t>(find(j.from))] = find(j.to);
+    std::vector<int> id(static_cast<std::size_t>(n), -1), type(static_cast<std::size_t>(n));
+    int types = 0;
+    for (int h = 0; h < n; ++h) {
+      int& t = id[static_cast<std::size_t>(find(h))];
+      if (t < 0) t = types++;
+      type[static_cast<std::size_t>(h)] = t;
+    }
+    if (types < 2 || types > kMaxTypes) return;  // no bound from types
+    types_ = types;
+    for (int h = 0; h < n; ++h)
+      mask_[static_cast<std::size_t>(type[static_cast<std::size_t>(h)])] |= bit(h);
+    std::array<unsigned, kMaxTypes + 1> remover{};  // [types]: the first or last move's
+    for (int h = 0; h < n; ++h) full_ |= bit(h);
+    for (const Jump& j : b.jumps())
+      remover[static_cast<std::size_t>(type[static_cast<std::size_t>(j.over)])] |=
+          1u << type[static_cast<std::size_t>(j.from)];
+    unsigned last = 0, first = 0;  // the types the last move's and the first move's peg may have
+    for (int t = 0; t < types; ++t) {
+      const auto ut = static_cast<std::size_t>(t);
+      goal_most_[ut] = 0;
+      for (Bits g : goals) {
+        goal_most_[ut] = std::max(goal_most_[ut], pop(g & mask_[ut]));
+        if (g & mask_[ut]) last |= 1u << t;
+      }
+      start_least_[ut] = kWidth;
+      for (Bits st : starts) {
+        start_least_[ut] = std::min(start_least_[ut], pop(st & mask_[ut]));
+        if (~st & full_ & mask_[ut]) first |= 1u << t;
+      }
+    }
+    goal_pegs_ = pop(goals.front());
+    start_pegs_ = pop(starts.front());
+    const unsigned all = (1u << types) - 1;
+    for (int dir = 0; dir < 2; ++dir) {
+      remover[static_cast<std::size_t>(types)] = dir ? first : last;
+      std::vector<std::uint8_t>& ex = extra_[static_cast<std::size_t>(dir)];
+      ex.assign(std::size_t{1} << (2 * types + 1), 0);
+      for (unsigned need = 0; need <= 2 * all + 1; ++need)
+        for (unsigned cover = 0; cover <= all; ++cover) {
+          int best = -1;  // a need no peg can meet (remover empty) gives nothing
+          for (unsigned add = 0; add <= all; ++add) {
+            if (add & cover) continue;
+            bool meets = true;
+            for (int t = 0; t <= types; ++t)
+              if ((need >> t & 1) && remover[static_cast<std::size_t>(t)] &&
+                  !(remover[static_cast<std::size_t>(t)] & (cover | add)))
+                meets = false;
+            const int k = std::popcount(add);
+            if (meets && (best < 0 || k < best)) best = k;
+          }
+          ex[need << types | cover] = static_cast<std::uint8_t>(std::max(best, 0));
+        }
+    }
+  }
+
+  // The moves the peg types add to a family covering `used` (and the move under way from a hole
+  // of `land`, forward) at `pegs`.
+  template <bool Backward>
+  int typed(Bits pegs, Bits used, Bits land) const {
+    if (!types_) return 0;
+    unsigned need = 0, cover = 0;
+    for (int t = 0; t < types_; ++t) {
+      const auto ut = static_cast<std::size_t>(t);
+      const int c = pop(pegs & mask_[ut]);
+      if (Backward ? c < start_least_[ut] : c > goal_most_[ut]) need |= 1u << t;
+      if ((used | land) & mask_[ut]) cover |= 1u << t;
+    }
+    const int n = pop(pegs);
+    if (Backward ? n < start_pegs_ : n > goal_pegs_) need |= 1u << types_;
+    return extra_[Backward][need << types_ | cover];
+  }
+
   Regions fwd_, bwd_;
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
+  int types_ = 0, goal_pegs_ = 0, start_pegs_ = 0;
+  Bits full_ = 0;
+  std::array<Bits, kMaxTypes> mask_{};
+  std::array<int, kMaxTypes> goal_most_{}, start_least_{};
+  std::array<std::vector<std::uint8_t>, 2> extra_;
 };
 
 // A state looked up in a level: its cost and L in the frame of the position asked for.
@@ -962,7 +1065,6 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     for (Bits s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
   }
   std::uint64_t positions = 0;
-  bool met = false;  // the best known comes from a pass
   auto settle = [&](Status status, int lower) {
     r.status = status;
     r.lower_bound = lower;
@@ -994,7 +1096,6 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
         best = s.path();
         best_moves = count_moves(best);
         if (best_moves != found) throw std::logic_error("fewest moves: the beam's path disagrees");
-        met = true;
       }
     } catch (const Stopped& e) {
       positions += s.positions();
@@ -1019,13 +1120,11 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       settle(Status::Solved, best_moves);
       break;
     }
-    // The limit: the floor while the best known comes from the short DFS (often far above the
-    // fewest). Once a pass has met, one below its solution (which settles the question in one
-    // more pass) or the floor plus one, whichever is less: a pass's cost grows steeply with its
-    // limit, and the passes' meetings come close but not always next to the floor.
-    std::uint32_t limit = kNoCost;
-    if (bound)
-      limit = met ? std::min(static_cast<std::uint32_t>(best_moves - 1), floor + 1) : floor;
+    // The limit: the floor. A pass's cost grows steeply with its limit (English: 18 times from
+    // one move to the next, Diamond 41 about 50), so a pass at the floor that does not settle
+    // the question costs little beside one a move above it that would. (Passes at the floor
+    // plus one once a solution was known lost to this when the bound took the peg types.)
+    const std::uint32_t limit = bound ? floor : kNoCost;
     Search s(geo, o, bound ? &*bound : nullptr, limit);
     s.set_best_found(best_moves);
     s.set_floor(static_cast<int>(floor));
@@ -1042,7 +1141,6 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     if (found >= 0 && (best_moves < 0 || found < best_moves)) {
       best = s.path();
       best_moves = count_moves(best);
-      met = true;
       if (best_moves != found)
         throw std::logic_error("fewest moves: the path has " + std::to_string(best_moves) +
                                " moves, the pass " + std::to_string(found));
