@@ -377,7 +377,7 @@ class Bound {
   // A position's family: the regions counted (full ones forward, changed ones backward), how
   // many of them are exempt, and the region of each hole in it (-1: none).
   struct Pack {
-    int n = 0, exempt = 0;
+    int n = 0, exempt = 0, count = 0;  // count: the position's pegs
     Bits used = 0;
     std::array<std::int16_t, kWidth> owner;
   };
@@ -385,6 +385,7 @@ class Bound {
   Pack pack(Bits pegs) const {
     const Regions& rs = Backward ? bwd_ : fwd_;
     Pack p;
+    p.count = pop(pegs);
     p.owner.fill(-1);
     for (std::size_t r = 0; r < rs.region.size(); ++r) {
       const Bits m = rs.region[r];
@@ -431,9 +432,10 @@ class Bound {
       break;
     }
     if (Backward)
-      return std::max(0, n - std::min(exempt, max_exempt_start_) + typed<true>(child, used, 0) - 1);
+      return std::max(0, n - std::min(exempt, max_exempt_start_) +
+                             typed<true>(child, p.count + 1, used, 0) - 1);
     return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0)) +
-           typed<false>(child, used, bit(jp.to));
+           typed<false>(child, p.count - 1, used, bit(jp.to));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
@@ -444,7 +446,7 @@ class Bound {
     for (Bits x = land; x; x &= x - 1)
       goes_on = goes_on || p.owner[static_cast<std::size_t>(ctz(x))] >= 0;
     return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
-           typed<false>(pegs, p.used, land);
+           typed<false>(pegs, p.count, p.used, land);
   }
 
  private:
@@ -548,11 +550,12 @@ class Bound {
         goal_most_[ut] = std::max(goal_most_[ut], pop(g & mask_[ut]));
         if (g & mask_[ut]) last |= 1u << t;
       }
-      start_least_[ut] = kWidth;
+      int least = kWidth;
       for (Bits st : starts) {
-        start_least_[ut] = std::min(start_least_[ut], pop(st & mask_[ut]));
+        least = std::min(least, pop(st & mask_[ut]));
         if (~st & full_ & mask_[ut]) first |= 1u << t;
       }
+      start_empty_[ut] = pop(mask_[ut]) - least;
     }
     goal_pegs_ = pop(goals.front());
     start_pegs_ = pop(starts.front());
@@ -575,6 +578,8 @@ class Bound {
             if (meets && (best < 0 || k < best)) best = k;
           }
           ex[need << types | cover] = static_cast<std::uint8_t>(std::max(best, 0));
+          most_[static_cast<std::size_t>(dir)][cover] =
+              std::max(most_[static_cast<std::size_t>(dir)][cover], ex[need << types | cover]);
         }
     }
   }
@@ -582,17 +587,24 @@ class Bound {
   // The moves the peg types add to a family covering `used` (and the move under way from a hole
   // of `land`, forward) at `pegs`.
   template <bool Backward>
-  int typed(Bits pegs, Bits used, Bits land) const {
+  int typed(Bits pegs, int count, Bits used, Bits land) const {
     if (!types_) return 0;
+    // More than k bits in x; k is 0 or 1 for single-peg goals and single vacancies.
+    auto more = [](Bits x, int k) {
+      return k == 0 ? x != 0 : k == 1 ? (x & (x - 1)) != 0 : pop(x) > k;
+    };
     unsigned need = 0, cover = 0;
+    for (int t = 0; t < types_; ++t)
+      if ((used | land) & mask_[static_cast<std::size_t>(t)]) cover |= 1u << t;
+    if (!most_[Backward][cover]) return 0;  // no need can add a move to this cover
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);
-      const int c = pop(pegs & mask_[ut]);
-      if (Backward ? c < start_least_[ut] : c > goal_most_[ut]) need |= 1u << t;
-      if ((used | land) & mask_[ut]) cover |= 1u << t;
+      // Backward: fewer pegs of the type than the start held, i.e. more of its holes empty.
+      if (Backward ? more(~pegs & mask_[ut], start_empty_[ut])
+                   : more(pegs & mask_[ut], goal_most_[ut]))
+        need |= 1u << t;
     }
-    const int n = pop(pegs);
-    if (Backward ? n < start_pegs_ : n > goal_pegs_) need |= 1u << types_;
+    if (Backward ? count < start_pegs_ : count > goal_pegs_) need |= 1u << types_;
     return extra_[Backward][need << types_ | cover];
   }
 
@@ -601,8 +613,9 @@ class Bound {
   int types_ = 0, goal_pegs_ = 0, start_pegs_ = 0;
   Bits full_ = 0;
   std::array<Bits, kMaxTypes> mask_{};
-  std::array<int, kMaxTypes> goal_most_{}, start_least_{};
+  std::array<int, kMaxTypes> goal_most_{}, start_empty_{};
   std::array<std::vector<std::uint8_t>, 2> extra_;
+  std::array<std::array<std::uint8_t, 1 << kMaxTypes>, 2> most_{};  // the most over the needs
 };
 
 // A state looked up in a level: its cost and L in the frame of the position asked for.
