@@ -40,6 +40,7 @@ namespace checkpoint_file {
 // of a level the solution-path pass would store).
 constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '2'};
 constexpr char kMagicV1[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
+constexpr std::size_t kKeyBlock = 1 << 16;  // keys packed or unpacked at a time
 inline std::string state(const std::string& dir) {
   return dir + "/census.state";
 }
@@ -58,7 +59,7 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
-  constexpr std::size_t kBlock = 1 << 16;
+  constexpr std::size_t kBlock = checkpoint_file::kKeyBlock;
   std::vector<std::uint8_t> block(kBlock * w + 8);
   {
     FileWriter f(cf::level(dir, k));
@@ -141,7 +142,7 @@ template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
 inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool stored) {
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
-  constexpr std::size_t kBlock = 1 << 16;
+  constexpr std::size_t kBlock = checkpoint_file::kKeyBlock;
   std::vector<std::uint8_t> block(stored ? 0 : kBlock * w + 8);
   auto not_a_level = [&] {
     return CensusError("checkpoint: " + f.name() + " is not a census level");

@@ -506,42 +506,29 @@ class Bound {
     return Backward ? (pegs & region) != region : (pegs & region) == region;
   }
 
-  // Peg types: the classes of holes joined by a jump's from and to holes (on the square lattice
-  // the four of (column, row) mod 2), so a peg keeps its type. A peg of type X leaves only when
-  // jumped over by a peg of a type in remover[X]. Forward, when more pegs of type X stand than
-  // any goal holds, some move is made by such a peg; backward, when fewer stand than every start
-  // holds, some move was. The last move lands on a goal's peg, so it is made by a peg of a goal
-  // peg's type; the first lands in a start's empty hole, made by a peg of that hole's type. A
-  // region's move is made by one of its own pegs, and the move under way by the peg on a hole of
-  // L, so a needed mover none of them can be costs a move of its own: the fewest types to add so
-  // that every need meets a mover, extra_[direction][need][cover].
+  // Peg types (Board::peg_type: the classes of holes joined by a jump's from and to holes, on the
+  // square lattice the four of (column, row) mod 2), so a peg keeps its type. A peg of type X
+  // leaves only when jumped over by a peg of a type in remover[X]. Forward, when more pegs of type
+  // X stand than any goal holds, some move is made by such a peg; backward, when fewer stand than
+  // every start holds, some move was. The last move lands on a goal's peg, so it is made by a peg
+  // of a goal peg's type; the first lands in a start's empty hole, made by a peg of that hole's
+  // type. A region's move is made by one of its own pegs, and the move under way by the peg on a
+  // hole of L, so a needed mover none of them can be costs a move of its own: the fewest types to
+  // add so that every need meets a mover, extra_[direction][need][cover].
   static constexpr int kMaxTypes = 6;
   void build_types(const Board& b, const std::vector<Bits>& starts,
                    const std::vector<Bits>& goals) {
-    const int n = b.size();
-    std::vector<int> root(static_cast<std::size_t>(n));
-    for (int h = 0; h < n; ++h) root[static_cast<std::size_t>(h)] = h;
-    auto find = [&](int h) {
-      while (root[static_cast<std::size_t>(h)] != h) h = root[static_cast<std::size_t>(h)];
-      return h;
-    };
-    for (const Jump& j : b.jumps()) root[static_cast<std::size_t>(find(j.from))] = find(j.to);
-    std::vector<int> id(static_cast<std::size_t>(n), -1), type(static_cast<std::size_t>(n));
-    int types = 0;
-    for (int h = 0; h < n; ++h) {
-      int& t = id[static_cast<std::size_t>(find(h))];
-      if (t < 0) t = types++;
-      type[static_cast<std::size_t>(h)] = t;
-    }
+    const int n = b.size(), types = b.peg_type_count();
     if (types < 2 || types > kMaxTypes) return;  // no bound from types
     types_ = types;
-    for (int h = 0; h < n; ++h)
-      mask_[static_cast<std::size_t>(type[static_cast<std::size_t>(h)])] |= bit(h);
+    Bits full = 0;
+    for (int h = 0; h < n; ++h) {
+      mask_[static_cast<std::size_t>(b.peg_type(h))] |= bit(h);
+      full |= bit(h);
+    }
     std::array<unsigned, kMaxTypes + 1> remover{};  // [types]: the first or last move's
-    for (int h = 0; h < n; ++h) full_ |= bit(h);
     for (const Jump& j : b.jumps())
-      remover[static_cast<std::size_t>(type[static_cast<std::size_t>(j.over)])] |=
-          1u << type[static_cast<std::size_t>(j.from)];
+      remover[static_cast<std::size_t>(b.peg_type(j.over))] |= 1u << b.peg_type(j.from);
     unsigned last = 0, first = 0;  // the types the last move's and the first move's peg may have
     for (int t = 0; t < types; ++t) {
       const auto ut = static_cast<std::size_t>(t);
@@ -553,7 +540,7 @@ class Bound {
       int least = kWidth;
       for (Bits st : starts) {
         least = std::min(least, pop(st & mask_[ut]));
-        if (~st & full_ & mask_[ut]) first |= 1u << t;
+        if (~st & full & mask_[ut]) first |= 1u << t;
       }
       start_empty_[ut] = pop(mask_[ut]) - least;
     }
@@ -611,7 +598,6 @@ class Bound {
   Regions fwd_, bwd_;
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
   int types_ = 0, goal_pegs_ = 0, start_pegs_ = 0;
-  Bits full_ = 0;
   std::array<Bits, kMaxTypes> mask_{};
   std::array<int, kMaxTypes> goal_most_{}, start_empty_{};
   std::array<std::vector<std::uint8_t>, 2> extra_;
@@ -1133,10 +1119,10 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       settle(Status::Solved, best_moves);
       break;
     }
-    // The limit: the floor. A pass's cost grows steeply with its limit (English: 18 times from
-    // one move to the next, Diamond 41 about 50), so a pass at the floor that does not settle
-    // the question costs little beside one a move above it that would. (Passes at the floor
-    // plus one once a solution was known lost to this when the bound took the peg types.)
+    // The limit: the floor. A pass's cost grows steeply with its limit, so a pass at the floor
+    // that does not settle the question costs little beside one a move above it that would.
+    // (Passes at the floor plus one once a solution was known lost to this when the bound took
+    // the peg types; docs/fewest.md.)
     const std::uint32_t limit = bound ? floor : kNoCost;
     Search s(geo, o, bound ? &*bound : nullptr, limit);
     s.set_best_found(best_moves);
