@@ -110,6 +110,27 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
   }
 }
 
+// Passes that keep only each side's last levels: the same fewest, with a solution (known before
+// the last pass, or rebuilt through its meeting position) or, where none could be rebuilt, as
+// the proven bound of a memory stop.
+void check_released(const Problem& p, int expected) {
+  FewestOptions lean;
+  lean.release_levels = true;
+  FewestResult r = fewest_solve(p, lean);
+  if (r.status == Status::Solved) {
+    check_solution(p, r, expected);
+    return;
+  }
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  EXPECT_EQ(r.lower_bound, expected) << r.reason;
+  EXPECT_FALSE(r.proven);
+  if (r.moves >= 0) {
+    EXPECT_GT(r.moves, expected);
+    EXPECT_EQ(recount(r.jumps), r.moves);
+  }
+}
+
 // Single-vacancy pairs of the board: fewest_solve forward and on the reversed problem (the
 // complemented board, where the jumps come in reverse order: a different problem, since a chain
 // reversed is no chain there), the table and the board's minimum, against the reference. The
@@ -162,6 +183,7 @@ void check_board(const std::string& spec, bool every_pair, std::vector<int> star
       FewestOptions wide;
       wide.wide_keys = true;
       check_solution(p, fewest_solve(p, wide), expected);
+      check_released(p, expected);
     }
     // Goal any: the least over the ends.
     int least = -1;
@@ -192,6 +214,17 @@ void check_board(const std::string& spec, bool every_pair, std::vector<int> star
   Problem p{board, single_vacancy(b, best.start), {Goal::Kind::Hole, best.end, {}}};
   check_solution(p, best.result, board_min);
   EXPECT_EQ(table.at(best.start, best.end), board_min);
+  // The board's minimum with passes that keep only their last levels (every start at once).
+  FewestOptions lean;
+  lean.release_levels = true;
+  FewestBoardResult lb = fewest_board(board, lean);
+  if (lb.result.status == Status::Solved) {
+    Problem q{board, single_vacancy(b, lb.start), {Goal::Kind::Hole, lb.end, {}}};
+    check_solution(q, lb.result, board_min);
+  } else {
+    EXPECT_EQ(lb.result.stop, StopReason::Memory);
+    EXPECT_EQ(lb.result.lower_bound, board_min);
+  }
 }
 
 }  // namespace
@@ -272,6 +305,27 @@ TEST(Fewest, CancelledKeepsASoundLowerBound) {
   FewestResult full = fewest_solve(p);
   ASSERT_EQ(full.status, Status::Solved);
   EXPECT_LE(r.lower_bound, full.moves);
+}
+
+// The English central game with passes that keep only their last levels: the shortened first
+// solution has more moves than the fewest, so the last pass's solution is rebuilt through its
+// meeting position by two searches; the same count as the passes that keep their levels, and
+// under a memory budget that those do not fit, proven all the same.
+TEST(Fewest, ReleasedLevelsRebuildTheSolution) {
+#ifdef PEGSOL_TEST_SANITIZED
+  GTEST_SKIP() << "three English searches are the Release run's";
+#endif
+  BoardPtr board = make_board("english");
+  Problem p = default_problem(board);
+  FewestResult full = fewest_solve(p);
+  ASSERT_EQ(full.status, Status::Solved);
+  check_released(p, full.moves);
+  Control c;
+  c.set_memory_budget(std::size_t{96} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestResult tight = fewest_solve(p, o);
+  check_solution(p, tight, full.moves);
 }
 
 // Stopped early by the memory budget: the short DFS's solution is the best found, with its moves

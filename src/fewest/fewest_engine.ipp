@@ -648,6 +648,7 @@ class Search {
 
   // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
   int run() {
+    may_release_ = true;
     while (fl_ > bh_) {
       if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
       if (level(fwd_, fl_).size() <= level(bwd_, bh_).size())
@@ -704,6 +705,21 @@ class Search {
 
   std::uint64_t positions() const { return positions_; }
 
+  // Whether the pass released levels it had expanded: its bounds stand, but path() cannot
+  // walk a solution back.
+  bool released() const { return released_; }
+  // A position where run() found its answer (canonical form): one whose two sides' costs add up
+  // to it when there is one, so that any fewest path to it and any from it join into a solution
+  // with that many moves, and otherwise the answer's own (a move crosses it).
+  Bits meeting() const {
+    return plain_cost_ == static_cast<std::uint32_t>(best_) ? plain_meet_ : meet_;
+  }
+  // Releases every level (the pass is over).
+  void release_all() {
+    for (Level& lv : fwd_) release(lv);
+    for (Level& lv : bwd_) release(lv);
+  }
+
   // The moves of a solution known before the pass, for the progress reports.
   void set_best_found(int moves) { best_found_ = moves; }
   // A lower bound proven before the pass, for the progress reports.
@@ -725,7 +741,10 @@ class Search {
 
   // Counts `more` bytes against the budget (from any thread).
   void grow(std::size_t more) {
-    if (bytes_.fetch_add(more) + more > budget_) throw Stopped(StopReason::Memory);
+    if (bytes_.fetch_add(more) + more > budget_) {
+      bytes_ -= more;
+      throw Stopped(StopReason::Memory);
+    }
   }
 
   // Merges into one shard, keeping the byte and position counts.
@@ -869,17 +888,66 @@ class Search {
     }
   }
 
+  // Expands `src` into `dst`. When memory runs short and levels can be released, releases them
+  // and expands again.
+  template <bool Backward>
+  void expand_or_release(const Level& src, Level& dst) {
+    if (may_release_ && o_.release_levels) release_expanded();
+    try {
+      expand<Backward>(src, dst);
+    } catch (const Stopped& e) {
+      if (e.reason != StopReason::Memory || !may_release_ || !release_expanded()) throw;
+      for (auto& t : out_)
+        for (std::vector<Child>& v : t) v.clear();
+      positions_ -= dst.size();
+      release(dst);
+      expand<Backward>(src, dst);
+    }
+  }
+
+  // An expanded level: a sorted array for walking a path back, or, once the pass releases
+  // levels, nothing.
+  void settle_expanded(Level& lv) {
+    if (!released_) {
+      try {
+        compact(lv);
+        return;
+      } catch (const Stopped& e) {
+        if (e.reason != StopReason::Memory || !may_release_) throw;
+        release_expanded();
+      }
+    }
+    release(lv);
+  }
+
+  void release(Level& lv) {
+    bytes_ -= lv.bytes();
+    lv.clear();
+  }
+
+  // Releases every expanded level but the seeds (the sides' last levels stay). True when
+  // that freed anything.
+  bool release_expanded() {
+    bool freed = false;
+    for (int k = fl_ + 1; k < top_; ++k) freed |= level(fwd_, k).bytes() > 0;
+    for (int k = bottom_ + 1; k < bh_; ++k) freed |= level(bwd_, k).bytes() > 0;
+    for (int k = fl_ + 1; k < top_; ++k) release(level(fwd_, k));
+    for (int k = bottom_ + 1; k < bh_; ++k) release(level(bwd_, k));
+    released_ = released_ || freed || o_.release_levels;
+    return freed;
+  }
+
   void expand_forward() {
-    expand<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
-    compact(level(fwd_, fl_));
+    expand_or_release<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
+    settle_expanded(level(fwd_, fl_));
     --fl_;
     std::uint32_t m = min_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
   }
 
   void expand_backward() {
-    expand<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
-    compact(level(bwd_, bh_));
+    expand_or_release<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
+    settle_expanded(level(bwd_, bh_));
     ++bh_;
     std::uint32_t m = min_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
@@ -899,6 +967,11 @@ class Search {
       const Entry& be = f_small ? *o : e;
       Bits shared = fe.land & be.land;
       std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
+      const std::uint32_t plain = fe.cost + be.cost;  // no move across the middle
+      if (plain < plain_cost_ || (plain == plain_cost_ && e.key < plain_meet_)) {
+        plain_cost_ = plain;
+        plain_meet_ = e.key;
+      }
       if (c < best ||
           (c == best && e.key < meet_)) {  // the least key: the same for any thread count
         best = c;
@@ -908,7 +981,8 @@ class Search {
         meet_hole_ = shared ? ctz(shared) : -1;
       }
     });
-    return best == kNoCost ? -1 : static_cast<int>(best);
+    best_ = best == kNoCost ? -1 : static_cast<int>(best);
+    return best_;
   }
 
   State lookup(const Level& m, Bits pegs) const {
@@ -982,11 +1056,38 @@ class Search {
   Bits meet_ = 0;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
   int meet_hole_ = -1;
+  int best_ = -1;                       // join()'s answer
+  std::uint32_t plain_cost_ = kNoCost;  // the least sum of a meeting's two costs,
+  Bits plain_meet_ = 0;                 // and its least position
+  bool may_release_ = false;            // run(): a pass may release levels; run_beam(): not
+  bool released_ = false;               // expanded levels were released (release_expanded)
 };
 
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
             const std::vector<Jump>& known = {}, bool polish_known = true);
+
+// A solution through `meet`: the fewest moves from a start to it, then from it to a goal, each
+// found by a search of its own (empty when either finds none). Adds their positions.
+std::vector<Jump> through(const Board& b, const std::vector<Bits>& starts,
+                          const std::vector<Bits>& goals, Bits meet, const FewestOptions& o,
+                          std::uint64_t& positions) {
+  // Each search is shorter than the whole, unless the sides met at an end.
+  if (pop(meet) >= pop(starts.front()) || pop(meet) <= pop(goals.front())) return {};
+  FewestOptions so = o;
+  so.beam = 0;
+  so.progress = nullptr;
+  so.release_levels = false;  // each keeps its levels unless memory runs short
+  FewestResult to, from;
+  search(b, starts, {meet}, nullptr, so, to);
+  positions += to.positions;
+  if (to.jumps.empty()) return {};
+  search(b, {meet}, goals, nullptr, so, from);
+  positions += from.positions;
+  if (from.jumps.empty()) return {};
+  to.jumps.insert(to.jumps.end(), from.jumps.begin(), from.jumps.end());
+  return to.jumps;
+}
 
 HoleSet to_holes(const Board& b, Bits x) {
   HoleSet s(b.size());
@@ -1022,6 +1123,7 @@ std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
       wo.control = &window;
       wo.beam = 0;
       wo.progress = nullptr;
+      wo.release_levels = false;  // a window's solution is what it is for
       FewestResult wr;
       const HoleSet first = to_holes(b, from);
       const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
@@ -1137,6 +1239,26 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       break;
     }
     positions += s.positions();
+    if (found >= 0 && (best_moves < 0 || found < best_moves) && s.released()) {
+      // The pass met at `found`, no more than its limit, the floor: that is the fewest. It
+      // released the levels a solution is walked back through, so one is sought through the
+      // meeting position by two searches of their own, to it and from it.
+      const Bits meet = s.meeting();
+      s.release_all();
+      std::vector<Jump> joined = through(b, starts, goals, meet, o, positions);
+      if (!joined.empty() && (best_moves < 0 || count_moves(joined) < best_moves)) {
+        best = std::move(joined);
+        best_moves = count_moves(best);
+      }
+      if (best_moves == found) {
+        settle(Status::Solved, best_moves);
+        break;
+      }
+      stop(o.control->checkpoint() ? o.control->stop_reason() : StopReason::Memory, found);
+      r.reason += " (the fewest is " + std::to_string(found) +
+                  " moves, but the levels to rebuild such a solution were released)";
+      break;
+    }
     if (found >= 0 && (best_moves < 0 || found < best_moves)) {
       best = s.path();
       best_moves = count_moves(best);
