@@ -27,14 +27,15 @@ FewestOptions options(const Control& control, const FewestFlags& flags, bool jso
           p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
       fmt::print(stderr,
                  "\r{:.1f} s  moves: at least {}{}  forward at {} pegs, backward at {}  {} "
-                 "positions   ",
-                 p.seconds, p.lower_bound, best, p.forward_level, p.backward_level, p.positions);
+                 "positions{}   ",
+                 p.seconds, p.lower_bound, best, p.forward_level, p.backward_level, p.positions,
+                 p.released ? " (last levels only)" : "");
     };
   return o;
 }
 
 void end_progress(const FewestOptions& o) {
-  if (o.progress) fmt::print(stderr, "\r{:100}\r", "");
+  if (o.progress) fmt::print(stderr, "\r{:130}\r", "");
 }
 
 // "1. d2-d4  2. f3-d3-d5 ...", wrapped at `columns`.

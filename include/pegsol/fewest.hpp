@@ -27,6 +27,7 @@ struct FewestProgress {
   int best_found = -1;          // moves of the best solution found so far (-1: none yet)
   int forward_level = 0;        // peg count of the deepest forward level done
   int backward_level = 0;       // peg count of the highest backward level done
+  bool released = false;        // the pass, short of memory, keeps only each side's last levels
 };
 
 struct FewestOptions {

@@ -1032,8 +1032,8 @@ class Search {
     double now = o_.control->elapsed_seconds();
     if (!force && now < next_report_) return;
     next_report_ = now + 0.5;
-    o_.progress(
-        FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_, bh_});
+    o_.progress(FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_,
+                               bh_, released_});
   }
 
   const Geometry& geo_;
