@@ -113,13 +113,13 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
 // Passes that keep only each side's last levels: the same fewest, with a solution (known before
 // the last pass, or rebuilt through its meeting position) or, where none could be rebuilt, as
 // the proven bound of a memory stop.
-void check_released(const Problem& p, int expected) {
+FewestResult check_released(const Problem& p, int expected) {
   FewestOptions lean;
   lean.release_levels = true;
   FewestResult r = fewest_solve(p, lean);
   if (r.status == Status::Solved) {
     check_solution(p, r, expected);
-    return;
+    return r;
   }
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_EQ(r.stop, StopReason::Memory);
@@ -129,6 +129,7 @@ void check_released(const Problem& p, int expected) {
     EXPECT_GT(r.moves, expected);
     EXPECT_EQ(recount(r.jumps), r.moves);
   }
+  return r;
 }
 
 // Single-vacancy pairs of the board: fewest_solve forward and on the reversed problem (the
@@ -319,7 +320,8 @@ TEST(Fewest, ReleasedLevelsRebuildTheSolution) {
   Problem p = default_problem(board);
   FewestResult full = fewest_solve(p);
   ASSERT_EQ(full.status, Status::Solved);
-  check_released(p, full.moves);
+  const FewestResult released = check_released(p, full.moves);
+  EXPECT_GT(released.positions, full.positions);  // the same passes, and the rebuild's two
   Control c;
   c.set_memory_budget(std::size_t{96} << 20);
   FewestOptions o;

@@ -46,9 +46,10 @@ struct FewestOptions {
   bool wide_keys = false;
   int threads = 0;  // worker threads (0: the hardware's count); the answer is the same
   // A pass that runs short of memory releases the levels it has expanded (kept to walk a
-  // solution back) and goes on with each side's last levels. true: from its start (for tests).
-  // A pass that then meets proves the fewest moves but cannot give the solution: the result
-  // says so (status Unknown, stop Memory, lower_bound the fewest) unless one is known already.
+  // solution back) and goes on with each side's last levels. If it then meets, its solution is
+  // rebuilt by two searches through the meeting position; where that fails, the result is the
+  // fewest as lower_bound with the best solution known (status Unknown, stop Memory).
+  // true: every pass releases from its start (for tests).
   bool release_levels = false;
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
