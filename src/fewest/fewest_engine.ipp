@@ -677,8 +677,7 @@ class Search {
         };
         std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(width), all.end(),
                          less);
-        bytes_ -= lv.bytes();
-        lv.clear();
+        release(lv);
         for (std::size_t i = 0; i < width; ++i) {
           const Entry& e = all[i].second;
           merge(lv.shard(Level::shard_of(e.key)), e.key, e.cost, e.land);
@@ -712,7 +711,8 @@ class Search {
   // to it when there is one, so that any fewest path to it and any from it join into a solution
   // with that many moves, and otherwise the answer's own (a move crosses it).
   Bits meeting() const {
-    return plain_cost_ == static_cast<std::uint32_t>(best_) ? plain_meet_ : meet_;
+    const std::uint32_t best = meet_fcost_ + meet_bcost_ - (meet_hole_ >= 0 ? 1 : 0);
+    return plain_cost_ == best ? plain_meet_ : meet_;
   }
   // Releases every level (the pass is over).
   void release_all() {
@@ -925,14 +925,15 @@ class Search {
     lv.clear();
   }
 
-  // Releases every expanded level but the seeds (the sides' last levels stay). True when
-  // that freed anything.
+  // Releases every expanded level (the sides' last levels stay). True when that freed anything.
   bool release_expanded() {
     bool freed = false;
-    for (int k = fl_ + 1; k < top_; ++k) freed |= level(fwd_, k).bytes() > 0;
-    for (int k = bottom_ + 1; k < bh_; ++k) freed |= level(bwd_, k).bytes() > 0;
-    for (int k = fl_ + 1; k < top_; ++k) release(level(fwd_, k));
-    for (int k = bottom_ + 1; k < bh_; ++k) release(level(bwd_, k));
+    auto free = [&](Level& lv) {
+      freed |= lv.bytes() > 0;
+      release(lv);
+    };
+    for (int k = fl_ + 1; k <= top_; ++k) free(level(fwd_, k));
+    for (int k = bottom_; k < bh_; ++k) free(level(bwd_, k));
     released_ = released_ || freed || o_.release_levels;
     return freed;
   }
@@ -981,8 +982,7 @@ class Search {
         meet_hole_ = shared ? ctz(shared) : -1;
       }
     });
-    best_ = best == kNoCost ? -1 : static_cast<int>(best);
-    return best_;
+    return best == kNoCost ? -1 : static_cast<int>(best);
   }
 
   State lookup(const Level& m, Bits pegs) const {
@@ -1056,7 +1056,6 @@ class Search {
   Bits meet_ = 0;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
   int meet_hole_ = -1;
-  int best_ = -1;                       // join()'s answer
   std::uint32_t plain_cost_ = kNoCost;  // the least sum of a meeting's two costs,
   Bits plain_meet_ = 0;                 // and its least position
   bool may_release_ = false;            // run(): a pass may release levels; run_beam(): not
@@ -1067,6 +1066,16 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
             const std::vector<Jump>& known = {}, bool polish_known = true);
 
+// The options of a search inside another (a window, a rebuild): no beam, no progress, and
+// levels kept unless memory runs short, since its solution is what it is for.
+FewestOptions inner(const FewestOptions& o) {
+  FewestOptions so = o;
+  so.beam = 0;
+  so.progress = nullptr;
+  so.release_levels = false;
+  return so;
+}
+
 // A solution through `meet`: the fewest moves from a start to it, then from it to a goal, each
 // found by a search of its own (empty when either finds none). Adds their positions.
 std::vector<Jump> through(const Board& b, const std::vector<Bits>& starts,
@@ -1074,10 +1083,7 @@ std::vector<Jump> through(const Board& b, const std::vector<Bits>& starts,
                           std::uint64_t& positions) {
   // Each search is shorter than the whole, unless the sides met at an end.
   if (pop(meet) >= pop(starts.front()) || pop(meet) <= pop(goals.front())) return {};
-  FewestOptions so = o;
-  so.beam = 0;
-  so.progress = nullptr;
-  so.release_levels = false;  // each keeps its levels unless memory runs short
+  const FewestOptions so = inner(o);
   FewestResult to, from;
   search(b, starts, {meet}, nullptr, so, to);
   positions += to.positions;
@@ -1119,11 +1125,8 @@ std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
         to ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
       Control window(o.control);
       window.set_memory_budget(std::max(std::size_t{32} << 20, budget / 32));
-      FewestOptions wo = o;
+      FewestOptions wo = inner(o);
       wo.control = &window;
-      wo.beam = 0;
-      wo.progress = nullptr;
-      wo.release_levels = false;  // a window's solution is what it is for
       FewestResult wr;
       const HoleSet first = to_holes(b, from);
       const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
@@ -1239,7 +1242,8 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       break;
     }
     positions += s.positions();
-    if (found >= 0 && (best_moves < 0 || found < best_moves) && s.released()) {
+    const bool better = found >= 0 && (best_moves < 0 || found < best_moves);
+    if (better && s.released()) {
       // The pass met at `found`, no more than its limit, the floor: that is the fewest. It
       // released the levels a solution is walked back through, so one is sought through the
       // meeting position by two searches of their own, to it and from it.
@@ -1259,7 +1263,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
                   " moves, but the levels to rebuild such a solution were released)";
       break;
     }
-    if (found >= 0 && (best_moves < 0 || found < best_moves)) {
+    if (better) {
       best = s.path();
       best_moves = count_moves(best);
       if (best_moves != found)
