@@ -365,12 +365,16 @@ async function printSolution() {
 }
 
 // ---- jobs -------------------------------------------------------------------------------------
+// Pause, resume and cancel act on a live job only: disabled while none runs or one is starting.
+function jobButtons(live) { for (const b of ['job-pause', 'job-resume', 'job-cancel']) $(b).disabled = !live; }
 async function startJob(kind) {
+  jobButtons(false);
   try {
     const j = await api('/api/jobs', { ...S.spec, kind, start: S.start, end: S.end });
     S.job = j.id;
     $('job-box').hidden = false;
     $('job-result').replaceChildren();
+    jobButtons(true);
     pollJob();
   } catch (e) { $('job-state').textContent = e.message; $('job-box').hidden = false; }
 }
@@ -382,6 +386,7 @@ async function pollJob() {
   if (j.progress) $('job-progress').value = j.progress.fraction;
   if (['done', 'cancelled', 'failed'].includes(j.state)) {
     S.job = null;
+    jobButtons(false);
     if (j.state === 'done') $('job-progress').value = 1;
     showResult(j);
     return;

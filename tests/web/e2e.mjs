@@ -207,9 +207,13 @@ try {
   await page.waitForSelector('#job-state[data-state="done"]', { timeout: 120000 });
   check('job-funnel', (await page.$$('#job-result svg.funnel rect')).length > 10);
   await shot('12-job-done');
+  // Cancelled while paused, so that the half-second census cannot end first.
   await page.click('#job-count');
+  await page.click('#job-pause');
+  await page.waitForSelector('#job-state[data-state="paused"]', { timeout: 10000 });
   await page.click('#job-cancel');
   await page.waitForSelector('#job-state[data-state="cancelled"]', { timeout: 20000 });
+  check('job-buttons-idle', await page.isDisabled('#job-cancel') && await page.isDisabled('#job-pause'));
   await shot('13-job-cancelled');
 
   // Autosave and the URL: a reload keeps the game.
