@@ -27,6 +27,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
@@ -537,13 +538,28 @@ class Api {
 
   // Without moves: what `pegsol solve --json` prints. With moves: what `pegsol solve --moves
   // ... --json` prints, the game finished keeping them (finish_json: the whole game from the
-  // start, the kept jumps first, "kept_moves" of them).
+  // start, the kept jumps first, "kept_moves" of them). With "minimize": "moves", the same with
+  // --minimize moves: the fewest moves from the start, or from the position the moves leave.
   json solve_request(const httplib::Request& req) {
     json body = parse_body(req);
     Game g = request_game(body);
+    const std::string minimize = field(body, "minimize");
+    if (!minimize.empty() && minimize != "moves")
+      throw InputError("\"minimize\": expected \"moves\", got \"" + minimize + "\"");
+    if (!minimize.empty() && (body.contains("algorithm") || body.contains("direction")))
+      throw InputError(
+          "\"minimize\": the fewest-moves search takes no \"algorithm\" or \"direction\"");
     Call call(req, slots_, control_, clients_);
     Control& c = call.control;
     SolveOptions o = request_options(body, c);
+    if (!minimize.empty()) {
+      c.set_memory_budget(opt_.request_memory);
+      FewestOptions f;
+      f.control = &c;
+      f.threads = 1;
+      if (g.cursor() == 0) return fewest_json(g.problem(), fewest_solve(g.problem(), f));
+      return fewest_finish_json(g.problem(), fewest_finish(g.problem(), g.played(), f));
+    }
     if (std::string a = field(body, "algorithm"); !a.empty()) {
       auto alg = parse_algorithm(a);
       if (!alg) throw InputError("--algorithm " + a + ": expected auto, dfs, beam or beam-report");

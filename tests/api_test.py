@@ -73,6 +73,20 @@ try:
     check("solve-keeping-moves-like-cli", st == 200 and r == cli and r["status"] == "solved" and
           r["kept_moves"] == 2 and r["notation"][:2] == ["d2-d4", "b3-d3"] and
           len(r["moves"]) == 31, r)
+    # The fewest moves ("minimize": "moves"): from the start, and from where the moves leave the
+    # game, keeping them; what `pegsol solve --minimize moves [--moves ...] --json` prints.
+    for moves in ([], ["f4-d4", "e6-e4", "g5-e5", "d5-f5", "b5-d5", "c7-c5"]):
+        st, r, _ = s.post("/api/solve", {"board": "triangle:5" if not moves else "english",
+                                         "moves": moves, "minimize": "moves"})
+        cmd = [pegsol, "solve", "--json", "--minimize", "moves", "-b", "triangle:5"] if not moves \
+            else [pegsol, "solve", "--json", "--minimize", "moves", "--moves", " ".join(moves)]
+        cli = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout)
+        r.pop("stats"), cli.pop("stats")
+        g = geo if not moves else eng
+        end = replay(g["holes"], r["start"], r["moves"], g["jump_list"])
+        check(f"fewest-like-cli {len(moves)}", st == 200 and r == cli and r["status"] == "solved" and
+              r["minimize"]["proven"] and r.get("kept_moves", 0) == len(moves) and
+              end is not None and end.count("1") == 1, (r, cli))
     st, h, _ = s.post("/api/hint", {"board": "english", "moves": "d2-d4"})
     d2, d3, d4 = (eng["names"].index(n) for n in ("d2", "d3", "d4"))
     after = replay(33, eng["default"]["start"], [[d2, d3, d4]], eng["jump_list"])
@@ -114,6 +128,9 @@ try:
         ("too-large-job", "/api/jobs", {"kind": "count", "board": "wiegleb"}, None, 413,
          "at most 41 holes"),
         ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"kind"'),
+        ("bad-minimize", "/api/solve", {"minimize": "jumps"}, None, 400, 'expected "moves"'),
+        ("minimize-algorithm", "/api/solve", {"minimize": "moves", "algorithm": "beam"}, None,
+         400, 'no "algorithm"'),
         ("no-job", "/api/jobs/999/pause", {}, None, 404, "no job 999"),
     ]
     for name, path, body, raw, want, text in bad:

@@ -54,8 +54,17 @@ expect goes-on 'pegs 13'
 # Hint, then finish: the player's moves are kept.
 printf '%s\n' 4-1 hint finish | play --board triangle:5
 expect hint 'hint: [0-9]+-[0-9]+'
-expect finish 'kept your 1 moves; the rest:'
+expect finish 'kept your 1 move; the rest:'
 expect finish-won 'You won!'
+
+# Shortest: the fewest moves from where the game stands, the moves played kept (triangle:5 after
+# 4-1: nine more, proven); from a lost position it says why it cannot finish.
+printf '%s\n' 4-1 shortest moves | play --board triangle:5
+expect shortest 'kept your 1 move; the fewest from there, 9 moves \(proven\): 6-4 '
+expect shortest-won 'You won!'
+expect shortest-moves '10\.[0-9]+(-[0-9]+)+$'
+printf '%s\n' 4-1 6-4 15-6 13-15 11-13 s | play --board triangle:5
+expect shortest-lost 'cannot finish: '
 
 # Where did I go wrong, and rewind: 11-13 leaves triangle:5 without a solution (the live verdict
 # says so, found by search); why names it and rewind goes back to just before it.
@@ -119,6 +128,10 @@ if command -v tmux >/dev/null; then
   wait_for hint 'hint: [0-9]+-[0-9]+'
   keys finish
   wait_for won 'You won!'
+  keys restart
+  wait_for restarted 'pegs 14  moves 0'
+  keys shortest
+  wait_for shortest 'kept your 0 moves; the fewest from there, [0-9]+ moves \(proven\)'
   keys clear
   wait_for clear-error "not a move or a command: 'clear'"
   keys quit

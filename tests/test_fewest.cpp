@@ -384,6 +384,46 @@ TEST(Fewest, ShortenKeepsSolutionsAndShortens) {
   EXPECT_LT(after, before);
 }
 
+// A game finished in the fewest moves from where it stands: the kept moves first, then as few as
+// the reference finds from the position they leave; a lost game keeps its moves alone; an
+// illegal kept move is an input error naming it.
+TEST(Fewest, FinishKeepsTheMovesAndMinimizesTheRest) {
+  BoardPtr board = make_board("triangle:5");
+  const Board& b = *board;
+  const Problem p = default_problem(board);
+  Game game(p);
+  int checked = 0;
+  for (const Move& first : legal_moves(game.position()))
+    for (const Move& second : legal_moves(game_after(p, {first}).position())) {
+      const std::vector<Move> kept{first, second};
+      const FewestFinish f = fewest_finish(p, kept);
+      const std::vector<Jump> played = flatten(kept);
+      ASSERT_EQ(f.kept_jumps, played.size());
+      EXPECT_TRUE(std::equal(played.begin(), played.end(), f.jumps.begin()));
+      const Bits from = play(b, bits_of(p.start), played);
+      EXPECT_EQ(bits_of(f.from), from);
+      int fewest = -1;
+      for (const auto& [end, moves] : reference(b, from, 1))
+        if (fewest < 0 || moves < fewest) fewest = moves;
+      if (fewest < 0) {
+        EXPECT_EQ(f.rest.status, Status::Impossible);
+        EXPECT_EQ(f.jumps.size(), played.size());
+        continue;
+      }
+      check_solution(Problem{board, f.from, p.goal}, f.rest, fewest);
+      EXPECT_EQ(std::popcount(play(b, bits_of(p.start), f.jumps)), 1);
+      ++checked;
+    }
+  EXPECT_GT(checked, 0);
+  const Move m = parse_move_chain(b, "4-1");
+  try {
+    fewest_finish(p, {m, m});
+    ADD_FAILURE() << "an illegal kept move was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("move 2 (4-1)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Fewest, ShortenRefusesANonSolution) {
   BoardPtr board = make_board("triangle:5");
   Problem p = default_problem(board);

@@ -124,19 +124,38 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   return exit_status(r.result.status);
 }
 
-int solve_fewest(const Problem& p, const Control& control, const FewestFlags& flags, bool json,
-                 int columns, const std::string& svg_path) {
+int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control& control,
+                 const FewestFlags& flags, bool json, int columns, const std::string& svg_path) {
   FewestOptions o = options(control, flags, json);
-  FewestResult r = fewest_solve(p, o);
-  end_progress(o);
-  if (!svg_path.empty() && !r.jumps.empty()) write_solution_svg(svg_path, p, r.jumps);
-  if (json) {
-    fmt::print("{}\n", dump_json(fewest_json(p, r)));
+  FewestFinish f;
+  if (kept.empty()) {
+    f.rest = fewest_solve(p, o);
+    f.jumps = f.rest.jumps;
   } else {
-    fmt::print("{}\n{}\n", describe(p), verdict(r));
-    fmt::print("{}", numbered_moves(*p.board, r, columns));
-    fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
+    try {
+      f = fewest_finish(p, kept, o);
+    } catch (const InputError& e) {
+      end_progress(o);
+      throw InputError(std::string("--moves: ") + e.what());
+    }
   }
+  end_progress(o);
+  const FewestResult& r = f.rest;
+  if (!svg_path.empty() && !f.jumps.empty()) write_solution_svg(svg_path, p, f.jumps);
+  if (json) {
+    fmt::print("{}\n", dump_json(kept.empty() ? fewest_json(p, r) : fewest_finish_json(p, f)));
+    return exit_status(r.status);
+  }
+  fmt::print("{}\n", describe(p));
+  if (!kept.empty()) {
+    std::string line;
+    for (const Move& m : kept) line += " " + move_chain_text(*p.board, m);
+    fmt::print("kept your {} move{} ({} jump{}):{}\nfrom the position after them, ", kept.size(),
+               kept.size() == 1 ? "" : "s", f.kept_jumps, f.kept_jumps == 1 ? "" : "s", line);
+  }
+  fmt::print("{}\n", verdict(r));
+  fmt::print("{}", numbered_moves(*p.board, r, columns));
+  fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
   return exit_status(r.status);
 }
 

@@ -41,9 +41,12 @@ class FewestCommand {
 };
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered
-// one per chain (or JSON). Returns the exit status: 0 solved, 1 impossible or stopped.
-int solve_fewest(const Problem& p, const Control& control, const FewestFlags& flags, bool json,
-                 int columns, const std::string& svg_path = {});
+// one per chain (or JSON). With `kept` (--moves), those are played first and the fewest moves
+// are those from the position they leave (fewest_finish). Returns the exit status: 0 solved,
+// 1 impossible or stopped.
+int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control& control,
+                 const FewestFlags& flags, bool json, int columns,
+                 const std::string& svg_path = {});
 
 // `pegsol table --minimize moves`: every single vacancy's fewest moves to every last hole.
 int table_fewest(const BoardPtr& board, const Control& control, const FewestFlags& flags, bool json,

@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
   std::string keep_moves;
   solve_cmd->add_option("--moves", keep_moves,
                         "Moves played first and kept (\"d2-d4 b5-d5\", chains f3-d3-d5); the "
-                        "search finishes the game from there");
+                        "search finishes the game from there (with --minimize moves: in the "
+                        "fewest moves from there)");
 
   bool boards_json = false;
   auto* boards_cmd = app.add_subcommand("boards", "List the board catalogue");
@@ -208,15 +209,12 @@ int main(int argc, char** argv) {
       Problem p = build_problem(solve_args);
       fewest_flags.check(solve_cmd, minimize == "moves");
       if (minimize == "moves") {
-        if (!keep_moves.empty())
-          throw InputError(
-              "--minimize moves finds the fewest moves from the start; it cannot keep --moves "
-              "(give the position after them as --start instead)");
+        const std::vector<Move> kept = cli::parse_kept_moves(*p.board, keep_moves);
         Control limits(&control);
         limits.set_time_limit(time_limit);
         if (solve_cmd->count("--memory-limit")) limits.set_memory_budget(cli::megabytes(memory_mb));
-        return status(
-            cli::solve_fewest(p, limits, fewest_flags, json, cli::terminal_columns(), svg_path));
+        return status(cli::solve_fewest(p, kept, limits, fewest_flags, json,
+                                        cli::terminal_columns(), svg_path));
       }
       SolveOptions o;
       o.direction = *parse_direction(direction);

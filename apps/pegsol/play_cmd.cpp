@@ -18,6 +18,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
@@ -28,12 +29,17 @@ namespace pegsol::cli {
 
 namespace {
 
+// The fewest-moves search of `shortest`: its time (unless --think is longer) and memory.
+constexpr double kShortestSeconds = 10;
+constexpr std::size_t kShortestBytes = std::size_t{1} << 30;
+
 constexpr const char* kHelp =
     R"(Moves: a jump in the board's notation (d2-d4, 4-1) or a chain of jumps by one peg
 (f3-d3-d5); several moves on one line are played in turn.
 Commands:
   undo, u          take back the last move         redo, r        play it again
   hint, h          the next move of a solution      finish, f      play a solution to the end
+  shortest, s      finish in the fewest moves from here (a proof that none is shorter)
   why, w           where did I go wrong?            rewind [N]     back to before the losing
                                                                    move (or to N moves played)
   restart          back to the start                moves, m       the moves played
@@ -146,6 +152,8 @@ class Session {
         hint();
       } else if (w == "f" || w == "finish") {
         finish();
+      } else if (w == "s" || w == "shortest") {
+        shortest();
       } else if (w == "w" || w == "why") {
         why();
       } else if (w == "rewind") {
@@ -348,8 +356,41 @@ class Session {
       game_.play(m);
       text += " " + move_chain_text(board(), m);
     }
-    fmt::print("kept your {} moves; the rest{}:{}\n", kept,
+    fmt::print("kept your {} move{}; the rest{}:{}\n", kept, kept == 1 ? "" : "s",
                &s == &a.goal ? "" : " (to one peg: the goal is out of reach)", text);
+    show(nullptr);
+  }
+
+  // Plays a solution with the fewest moves from here, keeping the moves played. The search runs
+  // for at most kShortestSeconds (or --think when that is longer); stopped, it plays the best
+  // solution found and says what is proven.
+  void shortest() {
+    Control limit(&control_);
+    limit.set_time_limit(think_ > 0 ? std::max(think_, kShortestSeconds) : 0);
+    limit.set_memory_budget(kShortestBytes);
+    FewestOptions o;
+    o.control = &limit;
+    const Problem from{game_.problem().board, game_.position().pegs(), game_.problem().goal};
+    const FewestResult r = fewest_solve(from, o);
+    if (r.jumps.empty()) {
+      fmt::print("cannot finish: {}\n",
+                 r.status == Status::Impossible
+                     ? r.reason
+                     : fmt::format("{} (at least {} moves)", r.reason, r.lower_bound));
+      return;
+    }
+    const std::size_t kept = game_.cursor();
+    std::string text;
+    for (const Move& m : r.chains()) {
+      game_.play(m);
+      text += " " + move_chain_text(board(), m);
+    }
+    fmt::print("kept your {} move{}; the fewest from there, {} move{}{}:{}\n", kept,
+               kept == 1 ? "" : "s", r.moves, r.moves == 1 ? "" : "s",
+               r.proven
+                   ? " (proven)"
+                   : fmt::format(" (the best found; at least {}: {})", r.lower_bound, r.reason),
+               text);
     show(nullptr);
   }
 
@@ -431,8 +472,7 @@ void write_solution_svg(const std::string& path, const Problem& p, const std::ve
   if (!(f << svg) || !(f.close(), f)) throw InputError("--svg: cannot write " + path);
 }
 
-int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
-               bool draw, const std::string& svg_path) {
+std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves) {
   std::vector<Move> kept;
   std::string text = moves;
   std::replace(text.begin(), text.end(), ',', ' ');
@@ -445,11 +485,17 @@ int run_finish(const Problem& p, const std::string& moves, const SolveOptions& o
                     [](unsigned char c) { return std::isdigit(c); }))
       word.erase(0, dot + 1);
     try {
-      kept.push_back(parse_move_chain(*p.board, word));
+      kept.push_back(parse_move_chain(b, word));
     } catch (const InputError& e) {
       throw InputError("--moves: move " + std::to_string(kept.size() + 1) + ": " + e.what());
     }
   }
+  return kept;
+}
+
+int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
+               bool draw, const std::string& svg_path) {
+  const std::vector<Move> kept = parse_kept_moves(*p.board, moves);
   FinishResult f;
   try {
     f = finish_game(p, kept, options);

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "pegsol/control.hpp"
+#include "pegsol/play.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
 
@@ -21,6 +22,10 @@ namespace pegsol::cli {
 // Returns the exit status (0 solved, 1 not).
 int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
                bool draw, const std::string& svg_path);
+
+// The moves of `pegsol solve --moves "d2-d4 ..."`: chains of jumps, optionally numbered "3.d2-d4",
+// separated by spaces or commas. Throws InputError naming the move ("--moves: move 2: ...").
+std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves);
 
 // `pegsol solve --svg FILE`: writes the picture of `moves` from p.start (pegsol/svg.hpp): the
 // start, then the position after each move. Throws InputError when the file cannot be written.

@@ -87,6 +87,18 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
 std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps,
                                 const FewestOptions& o = {});
 
+// A game finished with the fewest moves from where it stands, keeping the player's moves.
+struct FewestFinish {
+  HoleSet from;                // the position after the kept moves
+  FewestResult rest;           // the fewest-moves search from it, to p's goal
+  std::vector<Jump> jumps;     // the kept jumps then rest.jumps, replayed from p's start
+  std::size_t kept_jumps = 0;  // the first kept_jumps of jumps are the player's
+};
+// Plays `kept` from p.start, then runs fewest_solve from the position they leave. Throws
+// InputError naming the first kept move that is illegal ("move 3 (d2-d4): ...").
+FewestFinish fewest_finish(const Problem& p, const std::vector<Move>& kept,
+                           const FewestOptions& o = {});
+
 // The board's fewest moves over every single-vacancy-to-one-peg problem, with a problem that
 // achieves it (`start` the vacancy, `end` the last peg) and its solution in `result`.
 struct FewestBoardResult {

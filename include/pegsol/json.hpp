@@ -52,6 +52,12 @@ nlohmann::json finish_json(const Problem& p, const FinishResult& f);
 // chain per move, "f3-d3-d5")}.
 nlohmann::json fewest_json(const Problem& p, const FewestResult& r);
 
+// A game finished with the fewest moves from where it stands (pegsol solve --moves ... --minimize
+// moves): solve_json of the whole game from the start (the kept jumps first, "kept_moves" of
+// them) and "minimize" as fewest_json's for the part after them, with "from" (the position
+// after the kept moves, as a 0/1 string).
+nlohmann::json fewest_finish_json(const Problem& p, const FewestFinish& f);
+
 // `pegsol fewest`: the board's fewest moves over its single-vacancy-to-one-peg problems:
 // {"board", "fewest" (null when none), "proven", "start", "end" (hole names, null when none),
 // "start_index", "end_index", "status", "reason", "moves", "notation", "minimize" (as

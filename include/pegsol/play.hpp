@@ -151,6 +151,10 @@ class Game {
   Position position_;
 };
 
+// A game of `p` with `moves` played from its start. Throws InputError naming the first illegal
+// move ("move 3 (d2-d4): ...").
+Game game_after(const Problem& p, const std::vector<Move>& moves);
+
 // True when `text` is a game file (its first line that is neither blank nor a comment is
 // "pegsol game") rather than a drawing.
 bool is_game_text(std::string_view text);

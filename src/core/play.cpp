@@ -640,6 +640,19 @@ std::string Game::to_text() const {
   return out;
 }
 
+Game game_after(const Problem& p, const std::vector<Move>& moves) {
+  Game game(p);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    try {
+      game.play(moves[i]);
+    } catch (const InputError& e) {
+      throw InputError("move " + std::to_string(i + 1) + " (" +
+                       move_chain_text(*p.board, moves[i]) + "): " + e.what());
+    }
+  }
+  return game;
+}
+
 bool is_game_text(std::string_view text) {
   for (const Line& line : split_lines(text)) {
     if (blank_or_comment(line.text)) continue;

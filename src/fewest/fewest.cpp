@@ -94,6 +94,22 @@ SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
   return s;
 }
 
+FewestFinish fewest_finish(const Problem& p, const std::vector<Move>& kept,
+                           const FewestOptions& o) {
+  const Game game = game_after(p, kept);
+  FewestFinish f;
+  f.from = game.position().pegs();
+  f.rest = fewest_solve(Problem{p.board, f.from, p.goal}, o);
+  f.jumps = flatten(kept);
+  f.kept_jumps = f.jumps.size();
+  f.jumps.insert(f.jumps.end(), f.rest.jumps.begin(), f.rest.jumps.end());
+  const Replay check = replay(*p.board, p.start, f.jumps);
+  if (!check.ok) throw std::logic_error("fewest_finish: the moves do not replay: " + check.error);
+  if (!f.rest.jumps.empty() && !goal_reached(p, check.final))
+    throw std::logic_error("fewest_finish: the finished game misses the goal");
+  return f;
+}
+
 namespace {
 
 // An InputError for a board wider than the widest keys.

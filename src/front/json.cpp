@@ -146,6 +146,16 @@ nlohmann::json fewest_json(const Problem& p, const FewestResult& r) {
   return j;
 }
 
+nlohmann::json fewest_finish_json(const Problem& p, const FewestFinish& f) {
+  FewestResult whole = f.rest;
+  whole.jumps = f.jumps;
+  nlohmann::json j = solve_json(p, to_solve_result(p, whole));
+  j["kept_moves"] = f.kept_jumps;
+  j["minimize"] = minimize_json(*p.board, f.rest);
+  j["minimize"]["from"] = f.from.to_bits();
+  return j;
+}
+
 nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r) {
   const FewestResult& f = r.result;
   auto hole = [&](int h) { return h >= 0 ? nlohmann::json(b.hole_name(h)) : nlohmann::json(); };

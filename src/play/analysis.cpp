@@ -517,15 +517,7 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
 
 FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
                          const SolveOptions& options) {
-  Game game(p);
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    try {
-      game.play(kept[i]);
-    } catch (const InputError& e) {
-      throw InputError("move " + std::to_string(i + 1) + " (" + move_chain_text(*p.board, kept[i]) +
-                       "): " + e.what());
-    }
-  }
+  const Game game = game_after(p, kept);
   FinishResult f;
   const std::vector<Jump> played = flatten(kept);
   f.kept_jumps = played.size();
