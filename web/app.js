@@ -89,6 +89,10 @@ function drawSide() {
     li.onclick = () => setCursor(i + 1);
     ol.appendChild(li);
   });
+  const note = S.note && S.note.moves === S.moves ? S.note : null;
+  $('moves-note').textContent = note ? note.text : '';
+  $('moves-note').hidden = !note;
+  if (note) $('moves-note').dataset.proven = note.proven;
   $('undo').disabled = S.cursor === 0;
   $('redo').disabled = S.cursor === S.moves.length;
   $('replay').max = S.moves.length;
@@ -175,6 +179,29 @@ async function finish() {
     }
     S.moves = S.moves.slice(0, S.cursor).concat(rest);
     S.chain = false;
+    animate();
+  } catch (e) { $('status').textContent = e.message; }
+}
+
+// Plays the rest in the fewest moves (a move: jumps by one peg in a row), keeping the moves played.
+// The server's search is capped in time: stopped, it plays the best found and gives both bounds.
+async function fewest() {
+  $('status').textContent = 'Looking for the fewest moves from here…';
+  try {
+    const r = await api('/api/solve', request({ minimize: 'moves' }));
+    const m = r.minimize;
+    if (!m.chains.length) { $('status').textContent = `Cannot finish: ${r.reason}`; return; }
+    const from = S.cursor;
+    S.moves = S.moves.slice(0, from).concat(m.chains);
+    S.chain = false;
+    const plural = (n) => `${n} move${n === 1 ? '' : 's'}`;
+    const range = from ? `Moves ${from + 1}-${S.moves.length}` : 'These moves';
+    // The note stays with this move list: a move played makes a new list and drops it.
+    S.note = {
+      moves: S.moves, proven: m.proven,
+      text: m.proven ? `${range}: the fewest, ${plural(m.moves)}, proven (no shorter finish exists).`
+        : `${range}: the best found, ${plural(m.moves)}; every finish takes at least ${plural(m.lower_bound)} (${r.reason}).`,
+    };
     animate();
   } catch (e) { $('status').textContent = e.message; }
 }
@@ -446,6 +473,7 @@ async function init() {
   $('restart').onclick = () => { stopAnim(); S.moves = []; setCursor(0); };
   $('hint-btn').onclick = hint;
   $('finish-btn').onclick = finish;
+  $('fewest-btn').onclick = fewest;
   $('wrong-btn').onclick = whereWrong;
   $('anim-play').onclick = () => (S.anim ? stopAnim() : animate());
   $('anim-step').onclick = () => { stopAnim(); setCursor(S.cursor + 1); };
@@ -474,6 +502,7 @@ async function init() {
     else if ((ev.ctrlKey || ev.metaKey) && k === 'y') { ev.preventDefault(); $('redo').click(); }
     else if (!ev.ctrlKey && !ev.metaKey && k === 'h') hint();
     else if (!ev.ctrlKey && !ev.metaKey && k === 'f') finish();
+    else if (!ev.ctrlKey && !ev.metaKey && k === 'm') fewest();
     else if (!ev.ctrlKey && !ev.metaKey && k === 'u') $('undo').click();
   });
   bindBoard();

@@ -132,6 +132,22 @@ try {
   await page.click('#anim-back');
   check('finish-step-back', (await text('#pegs-count')) === '2 pegs');
 
+  // Fewest moves from the position after the same two moves (key M): the two kept, the rest in as
+  // few moves as the server's search proves, and a note under the move list that says so.
+  await page.click('#move-list li:nth-child(2)');
+  check('fewest-from-two', (await text('#moves-count')) === '2 moves', await text('#moves-count'));
+  await page.focus('#board');
+  await page.keyboard.press('m');
+  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
+  const best = await api('/api/solve', { board: 'triangle:5', start: '1', moves: [a, b].map(([f, , t]) => `${geo.names[f]}-${geo.names[t]}`), minimize: 'moves' });
+  const fewestList = await page.$$eval('#move-list li', (l) => l.map((x) => x.textContent));
+  check('fewest-moves', best.minimize.proven && fewestList.length === 2 + best.minimize.moves &&
+    fewestList.slice(2).join(' ') === best.minimize.notation.join(' '), `${fewestList.join(' ')} / ${best.minimize.notation.join(' ')}`);
+  check('fewest-note', await waitText('#moves-note', `Moves 3-${2 + best.minimize.moves}: the fewest, ${best.minimize.moves} moves, proven (no shorter finish exists).`), await text('#moves-note'));
+  await shot('05b-fewest');
+  await page.click('#anim-back');
+  check('fewest-note-stays', !(await page.isHidden('#moves-note')));
+
   // The "no longer solvable" explanation: a first move of the Latin cross that loses the goal.
   await page.selectOption('#preset-select', 'latin-cross');
   check('preset-cross', await waitText('#pegs-count', '6 pegs'));
