@@ -57,6 +57,7 @@ CASES = [
     ("solve", 4, ["solve", "-b", "english", "--minimize", "moves", "--time-limit", "0.2",
                   "--json"]),
     ("solve", 0, ["solve", "--moves", "d2-d4 f3-d3", "--json"]),
+    ("solve", 0, ["solve", "-b", "triangle:5", "--moves", "4-1", "--minimize", "moves", "--json"]),
     ("solve", 0, ["solve", "--preset", "latin-cross", "--json"]),
     ("fewest", 0, ["fewest", "-b", "triangle:5", "--json"]),
     ("fewest", 4, ["fewest", "-b", "english", "--time-limit", "0.2", "--json"]),
