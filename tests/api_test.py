@@ -129,6 +129,8 @@ try:
          "at most 41 holes"),
         ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"kind"'),
         ("bad-minimize", "/api/solve", {"minimize": "jumps"}, None, 400, 'expected "moves"'),
+        ("minimize-too-wide", "/api/solve", {"board": "triangle:20", "minimize": "moves"}, None,
+         400, "at most 128"),
         ("minimize-algorithm", "/api/solve", {"minimize": "moves", "algorithm": "beam"}, None,
          400, 'no "algorithm"'),
         ("no-job", "/api/jobs/999/pause", {}, None, 404, "no job 999"),

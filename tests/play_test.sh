@@ -59,10 +59,11 @@ expect finish-won 'You won!'
 
 # Shortest: the fewest moves from where the game stands, the moves played kept (triangle:5 after
 # 4-1: nine more, proven); from a lost position it says why it cannot finish.
-printf '%s\n' 4-1 shortest moves | play --board triangle:5
+printf '%s\n' 4-1 shortest moves shortest | play --board triangle:5
 expect shortest 'kept your 1 move; the fewest from there, 9 moves \(proven\): 6-4 '
 expect shortest-won 'You won!'
 expect shortest-moves '10\.[0-9]+(-[0-9]+)+$'
+expect shortest-again 'the goal is reached'
 printf '%s\n' 4-1 6-4 15-6 13-15 11-13 s | play --board triangle:5
 expect shortest-lost 'cannot finish: '
 

@@ -190,7 +190,7 @@ async function fewest() {
   try {
     const r = await api('/api/solve', request({ minimize: 'moves' }));
     const m = r.minimize;
-    if (!m.chains.length) { $('status').textContent = `Cannot finish: ${r.reason}`; return; }
+    if (!m.chains.length) { $('status').textContent = r.status === 'solved' ? 'Already solved' : `Cannot finish: ${r.reason}`; return; }
     const from = S.cursor;
     S.moves = S.moves.slice(0, from).concat(m.chains);
     S.chain = false;

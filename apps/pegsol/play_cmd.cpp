@@ -365,6 +365,10 @@ class Session {
   // for at most kShortestSeconds (or --think when that is longer); stopped, it plays the best
   // solution found and says what is proven.
   void shortest() {
+    if (game_.won()) {
+      fmt::print("the goal is reached\n");
+      return;
+    }
     Control limit(&control_);
     limit.set_time_limit(think_ > 0 ? std::max(think_, kShortestSeconds) : 0);
     limit.set_memory_budget(kShortestBytes);
