@@ -265,6 +265,22 @@ json progress_json(const ProgressReport& r) {
           {"level", r.level}};
 }
 
+// A fewest-moves job's progress: progress_json's fields (no fraction: the search's size is not
+// known ahead) and the bounds closing, "lower_bound" and "best_found" (-1: none yet).
+json fewest_progress_json(const FewestProgress& p) {
+  return {{"done", 0},
+          {"total", 0},
+          {"fraction", 0},
+          {"seconds", p.seconds},
+          {"eta_seconds", 0},
+          {"phase", "fewest"},
+          {"positions", p.positions},
+          {"memory_bytes", 0},
+          {"level", -1},
+          {"lower_bound", p.lower_bound},
+          {"best_found", p.best_found}};
+}
+
 // The socket of the connection a request came on (its local port, remote address and port):
 // httplib 0.11 gives a handler no handle to it, so the process's descriptors are searched. The
 // socket stays open while the handler runs (httplib closes it after the response).
@@ -708,11 +724,12 @@ class Api {
 
   json start_job(const json& body) {
     const std::string kind = field(body, "kind");
-    if (kind != "count" && kind != "table" && kind != "solve")
-      throw HttpError(400,
-                      "\"kind\" must be \"count\", \"table\" or \"solve\", not \"" + kind + "\"");
+    if (kind != "count" && kind != "table" && kind != "solve" && kind != "fewest")
+      throw HttpError(
+          400,
+          "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" + kind + "\"");
     Problem p = from_here(request_game(body));
-    if (kind != "solve" && p.board->size() > opt_.max_census_holes)
+    if (kind != "solve" && kind != "fewest" && p.board->size() > opt_.max_census_holes)
       throw HttpError(413, "board " + p.board->name() + " has " + std::to_string(p.board->size()) +
                                " holes: a " + kind + " job takes boards of at most " +
                                std::to_string(opt_.max_census_holes) + " holes here");
@@ -757,6 +774,16 @@ class Api {
           co.threads = 1;
           co.memory_limit = memory;
           result = table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto);
+        } else if (kind == "fewest") {
+          FewestOptions f;
+          f.control = &job->control;
+          f.threads = 1;
+          Job* raw = job.get();
+          f.progress = [raw](const FewestProgress& r) {
+            std::lock_guard lock(raw->m);
+            raw->progress = fewest_progress_json(r);
+          };
+          result = fewest_json(p, fewest_solve(p, f));
         } else {
           SolveOptions o;
           o.control = &job->control;

@@ -127,7 +127,7 @@ try:
         ("oversized", "/api/solve", None, b'{"board": "' + b"x" * 70000 + b'"}', 413, "larger"),
         ("too-large-job", "/api/jobs", {"kind": "count", "board": "wiegleb"}, None, 413,
          "at most 41 holes"),
-        ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"kind"'),
+        ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"fewest"'),
         ("bad-minimize", "/api/solve", {"minimize": "jumps"}, None, 400, 'expected "moves"'),
         ("minimize-too-wide", "/api/solve", {"board": "triangle:20", "minimize": "moves"}, None,
          400, "at most 128"),
@@ -173,6 +173,36 @@ try:
             break
         time.sleep(0.1)
     check("job-cancelled", c2["state"] in ("cancelled",) and c2["stop"] == "cancelled", c2)
+
+    # A fewest-moves job from the position after a move: what `pegsol solve --minimize moves`
+    # prints from that position; a long one reports its bounds as it runs, and cancels.
+    def wait_job(jid, states=("running", "cancelling", "paused")):
+        for _ in range(3000):
+            st, p, _ = s.get(f"/api/jobs/{jid}")
+            if p["state"] not in states:
+                return p
+            time.sleep(0.1)
+        return p
+    st, f, _ = s.post("/api/jobs", {"kind": "fewest", "board": "triangle:5", "moves": ["4-1"]})
+    f = wait_job(f["id"])
+    cli = json.loads(subprocess.run([pegsol, "solve", "--json", "--minimize", "moves", "-b",
+                                     "triangle:5", "-s", f["result"]["start"]],
+                                    capture_output=True, text=True).stdout)
+    f["result"].pop("stats"), cli.pop("stats")
+    check("fewest-job-like-cli", f["state"] == "done" and f["result"] == cli and
+          cli["minimize"]["proven"] and cli["minimize"]["moves"] == 9, (f, cli))
+    st, f, _ = s.post("/api/jobs", {"kind": "fewest", "board": "english"})
+    seen = None
+    for _ in range(600):
+        st, p, _ = s.get(f"/api/jobs/{f['id']}")
+        if p["progress"] and p["progress"].get("phase") == "fewest":
+            seen = p["progress"]
+            break
+        time.sleep(0.05)
+    s.post(f"/api/jobs/{f['id']}/cancel", {})
+    p = wait_job(f["id"])
+    check("fewest-job-progress", seen is not None and seen["lower_bound"] > 0 and
+          p["state"] in ("cancelled", "done"), (seen, p))
 
     # SIGTERM while a job runs: a clean exit.
     s.post("/api/jobs", {"kind": "table", "board": "english"})

@@ -187,23 +187,24 @@ async function finish() {
 // The server's search is capped in time: stopped, it plays the best found and gives both bounds.
 async function fewest() {
   $('status').textContent = 'Looking for the fewest moves from here…';
-  try {
-    const r = await api('/api/solve', request({ minimize: 'moves' }));
-    const m = r.minimize;
-    if (!m.chains.length) { $('status').textContent = r.status === 'solved' ? 'Already solved' : `Cannot finish: ${r.reason}`; return; }
-    const from = S.cursor;
-    S.moves = S.moves.slice(0, from).concat(m.chains);
-    S.chain = false;
-    const plural = (n) => `${n} move${n === 1 ? '' : 's'}`;
-    const range = from ? `Moves ${from + 1}-${S.moves.length}` : 'These moves';
-    // The note stays with this move list: a move played makes a new list and drops it.
-    S.note = {
-      moves: S.moves, proven: m.proven,
-      text: m.proven ? `${range}: the fewest, ${plural(m.moves)}, proven (no shorter finish exists).`
-        : `${range}: the best found, ${plural(m.moves)}; every finish takes at least ${plural(m.lower_bound)} (${r.reason}).`,
-    };
-    animate();
-  } catch (e) { $('status').textContent = e.message; }
+  try { playFewest(await api('/api/solve', request({ minimize: 'moves' }))); } catch (e) { $('status').textContent = e.message; }
+}
+// Plays a fewest-moves answer (/api/solve or a fewest job) from the current position.
+function playFewest(r) {
+  const m = r.minimize;
+  if (!m.chains.length) { $('status').textContent = r.status === 'solved' ? 'Already solved' : `Cannot finish: ${r.reason}`; return; }
+  const from = S.cursor;
+  S.moves = S.moves.slice(0, from).concat(m.chains);
+  S.chain = false;
+  const plural = (n) => `${n} move${n === 1 ? '' : 's'}`;
+  const range = from ? `Moves ${from + 1}-${S.moves.length}` : 'These moves';
+  // The note stays with this move list: a move played makes a new list and drops it.
+  S.note = {
+    moves: S.moves, proven: m.proven,
+    text: m.proven ? `${range}: the fewest, ${plural(m.moves)}, proven (no shorter finish exists).`
+      : `${range}: the best found, ${plural(m.moves)}; every finish takes at least ${plural(m.lower_bound)} (${r.reason}).`,
+  };
+  animate();
 }
 
 function animate() {
@@ -408,7 +409,13 @@ async function startJob(kind) {
 async function pollJob() {
   if (!S.job) return;
   const j = await api(`/api/jobs/${S.job}`).catch((e) => ({ state: 'failed', error: e.message }));
-  $('job-state').textContent = `${j.kind || ''} ${j.state}${j.progress ? ` — ${j.progress.phase} ${Math.round(100 * j.progress.fraction)}%, ${j.progress.positions} positions` : ''}`;
+  const pr = j.progress;
+  // A finished fewest job's last report lags its result (shown below): no bounds then.
+  const over = ['done', 'cancelled', 'failed'].includes(j.state);
+  const detail = !pr || (over && pr.phase === 'fewest') ? '' : pr.phase === 'fewest'
+    ? ` — at least ${pr.lower_bound} moves${pr.best_found >= 0 ? `, best found ${pr.best_found}` : ''}, ${pr.positions} positions`
+    : ` — ${pr.phase} ${Math.round(100 * pr.fraction)}%, ${pr.positions} positions`;
+  $('job-state').textContent = `${j.kind || ''} ${j.state}${detail}`;
   $('job-state').dataset.state = j.state;
   if (j.progress) $('job-progress').value = j.progress.fraction;
   if (['done', 'cancelled', 'failed'].includes(j.state)) {
@@ -444,6 +451,24 @@ function showResult(j) {
     const p = document.createElement('p');
     p.textContent = `${r.reachable} positions, ${r.on_solution_path} on solution paths, ${r.solutions} solutions (stop: ${j.stop})`;
     box.appendChild(p);
+  } else if (r.minimize) {
+    // A fewest-moves job: played from the position it started at, while the game is still there.
+    const m = r.minimize;
+    const p = document.createElement('p');
+    p.textContent = m.moves === null ? `No solution: ${r.reason || r.status}`
+      : m.proven ? `Fewest moves from the job's position: ${m.moves}, proven (${r.stats.nodes} positions).`
+        : `Best found: ${m.moves} moves; at least ${m.lower_bound} (${r.reason}).`;
+    box.replaceChildren(p);
+    if (m.chains.length) {
+      const b = document.createElement('button');
+      b.id = 'job-play';
+      b.textContent = 'Play it';
+      b.onclick = () => {
+        if (pegs() !== r.start) { $('status').textContent = 'The game has moved on since the job started: run it again from here.'; return; }
+        playFewest(r);
+      };
+      box.appendChild(b);
+    }
   } else if (r.matrix) {
     const p = document.createElement('p');
     const yes = r.matrix.flat().filter((x) => x === 1).length;
@@ -491,6 +516,7 @@ async function init() {
   $('print-btn').onclick = printSolution;
   $('job-count').onclick = () => startJob('count');
   $('job-table').onclick = () => startJob('table');
+  $('job-fewest').onclick = () => startJob('fewest');
   $('job-pause').onclick = () => jobAction('pause');
   $('job-resume').onclick = () => jobAction('resume');
   $('job-cancel').onclick = () => jobAction('cancel');

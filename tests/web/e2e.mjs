@@ -232,6 +232,20 @@ try {
   check('job-buttons-idle', await page.isDisabled('#job-cancel') && await page.isDisabled('#job-pause'));
   await shot('13-job-cancelled');
 
+  // A fewest-moves job from a triangle:5 position, then played from the job's result.
+  await page.selectOption('#board-select', 'triangle:5');
+  check('board-triangle', await waitText('#pegs-count', '14 pegs'));
+  await ready();
+  await page.click('#job-fewest');
+  await page.waitForSelector('#job-state[data-state="done"]', { timeout: 60000 });
+  check('fewest-job', /^Fewest moves from the job's position: \d+, proven/.test(await text('#job-result p')), await text('#job-result p'));
+  await page.click('#job-play');
+  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
+  check('fewest-job-played', (await text('#moves-note')).startsWith('These moves: the fewest, '), await text('#moves-note'));
+  await shot('13c-fewest-job');
+  await page.selectOption('#board-select', 'english');
+  await ready();
+
   // Autosave and the URL: a reload keeps the game.
   const before = [await text('#pegs-count'), await text('#moves-count')];
   await page.reload();
