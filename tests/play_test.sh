@@ -133,6 +133,14 @@ if command -v tmux >/dev/null; then
   wait_for restarted 'pegs 14  moves 0'
   keys shortest
   wait_for shortest 'kept your 0 moves; the fewest from there, [0-9]+ moves \(proven\)'
+  keys quit
+  # On the English board the search takes seconds: the bounds show while it runs.
+  tmux -L "$sock" kill-session -t play 2>/dev/null
+  tmux -L "$sock" new-session -d -s play -x 100 -y 60 "$pegsol play --board english --no-analysis"
+  wait_for english-prompt '^>'
+  keys shortest
+  wait_for shortest-progress 'searching: at least [0-9]+ moves'
+  wait_for shortest-english 'the fewest from there, 18 moves \(proven\)|the best found; at least'
   keys clear
   wait_for clear-error "not a move or a command: 'clear'"
   keys quit

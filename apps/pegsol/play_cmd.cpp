@@ -374,8 +374,17 @@ class Session {
     limit.set_memory_budget(kShortestBytes);
     FewestOptions o;
     o.control = &limit;
+    // At a terminal, the bounds closing on one line, cleared when the search ends.
+    if (prompt_)
+      o.progress = [](const FewestProgress& p) {
+        fmt::print("\rsearching: at least {} moves{}, {} positions, {:.0f} s ", p.lower_bound,
+                   p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
+                   p.positions, p.seconds);
+        std::fflush(stdout);
+      };
     const Problem from{game_.problem().board, game_.position().pegs(), game_.problem().goal};
     const FewestResult r = fewest_solve(from, o);
+    if (prompt_) fmt::print("\r{:79}\r", "");
     if (r.jumps.empty()) {
       fmt::print("cannot finish: {}\n",
                  r.status == Status::Impossible
