@@ -266,7 +266,8 @@ json progress_json(const ProgressReport& r) {
 }
 
 // A fewest-moves job's progress: progress_json's fields (no fraction: the search's size is not
-// known ahead) and the bounds closing, "lower_bound" and "best_found" (-1: none yet).
+// known ahead) and the bounds closing, "lower_bound" and "best_found" (-1: none yet); "shortening"
+// once the passes ran out of memory and the best solution is being shortened.
 json fewest_progress_json(const FewestProgress& p) {
   return {{"done", 0},
           {"total", 0},
@@ -278,7 +279,8 @@ json fewest_progress_json(const FewestProgress& p) {
           {"memory_bytes", 0},
           {"level", -1},
           {"lower_bound", p.lower_bound},
-          {"best_found", p.best_found}};
+          {"best_found", p.best_found},
+          {"shortening", p.shortening}};
 }
 
 // The socket of the connection a request came on (its local port, remote address and port):

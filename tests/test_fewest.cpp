@@ -445,6 +445,27 @@ TEST(Fewest, ImpossibleByProof) {
   EXPECT_NE(r.reason.find("position class"), std::string::npos) << r.reason;
 }
 
+// Out of memory for the proof, the search shortens its best solution by windows at its ends: on
+// the English board under 1 MB the first beam stops at once, and the auto solver's 29 moves come
+// down to 22 or fewer (the fixed windows never ran). The lower bound stays what the passes proved.
+TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
+  BoardPtr board = make_board("english");
+  Problem p = default_problem(board);
+  Control c;
+  c.set_memory_budget(std::size_t{1} << 20);
+  FewestOptions o;
+  o.control = &c;
+  FewestResult r = fewest_solve(p, o);
+  EXPECT_EQ(r.status, Status::Unknown);
+  EXPECT_EQ(r.stop, StopReason::Memory);
+  EXPECT_EQ(r.reason, "stopped: memory");
+  ASSERT_FALSE(r.jumps.empty());
+  EXPECT_EQ(r.moves, recount(r.jumps));
+  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Bits{1} << p.goal.hole);
+  EXPECT_LE(r.moves, 22);
+  EXPECT_LE(r.lower_bound, 18);
+}
+
 TEST(Fewest, MemoryBudgetStops) {
   BoardPtr board = make_board("triangle:6");
   Control c;

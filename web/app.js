@@ -413,7 +413,7 @@ async function pollJob() {
   // A finished fewest job's last report lags its result (shown below): no bounds then.
   const over = ['done', 'cancelled', 'failed'].includes(j.state);
   const detail = !pr || (over && pr.phase === 'fewest') ? '' : pr.phase === 'fewest'
-    ? ` — at least ${pr.lower_bound} moves${pr.best_found >= 0 ? `, best found ${pr.best_found}` : ''}, ${pr.positions} positions`
+    ? ` — at least ${pr.lower_bound} moves${pr.best_found >= 0 ? `, best found ${pr.best_found}` : ''}${pr.shortening ? ', out of memory: shortening it' : `, ${pr.positions} positions`}`
     : ` — ${pr.phase} ${Math.round(100 * pr.fraction)}%, ${pr.positions} positions`;
   $('job-state').textContent = `${j.kind || ''} ${j.state}${detail}`;
   $('job-state').dataset.state = j.state;

@@ -25,6 +25,12 @@ FewestOptions options(const Control& control, const FewestFlags& flags, bool jso
     o.progress = [](const FewestProgress& p) {
       const std::string best =
           p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
+      if (p.shortening) {
+        fmt::print(stderr,
+                   "\r{:.1f} s  moves: at least {}{}  out of memory: shortening, window {}{:40}",
+                   p.seconds, p.lower_bound, best, p.window, "");
+        return;
+      }
       fmt::print(stderr,
                  "\r{:.1f} s  moves: at least {}{}  forward at {} pegs, backward at {}  {} "
                  "positions{}   ",

@@ -28,6 +28,10 @@ struct FewestProgress {
   int forward_level = 0;        // peg count of the deepest forward level done
   int backward_level = 0;       // peg count of the highest backward level done
   bool released = false;        // the pass, short of memory, keeps only each side's last levels
+  // The passes ran out of memory: the best solution is being shortened by windows at its ends
+  // (window: the moves of the one being searched).
+  bool shortening = false;
+  int window = 0;
 };
 
 struct FewestOptions {

@@ -1101,50 +1101,104 @@ HoleSet to_holes(const Board& b, Bits x) {
   return s;
 }
 
+// The fewest moves between the positions before move `a` and after move `a + span` of `sol`
+// (from `start`), found by a search of its own under `budget` bytes: `sol` with that window
+// replaced when that has fewer moves, else empty. `complete`: the window's search finished.
+std::vector<Jump> rewindow(const Board& b, Bits start, const std::vector<Jump>& sol, std::size_t a,
+                           std::size_t span, std::size_t budget, const FewestOptions& o,
+                           bool& complete) {
+  const std::vector<Move> moves = group_moves(sol);
+  std::size_t i = 0;
+  for (std::size_t m = 0; m < a; ++m) i += moves[m].jumps.size();
+  std::size_t j = i;
+  for (std::size_t m = a; m < a + span; ++m) j += moves[m].jumps.size();
+  Bits from = start;
+  for (std::size_t k = 0; k < i; ++k) from ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
+  Bits to = from;
+  for (std::size_t k = i; k < j; ++k) to ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
+  Control window(o.control);
+  window.set_memory_budget(budget);
+  FewestOptions wo = inner(o);
+  wo.control = &window;
+  FewestResult wr;
+  const HoleSet first = to_holes(b, from);
+  const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
+                               sol.begin() + static_cast<std::ptrdiff_t>(j));
+  search(b, {from}, {to}, &first, wo, wr, part, false);
+  complete = wr.status != Status::Unknown;
+  if (wr.status != Status::Solved || wr.moves < 0 || static_cast<std::size_t>(wr.moves) >= span)
+    return {};
+  std::vector<Jump> next(sol.begin(), sol.begin() + static_cast<std::ptrdiff_t>(i));
+  next.insert(next.end(), wr.jumps.begin(), wr.jumps.end());
+  next.insert(next.end(), sol.begin() + static_cast<std::ptrdiff_t>(j), sol.end());
+  if (count_moves(next) >= count_moves(sol)) return {};
+  return next;
+}
+
+std::size_t budget_of(const FewestOptions& o) {
+  return o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+}
+
 // Shortens a solution from `start` window by window: the jumps of each run of consecutive moves
 // give way to the fewest moves between the positions before and after them, found by a search
 // of their own under a share of the memory budget (a window that budget stops stays as it was).
 // Wider windows follow narrower ones; it ends when none improves or the control stops it.
 std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
                          const FewestOptions& o) {
-  const std::size_t budget =
-      o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  const std::size_t budget = std::max(std::size_t{32} << 20, budget_of(o) / 32);
   for (const std::size_t span : {4, 6, 8}) {
-    for (std::size_t a = 0;;) {
-      const std::vector<Move> moves = group_moves(sol);
-      if (a + span > moves.size()) break;
-      std::size_t i = 0;
-      for (std::size_t m = 0; m < a; ++m) i += moves[m].jumps.size();
-      std::size_t j = i;
-      for (std::size_t m = a; m < a + span; ++m) j += moves[m].jumps.size();
-      Bits from = start;
-      for (std::size_t k = 0; k < i; ++k)
-        from ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
-      Bits to = from;
-      for (std::size_t k = i; k < j; ++k)
-        to ^= bit(sol[k].from) | bit(sol[k].over) | bit(sol[k].to);
-      Control window(o.control);
-      window.set_memory_budget(std::max(std::size_t{32} << 20, budget / 32));
-      FewestOptions wo = inner(o);
-      wo.control = &window;
-      FewestResult wr;
-      const HoleSet first = to_holes(b, from);
-      const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
-                                   sol.begin() + static_cast<std::ptrdiff_t>(j));
-      search(b, {from}, {to}, &first, wo, wr, part, false);
+    for (std::size_t a = 0; a + span <= group_moves(sol).size();) {
+      bool complete = false;
+      std::vector<Jump> next = rewindow(b, start, sol, a, span, budget, o, complete);
       if (o.control->should_stop()) return sol;
-      if (wr.status == Status::Solved && wr.moves >= 0 &&
-          static_cast<std::size_t>(wr.moves) < span) {
-        std::vector<Jump> next(sol.begin(), sol.begin() + static_cast<std::ptrdiff_t>(i));
-        next.insert(next.end(), wr.jumps.begin(), wr.jumps.end());
-        next.insert(next.end(), sol.begin() + static_cast<std::ptrdiff_t>(j), sol.end());
-        if (count_moves(next) < count_moves(sol)) {
+      if (next.empty()) {
+        ++a;
+        continue;
+      }
+      sol = std::move(next);  // the same window start, over the new moves
+    }
+  }
+  return sol;
+}
+
+// Shortens a solution by windows anchored at its ends, for when the passes cannot prove it:
+// the last w moves (from the position before them to the final one) and then the first w (from
+// the start), w growing a move at a time from 10 while a window's search finishes under half
+// the memory budget and leaves at least 4 moves outside it. A window that improves starts its
+// end again at 10, and then the fixed windows run again. The positions near the end hold few
+// pegs, so a window there reaches far back for little: most of what this finds, it finds there.
+std::vector<Jump> polish_ends(const Board& b, Bits start, std::vector<Jump> sol,
+                              const FewestOptions& o, int lower) {
+  const std::size_t budget = budget_of(o) / 2;
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (const bool tail : {true, false}) {
+      for (std::size_t w = 10; w + 4 <= group_moves(sol).size();) {
+        const std::size_t n = group_moves(sol).size();
+        if (o.progress) {
+          FewestProgress p;
+          p.seconds = o.control->elapsed_seconds();
+          p.lower_bound = lower;
+          p.best_found = static_cast<int>(n);
+          p.shortening = true;
+          p.window = static_cast<int>(w);
+          o.progress(p);
+        }
+        bool complete = false;
+        std::vector<Jump> next = rewindow(b, start, sol, tail ? n - w : 0, w, budget, o, complete);
+        if (o.control->should_stop()) return sol;
+        if (!next.empty()) {
           sol = std::move(next);
-          continue;  // the same window start, over the new moves
+          improved = true;
+          w = 10;
+        } else if (complete) {
+          ++w;
+        } else {
+          break;
         }
       }
-      ++a;
     }
+    if (improved) sol = polish(b, start, std::move(sol), o);
   }
   return sol;
 }
@@ -1177,6 +1231,8 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     r.proven = status == Status::Solved;
   };
   bool stopped = false;
+  bool out_of_memory = false;  // a pass ran out of memory: the proof is out of reach
+  int released_fewest = -1;    // the fewest, proven by a pass whose levels were released
   auto stop = [&](StopReason why, int lower) {
     stopped = true;
     r.stop = why;
@@ -1204,6 +1260,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     } catch (const Stopped& e) {
       positions += s.positions();
       stop(e.reason, static_cast<int>(floor));
+      out_of_memory = e.reason == StopReason::Memory;
     }
   }
   // The best known shortened window by window, while the passes are still to prove it.
@@ -1239,6 +1296,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     } catch (const Stopped& e) {
       positions += s.positions();
       stop(e.reason, std::max(static_cast<int>(floor), s.lower_bound()));
+      out_of_memory = e.reason == StopReason::Memory;
       break;
     }
     positions += s.positions();
@@ -1259,8 +1317,8 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
         break;
       }
       stop(o.control->checkpoint() ? o.control->stop_reason() : StopReason::Memory, found);
-      r.reason += " (the fewest is " + std::to_string(found) +
-                  " moves, but the levels to rebuild such a solution were released)";
+      out_of_memory = r.stop == StopReason::Memory;
+      released_fewest = found;
       break;
     }
     if (better) {
@@ -1288,6 +1346,24 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       break;
     }
   }
+  // Out of memory for the proof (its pass is gone, and its memory with it): what time is left
+  // goes to the best solution, by windows anchored at its ends.
+  if (out_of_memory && polish_known && bound && best_moves > r.lower_bound) {
+    const int lower = r.lower_bound;
+    for (Bits s0 : starts) {
+      if (!replay(b, to_holes(b, s0), best).ok) continue;
+      std::vector<Jump> shorter = polish_ends(b, s0, best, o, lower);
+      if (count_moves(shorter) < best_moves) {
+        best = std::move(shorter);
+        best_moves = count_moves(best);
+      }
+      break;
+    }
+    stop(StopReason::Memory, lower);
+  }
+  if (released_fewest >= 0 && best_moves > released_fewest)
+    r.reason += " (the fewest is " + std::to_string(released_fewest) +
+                " moves, but the levels to rebuild such a solution were released)";
   r.positions = positions;
   r.seconds = o.control->elapsed_seconds() - t0;
   if (start && !r.jumps.empty()) {
