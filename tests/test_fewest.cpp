@@ -494,6 +494,28 @@ TEST(Fewest, StoppedTable) {
 // The 24-move triangle:11 solution docs/fewest.md records (`pegsol fewest -b triangle:11` found
 // it; the published bounds for this board are 19 and 28): replayed here jump by jump on 128-bit
 // positions, its moves recounted.
+// Diamond 41's default problem (e3 -> e7) in 26 moves (docs/fewest.md; the passes prove at least
+// 24), replayed here by hand.
+TEST(Fewest, Diamond41In26Moves) {
+  BoardPtr board = make_board("diamond41");
+  const Problem p = default_problem(board);
+  std::vector<Jump> jumps;
+  for (const char* m :
+       {"c3-e3", "d5-d3",    "d2-d4",          "f3-d3-d5",    "b4-d4",
+        "e1-e3", "f5-f3",    "h4-f4",          "g6-g4",       "c6-c4",
+        "e6-c6", "b6-d6",    "a5-c5",          "c4-c6-e6-g6", "f8-f6",
+        "d8-d6", "i5-g5",    "d5-d7-f7-f5-h5", "e9-e7",       "h6-f6",
+        "g3-g5", "e4-g4-g6", "f2-f4",          "g7-g5",       "h5-f5-d5-d3-f3-f5-f7-d7",
+        "c7-e7"})
+    for (const Jump& j : parse_move_chain(*board, m).jumps) jumps.push_back(j);
+  ASSERT_EQ(p.goal.kind, Goal::Kind::Hole);
+  EXPECT_EQ(p.start.count(), 40);
+  EXPECT_FALSE(p.start.test(*board->find("e3")));
+  EXPECT_EQ(play(*board, bits_of(p.start), jumps), Bits{1} << *board->find("e7"));
+  EXPECT_EQ(p.goal.hole, *board->find("e7"));
+  EXPECT_EQ(recount(jumps), 26);
+}
+
 TEST(Fewest, Triangle11In24Moves) {
   BoardPtr board = make_board("triangle:11");
   const std::vector<Jump> jumps = parse_moves(
