@@ -448,6 +448,7 @@ TEST(Fewest, ImpossibleByProof) {
 // Out of memory for the proof, the search shortens its best solution by windows at its ends: on
 // the English board under 1 MB the first beam stops at once, and the auto solver's 29 moves come
 // down to 22 or fewer (the fixed windows never ran). The lower bound stays what the passes proved.
+// The table turns this off (a stopped pair ends the table).
 TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   BoardPtr board = make_board("english");
   Problem p = default_problem(board);
@@ -464,6 +465,13 @@ TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Bits{1} << p.goal.hole);
   EXPECT_LE(r.moves, 22);
   EXPECT_LE(r.lower_bound, 18);
+  // Without them (FewestOptions::shorten_ends, off in tables): the first solution as it was.
+  o.shorten_ends = false;
+  FewestResult plain = fewest_solve(p, o);
+  EXPECT_EQ(plain.stop, StopReason::Memory);
+  EXPECT_EQ(plain.lower_bound, r.lower_bound);
+  EXPECT_LT(r.moves, plain.moves);
+  EXPECT_EQ(play(*board, bits_of(p.start), plain.jumps), Bits{1} << p.goal.hole);
 }
 
 TEST(Fewest, MemoryBudgetStops) {

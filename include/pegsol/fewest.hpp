@@ -55,6 +55,9 @@ struct FewestOptions {
   // fewest as lower_bound with the best solution known (status Unknown, stop Memory).
   // true: every pass releases from its start (for tests).
   bool release_levels = false;
+  // When memory runs out before the proof, the rest of the run shortens the best solution by
+  // windows anchored at its ends (docs/fewest.md); false: return at once with it as it is.
+  bool shorten_ends = true;
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };

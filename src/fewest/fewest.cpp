@@ -240,6 +240,7 @@ FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
+  o.shorten_ends = false;  // a pair the budget stops ends the table, its best solution unused
   check_width(b);
   const int n = b.size();
   FewestTable t;

@@ -1348,7 +1348,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   }
   // Out of memory for the proof (its pass is gone, and its memory with it): what time is left
   // goes to the best solution, by windows anchored at its ends.
-  if (out_of_memory && polish_known && bound && best_moves > r.lower_bound) {
+  if (out_of_memory && o.shorten_ends && polish_known && bound && best_moves > r.lower_bound) {
     const int lower = r.lower_bound;
     for (Bits s0 : starts) {
       if (!replay(b, to_holes(b, s0), best).ok) continue;
