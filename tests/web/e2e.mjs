@@ -59,7 +59,9 @@ try {
   let bytes = 0;
   for (const f of ['', 'app.js', 'board.js', 'style.css']) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
   figures.page_bytes = bytes;
-  check('first-paint', paints[2] > 0 && paints[2] < 200, `median ${paints[2]} ms`);
+  // The figure is a measurement (docs/api.md); the check only catches a page that paints late by
+  // seconds, since a shared CI machine under load moves it by a hundred milliseconds and more.
+  check('first-paint', paints[2] > 0 && paints[2] < 1000, `median ${paints[2]} ms`);
   check('page-size', bytes < 200 * 1024, `${bytes} bytes`);
 
   // Play the 15-hole triangle to one peg by clicks: a solution from the server, clicked move by move.
