@@ -136,6 +136,7 @@ TEST(Solve, AgreesWithReferenceOnSmallBoards) {
 }
 
 TEST(Solve, QuickProofsNeverContradictTheReference) {
+  int signed_proofs = 0;
   for (const char* spec : {"triangle:5", "rect:3x5", "hexagon:2", "rect:4x4", "triangle:6"}) {
     if (kSanitized && std::string(spec) == "triangle:6") continue;
     BoardPtr b = make_board(spec);
@@ -147,10 +148,46 @@ TEST(Solve, QuickProofsNeverContradictTheReference) {
         if (auto why = impossibility(p)) {
           EXPECT_TRUE(e < 0 ? finals.empty() : finals.count(e) == 0)
               << spec << " " << s << "->" << e << ": " << *why;
+          signed_proofs += why->starts_with("pagoda") && why->find("=-") != std::string::npos;
         }
       }
     }
   }
+  // rect:3x5 and hexagon:2 have pairs that only a pagoda with negative weights rules out.
+  EXPECT_GT(signed_proofs, 0);
+}
+
+TEST(Solve, PagodaWithNegativeWeightsProvesDiamondPairs) {
+  // Diamond 41, vacancy e3 -> one peg on e4: neither the position class nor the peg types forbid
+  // it, nor any pagoda with weights of one sign; one with weights in {-1, 0, 1} does.
+  BoardPtr b = make_board("diamond41");
+  const int e3 = *b->find("e3"), e4 = *b->find("e4");
+  HoleSet target(b->size());
+  target.set(e4);
+  const HoleSet start = single_vacancy(*b, e3);
+  auto pag = find_separating_pagoda(*b, start, target);
+  ASSERT_TRUE(pag);
+  bool negative = false;
+  for (long long w : pag->weight) negative = negative || w < 0;
+  EXPECT_TRUE(negative);
+  // Checked here by hand: every jump keeps w(from) + w(over) >= w(to), and the start is worth
+  // less than the goal.
+  const auto& w = pag->weight;
+  for (const Jump& j : b->jumps())
+    ASSERT_GE(w[static_cast<std::size_t>(j.from)] + w[static_cast<std::size_t>(j.over)],
+              w[static_cast<std::size_t>(j.to)]);
+  long long at_start = 0;
+  for (int h = 0; h < b->size(); ++h)
+    if (h != e3) at_start += w[static_cast<std::size_t>(h)];
+  EXPECT_LT(at_start, w[static_cast<std::size_t>(e4)]);
+  Problem p{b, start, {Goal::Kind::Hole, e4, {}}};
+  SolveResult r = solve(p);
+  EXPECT_EQ(r.status, Status::Impossible);
+  EXPECT_TRUE(r.reason.starts_with("pagoda function")) << r.reason;
+  // The default problem (e3 -> e7) is solvable: no pagoda may claim otherwise.
+  HoleSet e7(b->size());
+  e7.set(*b->find("e7"));
+  EXPECT_FALSE(find_separating_pagoda(*b, start, e7));
 }
 
 TEST(Solve, WholePositionGoal) {

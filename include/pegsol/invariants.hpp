@@ -17,7 +17,7 @@ std::vector<bool> position_class(const Board& board, const HoleSet& pegs);
 HoleSet admissible_finals(const Board& board, const HoleSet& start);
 
 // A pagoda function: weights with w(from) + w(over) >= w(to) for every jump, so the weighted sum
-// of the pegs never increases. Integer weights, checked exactly.
+// of the pegs never increases. Integer weights, negative ones too, checked exactly.
 struct Pagoda {
   std::vector<long long> weight;  // per hole
   long long value(const HoleSet& pegs) const;
@@ -27,7 +27,8 @@ struct Pagoda {
 bool is_pagoda(const Board& board, const Pagoda& p);
 
 // Looks for a pagoda function with value(start) < value(target): a proof that `target` cannot be
-// reached from `start`. Solves a small linear program, then rounds and re-checks exactly.
+// reached from `start`. Solves a small linear program over weights in [0, 1], then one over
+// weights in [-1, 1], and rounds and re-checks the answer exactly.
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target);
 

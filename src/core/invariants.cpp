@@ -129,38 +129,64 @@ HoleSet single(const Board& board, int hole) {
 
 }  // namespace
 
+namespace {
+
+// The rounded vertex `w` as an exact pagoda separating `start` from `target`, or nullopt.
+// Vertices of these LPs have small denominators: scale, round, and verify exactly.
+std::optional<Pagoda> rounded(const Board& board, const HoleSet& start, const HoleSet& target,
+                              const std::vector<double>& w) {
+  for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
+    Pagoda p;
+    for (double v : w) p.weight.push_back(std::llround(v * d));
+    if (is_pagoda(board, p) && p.value(start) < p.value(target)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target) {
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return std::nullopt;
+  const auto un = static_cast<std::size_t>(n);
   std::set<std::vector<double>> rows;
   for (const Jump& j : board.jumps()) {
-    std::vector<double> row(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> row(un, 0.0);
     row[static_cast<std::size_t>(j.to)] += 1;
     row[static_cast<std::size_t>(j.from)] -= 1;
     row[static_cast<std::size_t>(j.over)] -= 1;
     rows.insert(row);
   }
-  std::vector<std::vector<double>> A(rows.begin(), rows.end());
+  const std::vector<std::vector<double>> jumps(rows.begin(), rows.end());
+  // First over pagodas with 0 <= w <= 1: maximise value(target) - value(start).
+  std::vector<std::vector<double>> A = jumps;
   std::vector<double> b(A.size(), 0.0);
   for (int h = 0; h < n; ++h) {
-    std::vector<double> row(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> row(un, 0.0);
     row[static_cast<std::size_t>(h)] = 1;
     A.push_back(row);
     b.push_back(1.0);
   }
-  // Maximise value(target) - value(start) over pagodas with 0 <= w <= 1.
-  std::vector<double> c(static_cast<std::size_t>(n), 0.0);
+  std::vector<double> c(un, 0.0);
   for (int h = 0; h < n; ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
-  auto x = simplex(A, b, c);
-  if (!x) return std::nullopt;
-  // Vertices of this LP have small denominators: scale, round, and verify exactly.
-  for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
-    Pagoda p;
-    for (double v : *x) p.weight.push_back(std::llround(v * d));
-    if (is_pagoda(board, p) && p.value(start) < p.value(target)) return p;
+  if (auto x = simplex(A, b, c))
+    if (auto p = rounded(board, start, target, *x)) return p;
+  // Then with negative weights too (resource counts: a corner peg that must still be moved
+  // costs), -1 <= w <= 1, as w = 1 - u with 0 <= u <= 2 so that the simplex starts feasible:
+  // w(to) <= w(from) + w(over) is u(from) + u(over) - u(to) <= 1, and value(target) -
+  // value(start) is a constant less sum (target - start) u.
+  for (std::size_t r = 0; r < jumps.size(); ++r) {
+    for (std::size_t k = 0; k < un; ++k) A[r][k] = -jumps[r][k];
+    b[r] = 1.0;
   }
-  return std::nullopt;
+  for (std::size_t r = jumps.size(); r < A.size(); ++r) b[r] = 2.0;
+  for (std::size_t k = 0; k < un; ++k) c[k] = -c[k];
+  auto u = simplex(A, b, c);
+  if (!u) return std::nullopt;
+  std::vector<double> w(un);
+  for (std::size_t k = 0; k < un; ++k) w[k] = 1.0 - (*u)[k];
+  return rounded(board, start, target, w);
 }
 
 std::optional<std::string> impossibility(const Problem& p) {
