@@ -32,6 +32,14 @@ bool is_pagoda(const Board& board, const Pagoda& p);
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target);
 
+// Pagoda functions with value(start) <= value(goal), weights in [-1, 1]: on a solvable problem the
+// values are equal, so a solution only ever makes the jumps such a pagoda loses nothing on
+// (w(from) + w(over) == w(to)), and a position worth less than the goal cannot reach it. Each
+// one found loses on the most jumps (in total) that the earlier ones do not; at most
+// `max_count`, none that loses nothing. Checked exactly, like find_separating_pagoda.
+std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
+                                       const HoleSet& goal, int max_count = 4);
+
 // A reason why the problem cannot be solved, found without search, or nullopt. The text is a
 // complete, checkable argument ("position class: ...", "peg types: ...", "pagoda: ...").
 std::optional<std::string> impossibility(const Problem& p);

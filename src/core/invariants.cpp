@@ -189,6 +189,84 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   return rounded(board, start, target, w);
 }
 
+std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
+                                       const HoleSet& goal, int max_count) {
+  std::vector<Pagoda> out;
+  const int n = board.size();
+  if (n > kPagodaLpMaxHoles) return out;
+  const auto un = static_cast<std::size_t>(n);
+  std::set<std::vector<double>> distinct;
+  for (const Jump& j : board.jumps()) {
+    std::vector<double> row(un, 0.0);
+    row[static_cast<std::size_t>(j.to)] += 1;
+    row[static_cast<std::size_t>(j.from)] -= 1;
+    row[static_cast<std::size_t>(j.over)] -= 1;
+    distinct.insert(row);
+  }
+  const std::vector<std::vector<double>> jumps(distinct.begin(), distinct.end());
+  // w = p - q with 0 <= p, q <= 1: every constraint but the box is homogeneous, so x = 0 is a
+  // feasible start for the simplex. Rows: w(to) - w(from) - w(over) <= 0 for each jump,
+  // value(start) - value(goal) <= 0, then the box.
+  std::vector<std::vector<double>> A;
+  std::vector<double> b;
+  auto add = [&](const std::vector<double>& a, double rhs) {
+    std::vector<double> row(2 * un);
+    for (std::size_t k = 0; k < un; ++k) {
+      row[k] = a[k];
+      row[un + k] = -a[k];
+    }
+    A.push_back(std::move(row));
+    b.push_back(rhs);
+  };
+  for (const auto& a : jumps) add(a, 0.0);
+  std::vector<double> diff(un);
+  for (int h = 0; h < n; ++h) diff[static_cast<std::size_t>(h)] = start.test(h) - goal.test(h);
+  add(diff, 0.0);
+  for (std::size_t k = 0; k < 2 * un; ++k) {
+    std::vector<double> row(2 * un, 0.0);
+    row[k] = 1;
+    A.push_back(std::move(row));
+    b.push_back(1.0);
+  }
+  std::vector<bool> open(jumps.size(), true);  // jumps no pagoda found yet loses on
+  while (static_cast<int>(out.size()) < max_count) {
+    // Maximise the loss, w(from) + w(over) - w(to), summed over the open jumps.
+    std::vector<double> c(2 * un, 0.0);
+    for (std::size_t r = 0; r < jumps.size(); ++r)
+      if (open[r])
+        for (std::size_t k = 0; k < un; ++k) {
+          c[k] -= jumps[r][k];
+          c[un + k] += jumps[r][k];
+        }
+    auto x = simplex(A, b, c);
+    if (!x) break;
+    std::optional<Pagoda> found;
+    for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
+      Pagoda p;
+      for (std::size_t k = 0; k < un; ++k)
+        p.weight.push_back(std::llround(((*x)[k] - (*x)[un + k]) * d));
+      if (is_pagoda(board, p) && p.value(start) <= p.value(goal)) {
+        found = std::move(p);
+        break;
+      }
+    }
+    if (!found) break;
+    bool loses = false;
+    for (std::size_t r = 0; r < jumps.size(); ++r) {
+      long long loss = 0;
+      for (std::size_t k = 0; k < un; ++k)
+        loss -= static_cast<long long>(jumps[r][k]) * found->weight[k];
+      if (loss > 0 && open[r]) {
+        open[r] = false;
+        loses = true;
+      }
+    }
+    if (!loses) break;
+    out.push_back(std::move(*found));
+  }
+  return out;
+}
+
 std::optional<std::string> impossibility(const Problem& p) {
   const Board& board = *p.board;
   const int have = p.start.count(), need = goal_pegs(p);

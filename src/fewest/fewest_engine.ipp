@@ -339,6 +339,8 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
 // the search's limit is dropped: no solution within the limit passes through it.
 class Bound {
  public:
+  static constexpr std::size_t kMaxPagodas = 4;  // tight pagodas (build_pagodas)
+  static constexpr int kPagodaJumps = 16;        // and the fewest jumps a problem needs for them
   Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
     const std::vector<Bits> all = candidates(b);
     // Forward, a region holding a smaller one is never worth more: full, so is the smaller one.
@@ -372,7 +374,11 @@ class Bound {
       max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - pop(s)));
     }
     build_types(b, starts, goals);
+    build_pagodas(b, starts, goals);
   }
+
+  // child() for a position on no solution (a tight pagoda rules it out): dropped, not counted.
+  static constexpr int kDead = 1 << 20;
 
   // A position's family: the regions counted (full ones forward, changed ones backward), how
   // many of them are exempt, and the region of each hole in it (-1: none).
@@ -380,6 +386,7 @@ class Bound {
     int n = 0, exempt = 0, count = 0;  // count: the position's pegs
     Bits used = 0;
     std::array<std::int16_t, kWidth> owner;
+    std::array<int, kMaxPagodas> value{};  // each tight pagoda's value at the position
   };
   template <bool Backward>
   Pack pack(Bits pegs) const {
@@ -387,6 +394,8 @@ class Bound {
     Pack p;
     p.count = pop(pegs);
     p.owner.fill(-1);
+    for (std::size_t k = 0; k < pagodas_; ++k)
+      for (Bits x = pegs; x; x &= x - 1) p.value[k] += weight_[k][static_cast<std::size_t>(ctz(x))];
     for (std::size_t r = 0; r < rs.region.size(); ++r) {
       const Bits m = rs.region[r];
       if ((m & p.used) || !counted<Backward>(pegs, m)) continue;
@@ -404,6 +413,14 @@ class Bound {
   // other way may join.
   template <bool Backward>
   int child(const Pack& p, Bits child, const Jump& jp) const {
+    // Forward the child loses the jump's loss on each tight pagoda; taken back, it gains it.
+    for (std::size_t k = 0; k < pagodas_; ++k) {
+      const auto& w = weight_[k];
+      const int loss = w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] -
+                       w[static_cast<std::size_t>(jp.to)];
+      if (Backward ? p.value[k] + loss > start_value_[k] : p.value[k] - loss < goal_value_[k])
+        return kDead;
+    }
     const Regions& rs = Backward ? bwd_ : fwd_;
     int n = p.n, exempt = p.exempt;
     Bits used = p.used;
@@ -594,6 +611,35 @@ class Bound {
     if (Backward ? count < start_pegs_ : count > goal_pegs_) need |= 1u << types_;
     return extra_[Backward][need << types_ | cover];
   }
+
+  // Tight pagodas (find_tight_pagodas): between one start and one goal, a pagoda whose value
+  // at the start is no more than at the goal has the same value on every position of every
+  // solution, so a position below the goal's value (forward) or above the start's (taken back)
+  // is on none. The linear programs cost milliseconds, so only problems of many jumps get them
+  // (the shortening's small windows do not).
+  void build_pagodas(const Board& b, const std::vector<Bits>& starts,
+                     const std::vector<Bits>& goals) {
+    if (starts.size() != 1 || goals.size() != 1) return;
+    if (pop(starts.front()) - pop(goals.front()) < kPagodaJumps) return;
+    auto holes = [&](Bits x) {
+      HoleSet h(b.size());
+      for (; x; x &= x - 1) h.set(ctz(x));
+      return h;
+    };
+    const HoleSet s = holes(starts.front()), g = holes(goals.front());
+    for (const Pagoda& pg : find_tight_pagodas(b, s, g, static_cast<int>(kMaxPagodas))) {
+      auto& w = weight_[pagodas_];
+      w.fill(0);
+      for (int h = 0; h < b.size(); ++h)
+        w[static_cast<std::size_t>(h)] = static_cast<int>(pg.weight[static_cast<std::size_t>(h)]);
+      start_value_[pagodas_] = static_cast<int>(pg.value(s));
+      goal_value_[pagodas_] = static_cast<int>(pg.value(g));
+      ++pagodas_;
+    }
+  }
+  std::size_t pagodas_ = 0;
+  std::array<std::array<int, kWidth>, kMaxPagodas> weight_{};
+  std::array<int, kMaxPagodas> start_value_{}, goal_value_{};
 
   Regions fwd_, bwd_;
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
@@ -850,7 +896,9 @@ class Search {
           const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
           Bits key = e.key ^ all[j], l = bit(land);
           if (bound_) {  // on the child as made: any frame bounds the same cost
-            const auto f = c + static_cast<std::uint32_t>(bound_->child<Backward>(family, key, jp));
+            const int bc = bound_->child<Backward>(family, key, jp);
+            if (bc >= Bound::kDead) continue;  // on no solution, at any limit
+            const auto f = c + static_cast<std::uint32_t>(bc);
             if (f > limit_) {
               dropped = std::min(dropped, f);
               continue;
