@@ -326,6 +326,18 @@ else
   fail=$((fail + 1))
   echo "FAIL fewest-no-bound-same-moves: without the bound '$nb', with it '$wb' (moves, positions)"
 fi
+# Tight pagodas: Diamond 41 from 16 moves into its 26-move solution, 10 more with and without.
+d41="c3-e3 d5-d3 d2-d4 f3-d3-d5 b4-d4 e1-e3 f5-f3 h4-f4 g6-g4 c6-c4 e6-c6 b6-d6 a5-c5 c4-c6-e6-g6 f8-f6 d8-d6"
+np=$("$pegsol" solve -b diamond41 --moves "$d41" --minimize moves --no-pagodas --json 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
+wp=$("$pegsol" solve -b diamond41 --moves "$d41" --minimize moves --json 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
+if [ "${np% *}" = "10 True" ] && [ "${wp% *}" = "10 True" ] && [ "${wp##* }" -lt "${np##* }" ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL fewest-no-pagodas-same-moves: without pagodas '$np', with them '$wp' (moves, proven, positions)"
+fi
 "$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
 "$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null
 if python3 - "$tmp/f" "$tmp/fb" <<'PY'

@@ -21,6 +21,7 @@ FewestOptions options(const Control& control, const FewestFlags& flags, bool jso
   o.control = &control;
   o.beam = flags.beam;
   o.prune = !flags.no_bound;
+  if (flags.no_pagodas) o.pagoda_jumps = -1;
   if (isatty(STDERR_FILENO) && !json)
     o.progress = [](const FewestProgress& p) {
       const std::string best =
@@ -81,13 +82,18 @@ void FewestFlags::add(CLI::App* cmd, const std::string& note) {
                 "No region bound: one pass storing every position both sides reach (slower, the "
                 "same answer; a cross-check)" +
                     note);
+  cmd->add_flag("--no-pagodas", no_pagodas,
+                "No tight pagodas: keep the positions they show are on no solution (slower, the "
+                "same answer; a cross-check)" +
+                    note);
 }
 
 void FewestFlags::check(const CLI::App* cmd, bool minimizing) const {
-  if (!minimizing && (cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0))
+  if (!minimizing && (cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0 ||
+                      cmd->count("--no-pagodas") > 0))
     throw InputError(
-        "--fewest-beam and --no-bound set the fewest-moves search: give them with --minimize "
-        "moves");
+        "--fewest-beam, --no-bound and --no-pagodas set the fewest-moves search: give them with "
+        "--minimize moves");
 }
 
 FewestCommand::FewestCommand(CLI::App& app) {

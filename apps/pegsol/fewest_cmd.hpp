@@ -18,6 +18,7 @@ namespace pegsol::cli {
 struct FewestFlags {
   std::size_t beam = FewestOptions{}.beam;  // --fewest-beam: the first beam's positions a level
   bool no_bound = false;                    // --no-bound: one pass storing every position
+  bool no_pagodas = false;                  // --no-pagodas: no tight pagodas
   // Registers --fewest-beam and --no-bound on `cmd` (`note` ends their help, e.g. "with
   // --minimize moves").
   void add(CLI::App* cmd, const std::string& note);

@@ -340,8 +340,9 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
 class Bound {
  public:
   static constexpr std::size_t kMaxPagodas = 4;  // tight pagodas (build_pagodas)
-  static constexpr int kPagodaJumps = 16;        // and the fewest jumps a problem needs for them
-  Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+  // pagoda_jumps: FewestOptions::pagoda_jumps.
+  Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+        int pagoda_jumps) {
     const std::vector<Bits> all = candidates(b);
     // Forward, a region holding a smaller one is never worth more: full, so is the smaller one.
     std::vector<Bits> minimal;
@@ -374,7 +375,7 @@ class Bound {
       max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - pop(s)));
     }
     build_types(b, starts, goals);
-    build_pagodas(b, starts, goals);
+    build_pagodas(b, starts, goals, pagoda_jumps);
   }
 
   // child() for a position on no solution (a tight pagoda rules it out): dropped, not counted.
@@ -615,12 +616,12 @@ class Bound {
   // Tight pagodas (find_tight_pagodas): between one start and one goal, a pagoda whose value
   // at the start is no more than at the goal has the same value on every position of every
   // solution, so a position below the goal's value (forward) or above the start's (taken back)
-  // is on none. The linear programs cost milliseconds, so only problems of many jumps get them
-  // (the shortening's small windows do not).
+  // is on none. Problems of fewer than `min_jumps` jumps (FewestOptions::pagoda_jumps) go
+  // without.
   void build_pagodas(const Board& b, const std::vector<Bits>& starts,
-                     const std::vector<Bits>& goals) {
-    if (starts.size() != 1 || goals.size() != 1) return;
-    if (pop(starts.front()) - pop(goals.front()) < kPagodaJumps) return;
+                     const std::vector<Bits>& goals, int min_jumps) {
+    if (min_jumps < 0 || starts.size() != 1 || goals.size() != 1) return;
+    if (pop(starts.front()) - pop(goals.front()) < min_jumps) return;
     auto holes = [&](Bits x) {
       HoleSet h(b.size());
       for (; x; x &= x - 1) h.set(ctz(x));
@@ -1260,7 +1261,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
             const std::vector<Jump>& known, bool polish_known) {
   Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
   std::optional<Bound> bound;
-  if (o.prune) bound.emplace(b, starts, goals);
+  if (o.prune) bound.emplace(b, starts, goals, o.pagoda_jumps);
   const double t0 = o.control->elapsed_seconds();
   std::vector<Jump> best = known;  // the best solution found so far
   int best_moves = known.empty() ? -1 : count_moves(known);
