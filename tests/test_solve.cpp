@@ -106,8 +106,9 @@ TEST(Solve, CatalogueDefaultsAreSolved) {
 // Every single-vacancy start of small boards, to one peg anywhere and to each hole: the solver's
 // verdict (forward, backward, DFS only) agrees with the reference.
 TEST(Solve, AgreesWithReferenceOnSmallBoards) {
-  for (const char* spec :
-       {"triangle:4", "triangle:5", "triangle:6", "rect:3x4", "rect:4x4", "hexagon:2"}) {
+  int restricted = 0;  // impossible by a search over the jumps a tight pagoda allows
+  for (const char* spec : {"triangle:4", "triangle:5", "triangle:6", "rect:3x4", "rect:4x4",
+                           "rect:3x5", "hexagon:2"}) {
     if (kSanitized && std::string(spec) == "triangle:6") continue;
     BoardPtr b = make_board(spec);
     for (int s = 0; s < b->size(); ++s) {
@@ -119,20 +120,24 @@ TEST(Solve, AgreesWithReferenceOnSmallBoards) {
         p.goal.kind = e < 0 ? Goal::Kind::Any : Goal::Kind::Hole;
         p.goal.hole = e;
         bool expected = e < 0 ? !finals.empty() : finals.count(e) > 0;
-        for (Direction d : {Direction::Forward, Direction::Backward}) {
-          SolveOptions o;
-          o.direction = d;
-          o.algorithm = Algorithm::Dfs;
-          SolveResult r = solve(p, o);
-          ASSERT_NE(r.status, Status::Unknown);
-          ASSERT_EQ(r.status == Status::Solved, expected)
-              << spec << " start " << s << " end " << e << " direction " << static_cast<int>(d)
-              << ": " << r.reason;
-          if (expected) expect_valid(p, r);
-        }
+        for (Direction d : {Direction::Forward, Direction::Backward})
+          for (int pagoda_jumps : {16, 0, -1}) {  // tight pagodas at the default size, any, none
+            SolveOptions o;
+            o.direction = d;
+            o.algorithm = Algorithm::Dfs;
+            o.pagoda_jumps = pagoda_jumps;
+            SolveResult r = solve(p, o);
+            ASSERT_NE(r.status, Status::Unknown);
+            ASSERT_EQ(r.status == Status::Solved, expected)
+                << spec << " start " << s << " end " << e << " direction " << static_cast<int>(d)
+                << " pagoda_jumps " << pagoda_jumps << ": " << r.reason;
+            if (expected) expect_valid(p, r);
+            restricted += r.reason.find("keep the pagoda") != std::string::npos;
+          }
       }
     }
   }
+  EXPECT_GT(restricted, 0);  // rect:3x4 and rect:3x5 have such pairs
 }
 
 TEST(Solve, QuickProofsNeverContradictTheReference) {
@@ -188,6 +193,37 @@ TEST(Solve, PagodaWithNegativeWeightsProvesDiamondPairs) {
   HoleSet e7(b->size());
   e7.set(*b->find("e7"));
   EXPECT_FALSE(find_separating_pagoda(*b, start, e7));
+}
+
+TEST(Solve, TightPagodasRestrictTheSearch) {
+  // Diamond 41, vacancy e1 -> one peg on e6: no quick proof, but tight pagodas (worth as much at
+  // the start as at the goal) lose on every jump the start allows, so no solution exists.
+  BoardPtr b = make_board("diamond41");
+  const int e1 = *b->find("e1"), e6 = *b->find("e6");
+  Problem p{b, single_vacancy(*b, e1), {Goal::Kind::Hole, e6, {}}};
+  ASSERT_FALSE(impossibility(p));
+  HoleSet goal(b->size());
+  goal.set(e6);
+  const std::vector<Pagoda> tight = find_tight_pagodas(*b, p.start, goal);
+  ASSERT_FALSE(tight.empty());
+  for (const Pagoda& pg : tight) {
+    ASSERT_TRUE(is_pagoda(*b, pg));
+    EXPECT_EQ(pg.value(p.start), pg.value(goal));
+  }
+  for (const Jump& j : b->jumps()) {
+    if (!p.start.test(j.from) || !p.start.test(j.over) || p.start.test(j.to)) continue;
+    bool loses = false;
+    for (const Pagoda& pg : tight)
+      loses = loses || pg.weight[static_cast<std::size_t>(j.from)] +
+                               pg.weight[static_cast<std::size_t>(j.over)] >
+                           pg.weight[static_cast<std::size_t>(j.to)];
+    EXPECT_TRUE(loses) << b->hole_name(j.from) << "-" << b->hole_name(j.to);
+  }
+  // Forward the start has no allowed jump. (Backward, the same jumps are allowed, but the
+  // search from the goal has many before it fails; the small boards' reference test covers it.)
+  const SolveResult r = solve(p);
+  EXPECT_EQ(r.status, Status::Impossible);
+  EXPECT_NE(r.reason.find("keep the pagoda function"), std::string::npos) << r.reason;
 }
 
 TEST(Solve, WholePositionGoal) {

@@ -23,6 +23,9 @@ struct Pagoda {
   long long value(const HoleSet& pegs) const;
 };
 
+// "d1=-1 e2=1 ...": the nonzero weights by hole name.
+std::string pagoda_text(const Board& board, const Pagoda& p);
+
 // True when `p` satisfies the pagoda inequality for every jump of `board`.
 bool is_pagoda(const Board& board, const Pagoda& p);
 

@@ -51,6 +51,10 @@ struct SolveOptions {
   std::size_t memory_limit = std::size_t{1} << 30;  // bytes for the failed-position table
   bool symmetry = true;   // canonicalise table keys under the goal's symmetries
   bool peg_types = true;  // prune positions short of pegs of a needed type
+  // DFS towards a whole position at least this many jumps away: only the jumps that lose
+  // nothing on the problem's tight pagodas (find_tight_pagodas: no solution makes another).
+  // -1: every jump (a cross-check; the answer is the same).
+  int pagoda_jumps = 16;
   std::function<void(const Progress&)> progress;  // called about twice a second
   Algorithm algorithm = Algorithm::Auto;
   std::uint64_t node_limit = 0;           // DFS: stop after this many positions (0: none)

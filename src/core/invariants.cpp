@@ -112,6 +112,8 @@ std::string names_of(const Board& board, const std::vector<int>& holes) {
   return s;
 }
 
+}  // namespace
+
 std::string pagoda_text(const Board& board, const Pagoda& p) {
   std::string s;
   for (int h = 0; h < board.size(); ++h)
@@ -120,6 +122,8 @@ std::string pagoda_text(const Board& board, const Pagoda& p) {
            std::to_string(p.weight[static_cast<std::size_t>(h)]);
   return s;
 }
+
+namespace {
 
 HoleSet single(const Board& board, int hole) {
   HoleSet s(board.size());

@@ -136,6 +136,9 @@ class Dfs {
     stride_ = max_children + 1;
   }
 
+  // Only the jumps j with allowed[j] from now on (every jump when empty).
+  void restrict_to(std::vector<char> allowed) { allowed_ = std::move(allowed); }
+
   // True when a solution was found (path() holds it); false when the search completed without
   // one or was stopped (stopped() tells which).
   bool run(const Pos& start) {
@@ -197,7 +200,10 @@ class Dfs {
     // Children in the static order of jump_score_ (highest first).
     Child* kids = &moves_[static_cast<std::size_t>(depth) * stride_];
     int n = 0;
-    g_.for_each_jump(p, [&](int j) { kids[n++] = {j, jump_score_[static_cast<std::size_t>(j)]}; });
+    g_.for_each_jump(p, [&](int j) {
+      if (allowed_.empty() || allowed_[static_cast<std::size_t>(j)])
+        kids[n++] = {j, jump_score_[static_cast<std::size_t>(j)]};
+    });
     for (int i = 1; i < n; ++i) {
       Child c = kids[i];
       int k = i;
@@ -227,6 +233,7 @@ class Dfs {
   Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
   std::vector<int> syms_;
   std::vector<int> jump_score_;
+  std::vector<char> allowed_;
   std::vector<std::pair<Pos, int>> need_;
   Pos any_type_;
   std::vector<Child> moves_;
@@ -236,14 +243,49 @@ class Dfs {
   bool stopped_ = false;
 };
 
-// Runs one forward search of `start` towards `target` (both in reading-order holes).
+// The jumps a solution from `start` to the whole position `goal` can make, when the problem has
+// tight pagodas (find_tight_pagodas): a tight pagoda keeps its value along every solution, so a
+// jump that loses on it is in none. `why` says so for an "impossible". Empty: every jump.
+struct JumpsAllowed {
+  std::vector<char> allowed;
+  std::string why;
+};
+JumpsAllowed tight_jumps(const Board& board, const HoleSet& start, const HoleSet& goal,
+                         const SolveOptions& o) {
+  JumpsAllowed a;
+  if (o.pagoda_jumps < 0 || start.count() - goal.count() < o.pagoda_jumps) return a;
+  const std::vector<Pagoda> tight = find_tight_pagodas(board, start, goal);
+  if (tight.empty()) return a;
+  a.allowed.assign(board.jumps().size(), 1);
+  for (const Pagoda& pg : tight)
+    for (std::size_t j = 0; j < a.allowed.size(); ++j) {
+      const Jump& jp = board.jumps()[j];
+      const auto& w = pg.weight;
+      if (w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] >
+          w[static_cast<std::size_t>(jp.to)])
+        a.allowed[j] = 0;
+    }
+  a.why = "over the jumps that keep the pagoda function " + pagoda_text(board, tight.front()) +
+          " at its value (the start and the goal are both worth " +
+          std::to_string(tight.front().value(start)) +
+          ", and no jump gains, so a jump that loses is in no solution)";
+  if (tight.size() > 1)
+    a.why += " and " + std::to_string(tight.size() - 1) + " more such functions";
+  return a;
+}
+
+// Runs one forward search of `start` towards `target` (both in reading-order holes), over the
+// jumps `jumps` allows. A position it reaches has the tight pagodas' value, so it fails with
+// those jumps exactly when it fails with every jump, and the failed-position table stays true.
 template <int W>
 SolveResult search_forward(const Board& board, const HoleSet& start, const Target<W>& target,
                            const SolveOptions& o, const Control& ctl, Clock::time_point t0,
-                           const Geometry<W>& g) {
+                           const Geometry<W>& g, JumpsAllowed jumps = {}) {
   SolveResult r;
   r.width = W;
   Dfs<W> dfs(g, target, o, ctl, t0);
+  const std::string restricted = jumps.why;
+  if (!jumps.allowed.empty()) dfs.restrict_to(std::move(jumps.allowed));
   bool found = dfs.run(g.to_bits(start));
   r.nodes = dfs.nodes();
   if (found) {
@@ -256,6 +298,9 @@ SolveResult search_forward(const Board& board, const HoleSet& start, const Targe
     if (dfs.stopped_by_control()) r.stop = ctl.stop_reason();
   } else {
     r.status = Status::Impossible;
+    if (!restricted.empty())
+      r.reason = "exhaustive search " + restricted + ": no solution among " +
+                 std::to_string(r.nodes) + " positions searched";
   }
   return r;
 }
@@ -285,7 +330,9 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
     } else {
       t = exact_target(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
     }
-    return search_forward(board, p.start, t, o, ctl, t0, g);
+    JumpsAllowed jumps;
+    if (t.is_exact) jumps = tight_jumps(board, p.start, g.to_holes(t.exact), o);
+    return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps));
   }
   // Backward: forward searches on the complemented board, one per possible final position.
   std::vector<HoleSet> finals;
@@ -299,9 +346,10 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
   total.width = W;
   total.status = Status::Impossible;
   for (const HoleSet& fin : finals) {
-    SolveResult r =
-        search_forward(board, fin.complement(), exact_target(p.start.complement()), o, ctl, t0, g);
+    SolveResult r = search_forward(board, fin.complement(), exact_target(p.start.complement()), o,
+                                   ctl, t0, g, tight_jumps(board, p.start, fin, o));
     total.nodes += r.nodes;
+    if (finals.size() == 1) total.reason = r.reason;
     if (r.status == Status::Unknown) {
       total.status = Status::Unknown;
       total.stop = r.stop;
@@ -326,7 +374,7 @@ SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
                     std::chrono::steady_clock::time_point t0) {
   SolveResult r = with_width(
       p.board->width(), [&](auto w) { return solve_width<decltype(w)::value>(p, o, ctl, t0); });
-  if (r.status == Status::Impossible)
+  if (r.status == Status::Impossible && r.reason.empty())
     r.reason =
         "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
   if (r.status == Status::Unknown)
