@@ -131,10 +131,6 @@ HoleSet single(const Board& board, int hole) {
   return s;
 }
 
-}  // namespace
-
-namespace {
-
 // The rounded vertex `w` as an exact pagoda separating `start` from `target`, or nullopt.
 // Vertices of these LPs have small denominators: scale, round, and verify exactly.
 std::optional<Pagoda> rounded(const Board& board, const HoleSet& start, const HoleSet& target,
@@ -244,29 +240,31 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
         }
     auto x = simplex(A, b, c);
     if (!x) break;
-    std::optional<Pagoda> found;
+    // The open jumps a rounding of the vertex loses on (none: not a new pagoda).
+    auto losing = [&](const Pagoda& p) {
+      std::vector<std::size_t> rs;
+      for (std::size_t r = 0; r < jumps.size(); ++r) {
+        long long loss = 0;
+        for (std::size_t k = 0; k < un; ++k)
+          loss -= static_cast<long long>(jumps[r][k]) * p.weight[k];
+        if (loss > 0 && open[r]) rs.push_back(r);
+      }
+      return rs;
+    };
+    bool found = false;
     for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
       Pagoda p;
       for (std::size_t k = 0; k < un; ++k)
         p.weight.push_back(std::llround(((*x)[k] - (*x)[un + k]) * d));
-      if (is_pagoda(board, p) && p.value(start) <= p.value(goal)) {
-        found = std::move(p);
-        break;
-      }
+      if (!is_pagoda(board, p) || p.value(start) > p.value(goal)) continue;
+      const std::vector<std::size_t> rs = losing(p);
+      if (rs.empty()) continue;
+      for (std::size_t r : rs) open[r] = false;
+      out.push_back(std::move(p));
+      found = true;
+      break;
     }
     if (!found) break;
-    bool loses = false;
-    for (std::size_t r = 0; r < jumps.size(); ++r) {
-      long long loss = 0;
-      for (std::size_t k = 0; k < un; ++k)
-        loss -= static_cast<long long>(jumps[r][k]) * found->weight[k];
-      if (loss > 0 && open[r]) {
-        open[r] = false;
-        loses = true;
-      }
-    }
-    if (!loses) break;
-    out.push_back(std::move(*found));
   }
   return out;
 }
