@@ -143,6 +143,19 @@ std::optional<Pagoda> rounded(const Board& board, const HoleSet& start, const Ho
   return std::nullopt;
 }
 
+// The distinct rows of w(to) - w(from) - w(over) over the board's jumps, one weight per hole.
+std::vector<std::vector<double>> jump_rows(const Board& board) {
+  std::set<std::vector<double>> rows;
+  for (const Jump& j : board.jumps()) {
+    std::vector<double> row(static_cast<std::size_t>(board.size()), 0.0);
+    row[static_cast<std::size_t>(j.to)] += 1;
+    row[static_cast<std::size_t>(j.from)] -= 1;
+    row[static_cast<std::size_t>(j.over)] -= 1;
+    rows.insert(row);
+  }
+  return {rows.begin(), rows.end()};
+}
+
 }  // namespace
 
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
@@ -150,15 +163,7 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return std::nullopt;
   const auto un = static_cast<std::size_t>(n);
-  std::set<std::vector<double>> rows;
-  for (const Jump& j : board.jumps()) {
-    std::vector<double> row(un, 0.0);
-    row[static_cast<std::size_t>(j.to)] += 1;
-    row[static_cast<std::size_t>(j.from)] -= 1;
-    row[static_cast<std::size_t>(j.over)] -= 1;
-    rows.insert(row);
-  }
-  const std::vector<std::vector<double>> jumps(rows.begin(), rows.end());
+  const std::vector<std::vector<double>> jumps = jump_rows(board);
   // First over pagodas with 0 <= w <= 1: maximise value(target) - value(start).
   std::vector<std::vector<double>> A = jumps;
   std::vector<double> b(A.size(), 0.0);
@@ -195,15 +200,7 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return out;
   const auto un = static_cast<std::size_t>(n);
-  std::set<std::vector<double>> distinct;
-  for (const Jump& j : board.jumps()) {
-    std::vector<double> row(un, 0.0);
-    row[static_cast<std::size_t>(j.to)] += 1;
-    row[static_cast<std::size_t>(j.from)] -= 1;
-    row[static_cast<std::size_t>(j.over)] -= 1;
-    distinct.insert(row);
-  }
-  const std::vector<std::vector<double>> jumps(distinct.begin(), distinct.end());
+  const std::vector<std::vector<double>> jumps = jump_rows(board);
   // w = p - q with 0 <= p, q <= 1: every constraint but the box is homogeneous, so x = 0 is a
   // feasible start for the simplex. Rows: w(to) - w(from) - w(over) <= 0 for each jump,
   // value(start) - value(goal) <= 0, then the box.
