@@ -21,6 +21,11 @@ HoleSet admissible_finals(const Board& board, const HoleSet& start);
 struct Pagoda {
   std::vector<long long> weight;  // per hole
   long long value(const HoleSet& pegs) const;
+  // What the jump takes off the value: w(from) + w(over) - w(to) (never negative for a pagoda).
+  long long loss(const Jump& j) const {
+    return weight[static_cast<std::size_t>(j.from)] + weight[static_cast<std::size_t>(j.over)] -
+           weight[static_cast<std::size_t>(j.to)];
+  }
 };
 
 // "d1=-1 e2=1 ...": the nonzero weights by hole name.

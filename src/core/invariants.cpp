@@ -39,9 +39,7 @@ long long Pagoda::value(const HoleSet& pegs) const {
 bool is_pagoda(const Board& board, const Pagoda& p) {
   if (static_cast<int>(p.weight.size()) != board.size()) return false;
   for (const Jump& j : board.jumps())
-    if (p.weight[static_cast<std::size_t>(j.from)] + p.weight[static_cast<std::size_t>(j.over)] <
-        p.weight[static_cast<std::size_t>(j.to)])
-      return false;
+    if (p.loss(j) < 0) return false;
   return true;
 }
 
@@ -131,14 +129,14 @@ HoleSet single(const Board& board, int hole) {
   return s;
 }
 
-// The rounded vertex `w` as an exact pagoda separating `start` from `target`, or nullopt.
-// Vertices of these LPs have small denominators: scale, round, and verify exactly.
-std::optional<Pagoda> rounded(const Board& board, const HoleSet& start, const HoleSet& target,
-                              const std::vector<double>& w) {
+// The LP vertex `w` scaled and rounded to the first exact pagoda that `accept` takes, or
+// nullopt. Vertices of these LPs have small denominators.
+template <class Accept>
+std::optional<Pagoda> rounded(const Board& board, const std::vector<double>& w, Accept&& accept) {
   for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
     Pagoda p;
     for (double v : w) p.weight.push_back(std::llround(v * d));
-    if (is_pagoda(board, p) && p.value(start) < p.value(target)) return p;
+    if (is_pagoda(board, p) && accept(p)) return p;
   }
   return std::nullopt;
 }
@@ -175,8 +173,9 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   }
   std::vector<double> c(un, 0.0);
   for (int h = 0; h < n; ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
+  auto separates = [&](const Pagoda& p) { return p.value(start) < p.value(target); };
   if (auto x = simplex(A, b, c))
-    if (auto p = rounded(board, start, target, *x)) return p;
+    if (auto p = rounded(board, *x, separates)) return p;
   // Then with negative weights too (resource counts: a corner peg that must still be moved
   // costs), -1 <= w <= 1, as w = 1 - u with 0 <= u <= 2 so that the simplex starts feasible:
   // w(to) <= w(from) + w(over) is u(from) + u(over) - u(to) <= 1, and value(target) -
@@ -191,7 +190,7 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   if (!u) return std::nullopt;
   std::vector<double> w(un);
   for (std::size_t k = 0; k < un; ++k) w[k] = 1.0 - (*u)[k];
-  return rounded(board, start, target, w);
+  return rounded(board, w, separates);
 }
 
 std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
@@ -237,31 +236,26 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
         }
     auto x = simplex(A, b, c);
     if (!x) break;
-    // The open jumps a rounding of the vertex loses on (none: not a new pagoda).
-    auto losing = [&](const Pagoda& p) {
-      std::vector<std::size_t> rs;
-      for (std::size_t r = 0; r < jumps.size(); ++r) {
-        long long loss = 0;
-        for (std::size_t k = 0; k < un; ++k)
-          loss -= static_cast<long long>(jumps[r][k]) * p.weight[k];
-        if (loss > 0 && open[r]) rs.push_back(r);
-      }
-      return rs;
-    };
-    bool found = false;
-    for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 60, 64, 120, 128, 256}) {
-      Pagoda p;
+    std::vector<double> w(un);
+    for (std::size_t k = 0; k < un; ++k) w[k] = (*x)[k] - (*x)[un + k];
+    // Whether `p` loses on the jump of row r: w(from) + w(over) - w(to) > 0.
+    auto loses = [&](const Pagoda& p, std::size_t r) {
+      long long loss = 0;
       for (std::size_t k = 0; k < un; ++k)
-        p.weight.push_back(std::llround(((*x)[k] - (*x)[un + k]) * d));
-      if (!is_pagoda(board, p) || p.value(start) > p.value(goal)) continue;
-      const std::vector<std::size_t> rs = losing(p);
-      if (rs.empty()) continue;
-      for (std::size_t r : rs) open[r] = false;
-      out.push_back(std::move(p));
-      found = true;
-      break;
-    }
-    if (!found) break;
+        loss -= static_cast<long long>(jumps[r][k]) * p.weight[k];
+      return loss > 0;
+    };
+    // Tight, and losing on a jump still open (a rounding to zero is no new pagoda).
+    auto p = rounded(board, w, [&](const Pagoda& q) {
+      if (q.value(start) > q.value(goal)) return false;
+      for (std::size_t r = 0; r < jumps.size(); ++r)
+        if (open[r] && loses(q, r)) return true;
+      return false;
+    });
+    if (!p) break;
+    for (std::size_t r = 0; r < jumps.size(); ++r)
+      if (loses(*p, r)) open[r] = false;
+    out.push_back(std::move(*p));
   }
   return out;
 }

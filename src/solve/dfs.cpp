@@ -258,13 +258,8 @@ JumpsAllowed tight_jumps(const Board& board, const HoleSet& start, const HoleSet
   if (tight.empty()) return a;
   a.allowed.assign(board.jumps().size(), 1);
   for (const Pagoda& pg : tight)
-    for (std::size_t j = 0; j < a.allowed.size(); ++j) {
-      const Jump& jp = board.jumps()[j];
-      const auto& w = pg.weight;
-      if (w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] >
-          w[static_cast<std::size_t>(jp.to)])
-        a.allowed[j] = 0;
-    }
+    for (std::size_t j = 0; j < a.allowed.size(); ++j)
+      if (pg.loss(board.jumps()[j]) > 0) a.allowed[j] = 0;
   a.why = "over the jumps that keep the pagoda function " + pagoda_text(board, tight.front()) +
           " at its value (the start and the goal are both worth " +
           std::to_string(tight.front().value(start)) +
