@@ -316,6 +316,8 @@ check fewest-board-no-bound 0 '"fewest":9,' -- "$pegsol" fewest -b triangle:5 --
 check fewest-table-no-beam 0 'board minimum: 9 moves, proven' -- "$pegsol" table -b triangle:5 --minimize moves --fewest-beam 0
 check fewest-flags-alone 2 'give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --no-bound
 check fewest-flags-table-alone 2 'give them with --minimize moves' -- "$pegsol" table -b triangle:5 --fewest-beam 5
+# --no-pagodas also switches off the solvability table's pruned passes: the same matrix.
+check table-no-pagodas 0 '10 of 20 single vacancies can be solved; .*3 forward passes' -- "$pegsol" table -b rect:4x5 --method passes --no-pagodas
 nb=$("$pegsol" solve -b triangle:6 --minimize moves --no-bound --json 2>/dev/null |
   python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
 wb=$("$pegsol" solve -b triangle:6 --minimize moves --json 2>/dev/null |

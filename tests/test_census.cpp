@@ -19,6 +19,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -758,7 +759,77 @@ TEST(Census, SolvabilityTableMethodsAgree) {
     EXPECT_GT(p.passes, 0) << name;
     EXPECT_GT(a.searched, 0) << name;
     expect_same_table(a, p.finals, name);
+    // A few searches, then passes with few goals open (pruned by their pagodas, or not).
+    for (bool pagodas : {true, false}) {
+      TableOptions few = patient(3);
+      few.pagodas = pagodas;
+      SolvabilityTable f = solvability_table(b, small_options(), few);
+      EXPECT_GT(f.passes, 0) << name;
+      expect_same_table(f, p.finals, std::string(name) + (pagodas ? " pruned" : " unpruned"));
+    }
   }
+}
+
+// Pagoda pruning (CensusOptions::reach) keeps every position on a way to its goals: a pruned pass
+// finds the same goals reachable as a full one, in both engines, never one the full pass does
+// not, and stores fewer positions where the pagodas bite.
+TEST(Census, PagodaPruningKeepsTheGoals) {
+  std::uint64_t full_total = 0, pruned_total = 0;
+  for (const char* name : {"rect:3x5", "hexagon:3", "rect:4x5"}) {
+    BoardPtr b = make_board(name);
+    for (int v = 0; v<b->size(); v += b->size()> 15 ? 4 : 1) {
+      const Problem p{b, single_vacancy(*b, v), Goal{}};
+      CensusOptions o = small_options();
+      o.counts = false;
+      const CensusResult full = census(p, o);
+      std::vector<CensusReach> reach;
+      for (int h = 0; h < b->size() && reach.size() < 2; ++h) {
+        HoleSet goal(b->size());
+        goal.set(h);
+        std::vector<Pagoda> pg = find_pruning_pagodas(*b, p.start, goal);
+        if (!pg.empty()) reach.push_back({goal, std::move(pg)});
+      }
+      // One goal, then two (a position is kept when either allows it).
+      for (std::size_t goals = 1; goals <= reach.size(); ++goals) {
+        o.reach.assign(reach.begin(), reach.begin() + static_cast<std::ptrdiff_t>(goals));
+        for (CensusEngine e : {CensusEngine::Compact, CensusEngine::Wide}) {
+          o.engine = e;
+          const CensusResult r = census(p, o);
+          const std::string what = std::string(name) + " from " + b->hole_name(v) + ", " +
+                                   std::to_string(goals) + " goal(s), " +
+                                   (e == CensusEngine::Wide ? "wide" : "compact");
+          EXPECT_LE(r.reachable_sym, full.reachable_sym) << what;
+          for (int h = 0; h < b->size(); ++h) {
+            const auto q = static_cast<std::size_t>(h);
+            EXPECT_FALSE(r.solutions_by_hole[q] > 0 && full.solutions_by_hole[q] == 0) << what;
+          }
+          for (std::size_t g = 0; g < goals; ++g) {
+            const auto q = static_cast<std::size_t>(reach[g].goal.members()[0]);
+            EXPECT_EQ(r.solutions_by_hole[q] > 0, full.solutions_by_hole[q] > 0) << what;
+          }
+          if (e == CensusEngine::Compact) {
+            full_total += full.reachable_sym;
+            pruned_total += r.reachable_sym;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_LT(pruned_total, full_total);
+}
+
+TEST(Census, PagodaPruningNeedsSetsAndPagodas) {
+  BoardPtr b = make_board("rect:3x5");
+  const Problem p{b, single_vacancy(*b, 0), Goal{}};
+  HoleSet goal(b->size());
+  goal.set(2);
+  CensusOptions o = small_options();
+  o.reach.push_back({goal, find_pruning_pagodas(*b, p.start, goal)});
+  ASSERT_FALSE(o.reach[0].pagodas.empty());
+  EXPECT_THROW(census(p, o), InputError);  // counts on
+  o.counts = false;
+  o.reach[0].pagodas[0].weight[0] += 5;  // no longer a pagoda function
+  EXPECT_THROW(census(p, o), InputError);
 }
 
 // A pass that cannot run leaves the table incomplete, not lost: the pairs settled before it

@@ -137,7 +137,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--minimize", minimize_,
                    "moves: the fewest moves of each pair instead (chains of jumps by one peg)")
       ->check(CLI::IsMember({"moves"}));
-  fewest_flags_.add(table_, "; with --minimize moves");
+  fewest_flags_.add(table_, "; with --minimize moves",
+                    "No pagodas: the census passes store every reachable position, and with "
+                    "--minimize moves no tight pagodas (slower, the same answer; a cross-check)");
   resources(table_);
   checkpoints(table_, "the searches and each forward pass (and each level of a pass)");
   table_->add_flag("--no-level-checkpoints", no_level_checkpoints_,
@@ -220,7 +222,7 @@ int CensusCommands::table(const Control& control) {
   a.lattice = args_.lattice;
   Problem p = build_problem(a);
   const Board& b = *p.board;
-  fewest_flags_.check(table_, minimize_ == "moves");
+  fewest_flags_.check(table_, minimize_ == "moves", true);
   if (minimize_ == "moves") {
     if (!checkpoint_dir_.empty() || !resume_dir_.empty())
       return report_error("input",
@@ -239,6 +241,7 @@ int CensusCommands::table(const Control& control) {
   to.method = *parse_table_method(table_method_);
   to.search_seconds = search_seconds_;
   to.level_checkpoints = !no_level_checkpoints_;
+  to.pagodas = !fewest_flags_.no_pagodas;
   SolvabilityTable t = solvability_table(p.board, o, to);
   end_progress(o, t.seconds);
   int open_pairs = 0;

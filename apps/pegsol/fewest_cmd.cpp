@@ -73,7 +73,7 @@ std::string verdict(const FewestResult& r) {
 
 }  // namespace
 
-void FewestFlags::add(CLI::App* cmd, const std::string& note) {
+void FewestFlags::add(CLI::App* cmd, const std::string& note, const std::string& pagoda_help) {
   cmd->add_option("--fewest-beam", beam,
                   "Positions a level the first beam keeps (0: no beam; default " +
                       std::to_string(FewestOptions{}.beam) + ")" + note)
@@ -83,17 +83,20 @@ void FewestFlags::add(CLI::App* cmd, const std::string& note) {
                 "same answer; a cross-check)" +
                     note);
   cmd->add_flag("--no-pagodas", no_pagodas,
-                "No tight pagodas: keep the positions they show are on no solution (slower, the "
-                "same answer; a cross-check)" +
-                    note);
+                !pagoda_help.empty()
+                    ? pagoda_help
+                    : "No tight pagodas: keep the positions they show are on no solution (slower, "
+                      "the same answer; a cross-check)" +
+                          note);
 }
 
-void FewestFlags::check(const CLI::App* cmd, bool minimizing) const {
-  if (!minimizing && (cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0 ||
-                      cmd->count("--no-pagodas") > 0))
-    throw InputError(
-        "--fewest-beam, --no-bound and --no-pagodas set the fewest-moves search: give them with "
-        "--minimize moves");
+void FewestFlags::check(const CLI::App* cmd, bool minimizing, bool pagodas_elsewhere) const {
+  if (minimizing) return;
+  if (cmd->count("--fewest-beam") > 0 || cmd->count("--no-bound") > 0 ||
+      (!pagodas_elsewhere && cmd->count("--no-pagodas") > 0))
+    throw InputError(std::string("--fewest-beam, --no-bound") +
+                     (pagodas_elsewhere ? "" : " and --no-pagodas") +
+                     " set the fewest-moves search: give them with --minimize moves");
 }
 
 FewestCommand::FewestCommand(CLI::App& app) {

@@ -19,11 +19,12 @@ struct FewestFlags {
   std::size_t beam = FewestOptions{}.beam;  // --fewest-beam: the first beam's positions a level
   bool no_bound = false;                    // --no-bound: one pass storing every position
   bool no_pagodas = false;                  // --no-pagodas: no tight pagodas
-  // Registers --fewest-beam and --no-bound on `cmd` (`note` ends their help, e.g. "with
-  // --minimize moves").
-  void add(CLI::App* cmd, const std::string& note);
-  // Throws InputError when either was given on `cmd` but the command does not minimize moves.
-  void check(const CLI::App* cmd, bool minimizing) const;
+  // Registers --fewest-beam, --no-bound and --no-pagodas on `cmd` (`note` ends their help, e.g.
+  // "with --minimize moves"; `pagoda_help`, when given, is --no-pagodas' whole help instead).
+  void add(CLI::App* cmd, const std::string& note, const std::string& pagoda_help = "");
+  // Throws InputError when one was given on `cmd` but the command does not minimize moves
+  // (--no-pagodas too unless `pagodas_elsewhere`: the command uses it otherwise as well).
+  void check(const CLI::App* cmd, bool minimizing, bool pagodas_elsewhere = false) const;
 };
 
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's

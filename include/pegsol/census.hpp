@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -53,6 +54,13 @@ struct CensusProgress {
 // fits. All give the same figures.
 enum class CensusEngine { Auto, Compact, CompactPortable, Wide };
 
+// A goal and pagoda functions for it (CensusOptions::reach): a position worth less than the goal
+// by any of them cannot reach it.
+struct CensusReach {
+  HoleSet goal;
+  std::vector<Pagoda> pagodas;
+};
+
 struct CensusOptions {
   std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin
   int threads = 0;               // 0: the hardware's thread count
@@ -65,6 +73,12 @@ struct CensusOptions {
   // false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
   // hole a single peg can be left on); what the solvability table needs.
   bool counts = true;
+  // Reachable sets only (counts false): when not empty, a position is stored only when, for some
+  // entry (or its image under the census group), each of its pagodas is worth at least its value
+  // at the goal; the others cannot reach any of these goals. The levels then hold fewer
+  // positions, and solutions_by_hole is exact for the entries' goals and their images alone.
+  // The solvability table's passes use it for their open pairs.
+  std::vector<CensusReach> reach;
   // false: no random player's chance (p_one_peg, p_goal, p_by_hole stay 0 and random_player
   // false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
@@ -156,6 +170,10 @@ struct TableOptions {
   // With a checkpoint directory: each pass also checkpoints its levels (false: the table's state
   // after each pass alone; a level's files can take tens of GB on the 41-hole boards).
   bool level_checkpoints = true;
+  // Each forward pass stores only the positions that the pruning pagodas of its open pairs
+  // (find_pruning_pagodas) allow to reach one of their goals (false: every reachable position;
+  // a cross-check).
+  bool pagodas = true;
 };
 
 // A pair the search settled, with its certificate: the solution (replayed by solve()), or the

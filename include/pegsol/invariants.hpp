@@ -48,6 +48,13 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
 std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
                                        const HoleSet& goal, int max_count = 4);
 
+// Pagoda functions for pruning a search towards `goal`: each loses on as many jumps as it can
+// (in total, beyond those the earlier ones lose on) while the start is worth at most one unit of
+// the largest weight more than the goal. A position worth less than the goal by any of them
+// cannot reach it, and a game soon loses that unit. At most `max_count`; checked exactly.
+std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
+                                         const HoleSet& goal, int max_count = 4);
+
 // A reason why the problem cannot be solved, found without search, or nullopt. The text is a
 // complete, checkable argument ("position class: ...", "peg types: ...", "pagoda: ...").
 std::optional<std::string> impossibility(const Problem& p);

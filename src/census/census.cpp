@@ -45,6 +45,22 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
   if (!compact && b.width() != 64 && b.width() != 128)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the census is built for layouts of up to 128 bits");
+  if (!o.reach.empty()) {
+    if (o.counts)
+      throw InputError(
+          "census: pagoda pruning (CensusOptions::reach) needs counts off: the "
+          "positions it drops would be missing from every count");
+    for (const CensusReach& r : o.reach) {
+      if (r.goal.size() != b.size())
+        throw InputError("census: a pruning goal has " + std::to_string(r.goal.size()) +
+                         " holes; board " + b.name() + " has " + std::to_string(b.size()));
+      for (const Pagoda& pg : r.pagodas)
+        if (pg.weight.size() != static_cast<std::size_t>(b.size()) || !is_pagoda(b, pg))
+          throw InputError("census: a pruning pagoda for board " + b.name() +
+                           " is not a pagoda function of its " + std::to_string(b.size()) +
+                           " holes");
+    }
+  }
   try {
     if (compact) return census_detail::compact_census(p, o);
     return census_detail::wide::census(p, o, problem_symmetries(b, p, o.symmetry));

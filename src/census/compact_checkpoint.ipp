@@ -32,6 +32,7 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
          static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
          static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
   f.word(o_.distinct_max_positions);
+  reach_.fingerprint([&](u64 x) { f.word(x); });
   return f.value();
 }
 

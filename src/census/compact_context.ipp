@@ -25,6 +25,7 @@ class Engine : public Context<64> {
     goal_ = to_key(goal_pos_);
     complementary_ = twist >= 0;
     build_residues(twist);
+    reach_ = ReachFilter<u64>(b_, syms_, o.reach, [&](int h) { return kern_.bit(h); });
     if (!o.spill_dir.empty()) pool_.spill_to(o.spill_dir);
     if (!o.checkpoint_dir.empty()) lock_ = std::make_unique<DirLock>(o.checkpoint_dir);
   }
@@ -340,6 +341,7 @@ class Engine : public Context<64> {
   std::vector<std::pair<u64, u32>> classes_;  // weight classes: key mask, weight
   u32 total_weight_ = 0;                      // the residue of the full board
   std::vector<Spec> specs_;
+  ReachFilter<u64> reach_;     // CensusOptions::reach: children no goal's pagodas allow are dropped
   double ratio_ = 0.1;         // positions per unit of the work-item estimate, from the last level
   std::vector<u32> est_size_;  // expand()'s parents per residue
   std::vector<u64> est_;       // and expected children

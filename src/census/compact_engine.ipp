@@ -52,6 +52,7 @@
 #include "kernels.hpp"
 #include "paths.hpp"
 #include "pegsol/census.hpp"
+#include "reach.hpp"
 #include "target.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -466,6 +466,8 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   // counts) or are gathered by parent index at the flush.
   constexpr bool direct = (kVec || PEGSOL_AVX2) && kCounts != kKeys && std::is_same_v<C, u64>;
   auto flush = [&] {
+    if constexpr (kCounts == kKeys)
+      if (reach_.active()) nc = reach_.filter(ck, nc);  // before the canonical forms
     if (nc == 0) return;
     canon_batch(ck, nc);
     if constexpr (kCounts != kKeys) {

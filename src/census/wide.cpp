@@ -14,6 +14,7 @@
 #include "context.hpp"
 #include "engine.hpp"
 #include "paths.hpp"
+#include "reach.hpp"
 #include "wide_table.hpp"
 
 namespace pegsol::census_detail {
@@ -36,6 +37,7 @@ class Engine : public Context<W> {
   Engine(const Problem& p, const CensusOptions& o, std::vector<int> syms)
       : Base(p, o, std::move(syms)) {
     sym_jump_ = this->jump_images();
+    reach_ = ReachFilter<Pos>(b_, syms_, o.reach, [&](int h) { return Pos::single(b_.bit(h)); });
   }
 
   CensusResult run() {
@@ -202,6 +204,7 @@ class Engine : public Context<W> {
             for (std::size_t u = 0; u < nk; ++u) {
               const std::size_t j = static_cast<std::size_t>(kids[u]);
               Pos best = imgs[0] ^ sym_jump_[j];
+              if (!reach_.keep(best)) continue;  // in the parent's frame
               for (std::size_t q = 1; q < ns; ++q) {
                 Pos v = imgs[q] ^ sym_jump_[q * nj + j];
                 if (v < best) best = v;
@@ -317,6 +320,7 @@ class Engine : public Context<W> {
   }
 
   std::vector<Pos> sym_jump_;  // [symmetry index in syms_][jump]
+  ReachFilter<Pos> reach_;     // CensusOptions::reach
   std::vector<Booked<Pos>> stored_, path_;
 };
 

@@ -193,8 +193,13 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   return rounded(board, w, separates);
 }
 
-std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
-                                       const HoleSet& goal, int max_count) {
+namespace {
+
+// Pagodas with value(start) - value(goal) <= slack (weights in [-1, 1]), each losing on the most
+// jumps, in total, that the earlier ones lose nothing on; at most max_count. With slack 0 each is
+// also checked tight after rounding.
+std::vector<Pagoda> lossy_pagodas(const Board& board, const HoleSet& start, const HoleSet& goal,
+                                  int max_count, double slack) {
   std::vector<Pagoda> out;
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return out;
@@ -202,7 +207,7 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
   const std::vector<std::vector<double>> jumps = jump_rows(board);
   // w = p - q with 0 <= p, q <= 1: every constraint but the box is homogeneous, so x = 0 is a
   // feasible start for the simplex. Rows: w(to) - w(from) - w(over) <= 0 for each jump,
-  // value(start) - value(goal) <= 0, then the box.
+  // value(start) - value(goal) <= slack, then the box.
   std::vector<std::vector<double>> A;
   std::vector<double> b;
   auto add = [&](const std::vector<double>& a, double rhs) {
@@ -217,7 +222,7 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
   for (const auto& a : jumps) add(a, 0.0);
   std::vector<double> diff(un);
   for (int h = 0; h < n; ++h) diff[static_cast<std::size_t>(h)] = start.test(h) - goal.test(h);
-  add(diff, 0.0);
+  add(diff, slack);
   for (std::size_t k = 0; k < 2 * un; ++k) {
     std::vector<double> row(2 * un, 0.0);
     row[k] = 1;
@@ -245,9 +250,9 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
         loss -= static_cast<long long>(jumps[r][k]) * p.weight[k];
       return loss > 0;
     };
-    // Tight, and losing on a jump still open (a rounding to zero is no new pagoda).
+    // Tight (when asked), and losing on a jump still open (a rounding to zero is no new pagoda).
     auto p = rounded(board, w, [&](const Pagoda& q) {
-      if (q.value(start) > q.value(goal)) return false;
+      if (slack == 0 && q.value(start) > q.value(goal)) return false;
       for (std::size_t r = 0; r < jumps.size(); ++r)
         if (open[r] && loses(q, r)) return true;
       return false;
@@ -258,6 +263,18 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
     out.push_back(std::move(*p));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
+                                       const HoleSet& goal, int max_count) {
+  return lossy_pagodas(board, start, goal, max_count, 0.0);
+}
+
+std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
+                                         const HoleSet& goal, int max_count) {
+  return lossy_pagodas(board, start, goal, max_count, 1.0);
 }
 
 std::optional<std::string> impossibility(const Problem& p) {
