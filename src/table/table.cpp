@@ -421,8 +421,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     }
     // The pass's open goals, each with its pruning pagodas, when they are few: none when a goal
     // has none (nothing could be dropped then). With many goals nearly every position can still
-    // reach one, and the tests cost more than they save (English with every pair open: 50 s
-    // against 18 s).
+    // reach one, and the tests cost more than they save (docs/census.md, "Pruned passes").
     o.reach.clear();
     if (table.pagodas && m.open_in_row(best) <= kPruningGoals) {
       const HoleSet start = single_vacancy(b, best);
