@@ -12,7 +12,6 @@
 
 #include "pegsol/board.hpp"
 #include "pegsol/census.hpp"
-#include "pegsol/error.hpp"
 
 namespace pegsol::census_detail {
 
