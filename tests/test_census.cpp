@@ -695,10 +695,29 @@ void expect_same_table(const SolvabilityTable& t, const std::vector<HoleSet>& wa
       EXPECT_EQ(t.finals[v].test(h), want[v].test(h)) << what << ": " << v << " -> " << h;
 }
 
+// Every certificate of t holds by itself: a solution replays to one peg on its hole, a proof says
+// what it is, and the brute force agrees with both.
+void expect_certificates_hold(const SolvabilityTable& t, const BoardPtr& b,
+                              const std::vector<HoleSet>& want, const std::string& what) {
+  for (const TableCertificate& c : t.certificates) {
+    EXPECT_EQ(c.solvable, want[static_cast<std::size_t>(c.vacancy)].test(c.end)) << what;
+    if (c.solvable) {
+      Replay rp = replay(*b, single_vacancy(*b, c.vacancy), c.moves);
+      EXPECT_TRUE(rp.ok) << what;
+      EXPECT_EQ(rp.final.count(), 1) << what;
+      EXPECT_TRUE(rp.final.test(c.end)) << what;
+    } else {
+      EXPECT_FALSE(c.reason.empty()) << what;
+    }
+  }
+}
+
 // The table against the brute force by each method: census passes alone (on triangle:5 every
 // start class needs one; on rect:4x5 some are answered without a search), the searches first,
 // and a search budget too small to settle every pair, so passes finish the matrix.
 TEST(Census, SolvabilityTable) {
+  int half_passes = 0;
+  std::size_t half_certificates = 0;
   for (const char* name : {"triangle:5", "rect:4x5"}) {
     BoardPtr b = make_board(name);
     const std::vector<HoleSet> want = brute_finals(b);
@@ -719,6 +738,11 @@ TEST(Census, SolvabilityTable) {
       EXPECT_GT(t.proved, 0);
     }
     expect_same_table(t, want, std::string(name) + " passes");
+    // Rows left with one pair whose problem is its own complement go to the middle join alone;
+    // a reachable one gets a solution through the join's witness.
+    half_passes += t.half_passes;
+    half_certificates += t.certificates.size();
+    expect_certificates_hold(t, b, want, std::string(name) + " passes");
 
     SolvabilityTable a = solvability_table(b, small_options(), patient());
     EXPECT_GT(a.searched, 0) << name;
@@ -745,7 +769,10 @@ TEST(Census, SolvabilityTable) {
     EXPECT_EQ(f.searched, 2) << name;
     EXPECT_GT(f.passes, 0) << name;
     expect_same_table(f, want, std::string(name) + " two searches");
+    expect_certificates_hold(f, b, want, std::string(name) + " two searches");
   }
+  EXPECT_GT(half_passes, 0);
+  EXPECT_GT(half_certificates, 0u);
 }
 
 // The two methods agree where the brute force would be slow.
@@ -830,6 +857,84 @@ TEST(Census, PagodaPruningNeedsSetsAndPagodas) {
   o.counts = false;
   o.reach[0].pagodas[0].weight[0] += 5;  // no longer a pagoda function
   EXPECT_THROW(census(p, o), InputError);
+}
+
+// The middle join (CensusOptions::meet) against the brute force, on every pair of a board that
+// is its own complement problem: odd boards (joined while the lower middle level is built) and an
+// even one (its middle level joined with itself), with and without pruning pagodas, on both
+// compact tiers. The witness is reachable and can reach the goal, and no level below the middle
+// is built.
+TEST(Census, MeetInTheMiddleAgainstBruteForce) {
+  int pairs = 0, reachable = 0;
+  for (const char* name : {"rect:3x5", "triangle:5", "rect:4x5"}) {
+    BoardPtr b = make_board(name);
+    const std::vector<HoleSet> want = brute_finals(b);
+    const int n = b->size();
+    for (int v = 0; v < n; ++v)
+      for (int h = 0; h < n; ++h) {
+        const Problem p{b, single_vacancy(*b, v), Goal{Goal::Kind::Hole, h, {}}};
+        if (!complementary(p)) continue;
+        ++pairs;
+        const bool yes = want[static_cast<std::size_t>(v)].test(h);
+        reachable += yes;
+        Brute bf(p);
+        bf.explore(p.start);
+        CensusOptions o = sets_only();
+        o.meet = true;
+        HoleSet goal(n);
+        goal.set(h);
+        for (bool prune : {false, true}) {
+          o.reach.clear();
+          if (prune)
+            if (std::vector<Pagoda> pg = find_pruning_pagodas(*b, p.start, goal); !pg.empty())
+              o.reach.push_back({goal, std::move(pg)});
+          for (CensusEngine e : {CensusEngine::Compact, CensusEngine::CompactPortable}) {
+            o.engine = e;
+            const std::string what = std::string(name) + " " + b->hole_name(v) + " -> " +
+                                     b->hole_name(h) + (prune ? ", pruned" : "") +
+                                     (e == CensusEngine::Compact ? "" : ", portable");
+            const CensusResult r = census(p, o);
+            EXPECT_EQ(r.stop, StopReason::None) << what;
+            EXPECT_EQ(r.meet_reaches_goal, yes) << what;
+            EXPECT_EQ(r.solutions_by_hole[static_cast<std::size_t>(h)] > 0, yes) << what;
+            if (!yes) {
+              EXPECT_FALSE(r.meet_witness) << what;
+              continue;
+            }
+            EXPECT_TRUE(r.met) << what;
+            EXPECT_GT(r.levels[static_cast<std::size_t>(n / 2)].on_path_sym, 0u) << what;
+            for (int k = 0; k < n / 2; ++k)
+              EXPECT_EQ(r.levels[static_cast<std::size_t>(k)].reachable_sym, 0u) << what;
+            ASSERT_TRUE(r.meet_witness) << what;
+            const HoleSet& x = *r.meet_witness;
+            EXPECT_EQ(x.count(), n / 2) << what;
+            EXPECT_TRUE(bf.reach[x.count()].count(x.to_bits())) << what << ": not reachable";
+            EXPECT_GT(bf.sols(x), 0) << what << ": cannot reach the goal";
+          }
+        }
+      }
+  }
+  EXPECT_GT(pairs, 20);
+  EXPECT_GT(reachable, 5);
+  EXPECT_LT(reachable, pairs);
+}
+
+TEST(Census, MeetNeedsSetsAndAComplementProblem) {
+  BoardPtr b = make_board("rect:3x5");
+  CensusOptions o = sets_only();
+  o.meet = true;
+  const Problem self{b, single_vacancy(*b, 7), Goal{Goal::Kind::Hole, 7, {}}};
+  ASSERT_TRUE(complementary(self));
+  EXPECT_NO_THROW(census(self, o));
+  const Problem other{b, single_vacancy(*b, 7), Goal{Goal::Kind::Hole, 1, {}}};
+  ASSERT_FALSE(complementary(other));
+  EXPECT_THROW(census(other, o), InputError);
+  EXPECT_FALSE(complementary(Problem{b, single_vacancy(*b, 7), Goal{}}));  // anywhere
+  o.engine = CensusEngine::Wide;
+  EXPECT_THROW(census(self, o), InputError);
+  o = small_options();
+  o.meet = true;
+  EXPECT_THROW(census(self, o), InputError);  // counts on
 }
 
 // A pass that cannot run leaves the table incomplete, not lost: the pairs settled before it
@@ -969,8 +1074,10 @@ TEST(Census, SolvabilityTableResumes) {
   const SolvabilityTable r = resumed(patient(2));
   ASSERT_TRUE(r.complete()) << r.stopped;
   EXPECT_EQ(r.searched, 2);
-  ASSERT_EQ(r.certificates.size(), s.certificates.size());
-  for (std::size_t i = 0; i < r.certificates.size(); ++i) {
+  // The searches' certificates come back first; the passes after them may add solutions found
+  // through a middle join's witness.
+  ASSERT_GE(r.certificates.size(), s.certificates.size());
+  for (std::size_t i = 0; i < s.certificates.size(); ++i) {
     EXPECT_EQ(r.certificates[i].moves, s.certificates[i].moves);
     EXPECT_EQ(r.certificates[i].reason, s.certificates[i].reason);
   }

@@ -272,11 +272,13 @@ int CensusCommands::table(const Control& control) {
   fmt::print("{}", side_by_side(grids, terminal_columns()));
   fmt::print(
       "{} of {} single vacancies can be solved{}; {} start class{} answered by position class "
-      "and peg types; {} pair{} searched ({} solved, {} proved impossible); {} forward pass{}; "
+      "and peg types; {} pair{} searched ({} solved, {} proved impossible); {} forward pass{}{}; "
       "{:.3f} s{}\n",
       solvable, b.size(), t.complete() ? "" : fmt::format(" ({} pairs open)", open_pairs), t.proved,
       t.proved == 1 ? "" : "es", t.searched, t.searched == 1 ? "" : "s", t.solved_by_search,
-      t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es", t.seconds,
+      t.impossible_by_search, t.passes, t.passes == 1 ? "" : "es",
+      t.half_passes ? fmt::format(" ({} to the middle join)", t.half_passes) : std::string(),
+      t.seconds,
       t.passes > 0
           ? fmt::format(", census tables {} at peak{}", mib(t.peak_bytes),
                         t.spill_peak_bytes ? fmt::format(" and {} on disk", mib(t.spill_peak_bytes))

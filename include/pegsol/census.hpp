@@ -79,6 +79,12 @@ struct CensusOptions {
   // positions, and solutions_by_hole is exact for the entries' goals and their images alone.
   // The solvability table's passes use it for their open pairs.
   std::vector<CensusReach> reach;
+  // Reachable sets only (counts false), the compact engine, a problem that is its own complement
+  // (complementary(p)): the pass stops once the two middle levels are joined, half way down.
+  // Reversed and complemented, a solution's second half is a first half, so the goal is
+  // reachable exactly when some middle position's complement (under the problem's symmetry) is
+  // reachable too; the levels below the middle are never built. CensusResult::met says so.
+  bool meet = false;
   // false: no random player's chance (p_one_peg, p_goal, p_by_hole stay 0 and random_player
   // false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
@@ -147,12 +153,23 @@ struct CensusResult {
   bool paths_kept = false;
   std::vector<int> symmetries;  // the census group: indices into Board::symmetries(), 0 first
   std::vector<std::vector<std::uint64_t>> paths;
+  // With CensusOptions::meet, once the middle levels are joined (met): whether the goal is
+  // reachable (solutions_by_hole then holds 1 on a one-peg goal's hole), the middle levels'
+  // on_path figures, and when it is reachable, a position of the lower middle level (n/2 pegs
+  // rounded down, n holes) on a solution path.
+  bool met = false;
+  bool meet_reaches_goal = false;
+  std::optional<HoleSet> meet_witness;
 };
 
 // Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early
 // with CensusResult::stop set. Throws CensusError (a count overflow) or InputError (a board
 // too wide for the census).
 CensusResult census(const Problem& p, const CensusOptions& options = {});
+
+// Whether p is its own complement problem (CensusOptions::meet): a board symmetry takes the start
+// to the goal's complement and the goal to the start's complement (one-peg and position goals).
+bool complementary(const Problem& p);
 
 // How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
 // the pairs the position class and peg types forbid. Passes: then a forward census pass from
@@ -195,11 +212,16 @@ struct SolvabilityTable {
   std::string stopped;          // why pairs stayed open; empty when the table is complete
   StopReason stop = StopReason::None;  // set when the control (or memory) stopped the table
   int passes = 0;                      // forward passes run
-  int proved = 0;                      // start classes answered by the position class and peg types
+  // of those, passes that stopped half way at the middle join (CensusOptions::meet): a row with
+  // one open pair whose problem is its own complement
+  int half_passes = 0;
+  int proved = 0;  // start classes answered by the position class and peg types
   // Auto: pairs searched (one per class under symmetry and transposition), and of those the
   // pairs settled by a found solution and by a proof of impossibility from the search.
   int searched = 0, solved_by_search = 0, impossible_by_search = 0;
-  std::vector<TableCertificate> certificates;  // one per pair the search settled
+  // One per pair a search settled, and one per pair a half pass found reachable when its two
+  // halves were then found (a solution through the middle join's witness).
+  std::vector<TableCertificate> certificates;
   double seconds = 0;
   std::size_t peak_bytes = 0;        // the passes' census tables at their largest
   std::size_t spill_peak_bytes = 0;  // the passes' spill files at their largest (0: none)

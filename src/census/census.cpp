@@ -61,6 +61,20 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
                            " holes");
     }
   }
+  if (o.meet) {
+    if (o.counts)
+      throw InputError(
+          "census: the middle join (CensusOptions::meet) needs counts off: it stops half way down");
+    if (!compact)
+      throw InputError(
+          "census: the middle join (CensusOptions::meet) needs the compact engine; board " +
+          b.name() + " needs a " + std::to_string(b.width()) + "-bit layout");
+    if (!complementary(p))
+      throw InputError(
+          "census: the middle join (CensusOptions::meet) needs a problem that is its own "
+          "complement: no symmetry of board " +
+          b.name() + " takes the start to the goal's complement");
+  }
   try {
     if (compact) return census_detail::compact_census(p, o);
     return census_detail::wide::census(p, o, problem_symmetries(b, p, o.symmetry));
@@ -76,6 +90,10 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
     s.stop_note = "an allocation failed before the memory limit was reached";
     return s;
   }
+}
+
+bool complementary(const Problem& p) {
+  return census_detail::complement_twist(*p.board, p) >= 0;
 }
 
 }  // namespace pegsol

@@ -24,6 +24,7 @@ class Engine : public Context<64> {
     start_ = to_key(start_pos_);
     goal_ = to_key(goal_pos_);
     complementary_ = twist >= 0;
+    meet_ = o.meet && complementary_ && !o.counts;
     build_residues(twist);
     reach_ = ReachFilter<u64>(b_, syms_, o.reach, [&](int h) { return kern_.bit(h); });
     if (!o.spill_dir.empty()) pool_.spill_to(o.spill_dir);
@@ -323,6 +324,7 @@ class Engine : public Context<64> {
   template <class C>
   void complement_join(CensusResult& r, const Level<C>& cur, int k);
   void join_figures(CensusResult& r, int k, u64 raw, u64 sym);
+  void meet_figures(CensusResult& r, u64 sym, const u64* witness);
   template <class C, Carry kCounts, class L>
   void join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi, Tally& my,
                  bool collect) const;
@@ -338,6 +340,8 @@ class Engine : public Context<64> {
   std::array<u64, 64> layout_to_key_{};
   u64 start_ = 0, goal_ = 0;
   bool complementary_ = false;
+  bool meet_ = false;  // CensusOptions::meet: stop once the middle levels are joined
+  bool met_ = false;   // and they are
   std::vector<std::pair<u64, u32>> classes_;  // weight classes: key mask, weight
   u32 total_weight_ = 0;                      // the residue of the full board
   std::vector<Spec> specs_;

@@ -64,7 +64,7 @@ inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int
   for (;; --k, fresh = true) {
     mem_.set_level(k);
     if (fresh) at_level<C, kCounts>(r, cur, k);
-    if (k == 1 || cur.size() == 0) break;
+    if (k == 1 || cur.size() == 0 || met_) break;
     if (fresh && !o_.checkpoint_dir.empty()) save<C, kCounts>(r, cur, k);
     if constexpr (kCounts != kKeys && std::is_same_v<C, u64>) {
       if (paths_out_ >> 64) {  // level k-1's counts may pass 2^64: 128-bit counts from here
@@ -103,6 +103,7 @@ inline void Engine<Kernel, kVec>::at_level(CensusResult& r, const Level<C>& cur,
   if (kCounts != kKeys && o_.on_path && complementary_ && 2 * k <= n_ && k >= goal_pegs_ &&
       joined_ != k)
     complement_join(r, cur, k);
+  if (meet_ && 2 * k == n_) complement_join(r, cur, k);  // an even board's one middle level
 }
 
 // Whether level k will be stored for a solution-path pass, so that its compaction packs its
@@ -338,7 +339,9 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
   const int kn = k - 1, ko = n_ - kn;
   const Level<u64>* join_stored = nullptr;
   bool join = false;
-  if (kCounts != kKeys && o_.on_path && complementary_ && 2 * kn < n_ && kn >= goal_pegs_) {
+  if (meet_ && ko == k) {
+    join = true;  // an odd board's two middle levels: the parents and the level being built
+  } else if (kCounts != kKeys && o_.on_path && complementary_ && 2 * kn < n_ && kn >= goal_pegs_) {
     if (ko == k) {
       join = true;
     } else if (auto it = stored_.find(ko); it != stored_.end()) {
@@ -346,7 +349,7 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
       join_stored = &it->second;
     }
   }
-  const bool collect = join && want_paths(r);
+  const bool collect = join && (meet_ || want_paths(r));
   const bool pack = will_keep(kn);
   next.packed_ready = pack;
   for (int t = 0; t < nw; ++t) {
@@ -430,7 +433,14 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
     add_count(r.games, lv.games);
     paths_out_ = paths;
   }
-  if (join) {
+  if (join && meet_) {
+    join_figures(r, kn, join_raw, join_sym);
+    const u64* witness = nullptr;
+    for (int t = 0; t < nw && !witness; ++t)
+      if (const auto& w = *workers[static_cast<std::size_t>(t)]; !w.join_mine.empty())
+        witness = &w.join_mine.front();
+    meet_figures(r, join_sym, witness);
+  } else if (join) {
     join_figures(r, kn, join_raw, join_sym);
     if (collect) {
       std::vector<u64>& mine = paths_[static_cast<std::size_t>(kn)];

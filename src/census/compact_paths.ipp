@@ -27,7 +27,7 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
   for (const auto& s : cur.seg) segs.push_back(&s);
   std::vector<Tally> tally(static_cast<std::size_t>(workers_));
   std::vector<std::vector<u64>> found(static_cast<std::size_t>(workers_));
-  const bool collect = want_paths(r);
+  const bool collect = meet_ || want_paths(r);
   std::atomic<std::size_t> cursor{0};
   team_.run(cur.size() < 4096 ? 1 : workers_, [&](int t) {
     KeySet set;
@@ -65,7 +65,8 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
             const bool hit = set.template contains<kVec>(q[u]);
             my.sym += hit;
             my.raw += hit ? orbit[u] : 0;
-            if (collect && hit) found[static_cast<std::size_t>(t)].push_back(s.key[i + u]);
+            if (collect && hit && !(meet_ && !found[static_cast<std::size_t>(t)].empty()))
+              found[static_cast<std::size_t>(t)].push_back(s.key[i + u]);  // meet: one witness
           }
         }
       }
@@ -77,7 +78,12 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
     sym += x.sym;
   }
   join_figures(r, k, raw, sym);
-  if (collect) {
+  if (meet_) {
+    const u64* witness = nullptr;
+    for (const auto& f : found)
+      if (!witness && !f.empty()) witness = &f.front();
+    meet_figures(r, sym, witness);
+  } else if (collect) {
     std::vector<u64>& mine = paths_[static_cast<std::size_t>(k)];
     for (auto& f : found) mine.insert(mine.end(), f.begin(), f.end());
     std::sort(mine.begin(), mine.end());
@@ -107,6 +113,22 @@ inline void Engine<Kernel, kVec>::join_figures(CensusResult& r, int k, u64 raw, 
   path_raw_ += 2 * k == n_ ? raw : 2 * raw;
 }
 
+// The middle join's answer (CensusOptions::meet): sym solution-path positions in the lower middle
+// level, one of them `witness` (a key; null when there are none).
+template <class Kernel, bool kVec>
+inline void Engine<Kernel, kVec>::meet_figures(CensusResult& r, u64 sym, const u64* witness) {
+  met_ = true;
+  r.met = true;
+  r.meet_reaches_goal = sym > 0;
+  if (sym > 0 && p_.goal.kind == Goal::Kind::Hole)
+    r.solutions_by_hole[static_cast<std::size_t>(p_.goal.hole)] = 1;
+  if (!witness) return;
+  HoleSet x(n_);
+  for (int h = 0; h < n_; ++h)
+    if (*witness & kern_.bit(h)) x.set(h);
+  r.meet_witness = x;
+}
+
 // The complement join for the work item [lo, hi) of the level being built, whose positions
 // are in the worker's table: the other level's positions of the complementary residues,
 // twisted and complemented, looked up there.
@@ -134,7 +156,7 @@ inline void Engine<Kernel, kVec>::join_item(Worker<C, kCounts>& w, const L& othe
       const bool hit = w.table.template contains<kVec>(z[u]);
       my.join_sym += hit;
       my.join_raw += hit ? orbit[u] : 0;
-      if (collect && hit) {
+      if (collect && hit && !(meet_ && !w.join_mine.empty())) {  // meet: one witness
         w.join_mine.push_back(z[u]);
         w.join_theirs.push_back(q[i + u]);
       }

@@ -318,6 +318,7 @@ nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod
           {"open", open},
           {"method", std::string(table_method_name(method))},
           {"passes", t.passes},
+          {"half_passes", t.half_passes},
           {"proved_without_search", t.proved},
           {"pairs_searched", t.searched},
           {"pairs_solved_by_search", t.solved_by_search},

@@ -82,7 +82,8 @@ class Matrix {
 //   table.state   the pairs settled and the figures so far, written after the searches and after
 //                 each forward pass:
 //                   "PEGTABL1", board fingerprint (u64), holes (i32), searches done (u8),
-//                   passes, proved, searched, solved, impossible (i32 each),
+//                   passes, proved, searched, solved, impossible, half passes (i32 each;
+//                   format 1, "PEGTABL1", has no half passes),
 //                   peak bytes, spill peak bytes (u64 each), the matrix (holes x holes, u8),
 //                   certificates (u64 count; each vacancy, end (i32), solvable (u8),
 //                   jumps (u64 count; from, over, to as i32 each), reason (u64 length, bytes))
@@ -102,7 +103,8 @@ class TableCheckpoint {
     f.put(fingerprint());
     f.put(static_cast<std::int32_t>(b_.size()));
     f.put(static_cast<std::uint8_t>(searches_done));
-    for (int x : {t.passes, t.proved, t.searched, t.solved_by_search, t.impossible_by_search})
+    for (int x : {t.passes, t.proved, t.searched, t.solved_by_search, t.impossible_by_search,
+                  t.half_passes})
       f.put(static_cast<std::int32_t>(x));
     f.put(static_cast<std::uint64_t>(t.peak_bytes));
     f.put(static_cast<std::uint64_t>(t.spill_peak_bytes));
@@ -132,7 +134,8 @@ class TableCheckpoint {
   }
 
  private:
-  static constexpr char kMagic[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '1'};
+  static constexpr char kMagic[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '2'};
+  static constexpr char kMagicV1[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '1'};
 
   bool read(SolvabilityTable& t, Matrix& m) const {
     if (!std::filesystem::exists(state_file()))
@@ -145,12 +148,16 @@ class TableCheckpoint {
     };
     char magic[sizeof kMagic];
     f.read(magic, sizeof magic);
-    if (!std::equal(magic, magic + sizeof magic, kMagic)) throw bad("is not a table checkpoint");
+    const bool v1 = std::equal(magic, magic + sizeof magic, kMagicV1);
+    if (!v1 && !std::equal(magic, magic + sizeof magic, kMagic))
+      throw bad("is not a table checkpoint");
     if (f.get<std::uint64_t>() != fingerprint() || f.get<std::int32_t>() != n)
       throw bad("is the table of another board, not " + b_.name());
     const bool searches_done = f.get<std::uint8_t>() != 0;
-    for (int* x :
-         {&t.passes, &t.proved, &t.searched, &t.solved_by_search, &t.impossible_by_search}) {
+    t.half_passes = 0;
+    for (int* x : {&t.passes, &t.proved, &t.searched, &t.solved_by_search, &t.impossible_by_search,
+                   v1 ? nullptr : &t.half_passes}) {
+      if (!x) continue;
       *x = f.get<std::int32_t>();
       if (*x < 0) throw bad("is damaged (a negative count)");
     }
@@ -218,6 +225,30 @@ class TableCheckpoint {
   const Board& b_;
   std::string dir_;
 };
+
+// A solution of v -> h through `witness`, a middle position on a solution path (the middle
+// join's): the two halves searched apart, each for up to `seconds`, then joined and replayed.
+// Empty when a half is not found in time.
+std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleSet& witness,
+                                const Control& parent, double seconds, int threads) {
+  const Board& b = *board;
+  const HoleSet start = single_vacancy(b, v);
+  std::vector<Jump> moves;
+  for (const Problem& half : {Problem{board, start, Goal{Goal::Kind::Position, -1, witness}},
+                              Problem{board, witness, Goal{Goal::Kind::Hole, h, {}}}}) {
+    Control c(&parent);
+    c.set_time_limit(seconds);
+    SolveOptions so;
+    so.control = &c;
+    so.threads = threads;
+    SolveResult r = solve(half, so);
+    if (r.status != Status::Solved) return {};
+    moves.insert(moves.end(), r.moves.begin(), r.moves.end());
+  }
+  const Replay r = replay(b, start, moves);
+  if (!r.ok || r.final.count() != 1 || !r.final.test(h)) return {};
+  return moves;
+}
 
 }  // namespace
 
@@ -397,8 +428,8 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.cancel = nullptr;        // ctl watches it
   o.checkpoint_dir.clear();  // the table's; each pass gets its own below
   o.resume = false;
-  const bool pass_checkpoints =
-      ck && table.level_checkpoints && b.width() == 64 && options.engine != CensusEngine::Wide;
+  const bool compact_pass = b.width() == 64 && options.engine != CensusEngine::Wide;
+  const bool pass_checkpoints = ck && table.level_checkpoints && compact_pass;
   const int planned = passes_for(m);
   units = units_done + 1000 * static_cast<std::uint64_t>(planned);
   in_passes = true;
@@ -437,6 +468,15 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
         o.reach.push_back({goal, std::move(pg)});
       }
     }
+    // A row with one open goal h whose problem is its own complement (h is the vacancy's image
+    // under a symmetry that takes h back to it) needs only the half pass down to the middle.
+    int meet_goal = -1;
+    if (m.open_in_row(best) == 1 && compact_pass)
+      for (int h = 0; h < n; ++h)
+        if (m.at(best, h) == Matrix::Open &&
+            complementary(Problem{board, single_vacancy(b, best), Goal{Goal::Kind::Hole, h, {}}}))
+          meet_goal = h;
+    o.meet = meet_goal >= 0;
     if (options.progress)
       o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
         CensusProgress q = pr;
@@ -446,7 +486,9 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       };
     CensusResult r;
     try {
-      r = census(Problem{board, single_vacancy(b, best), Goal{}}, o);
+      r = census(Problem{board, single_vacancy(b, best),
+                         o.meet ? Goal{Goal::Kind::Hole, meet_goal, {}} : Goal{}},
+                 o);
     } catch (const CensusError& e) {
       t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + e.what();
       break;
@@ -466,7 +508,13 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
       break;
     }
     ++t.passes;
+    t.half_passes += r.met;
     units_done += 1000;
+    if (o.meet && r.meet_reaches_goal && r.meet_witness) {
+      std::vector<Jump> moves = meet_solution(board, best, meet_goal, *r.meet_witness, ctl,
+                                              table.search_seconds, o.threads);
+      if (!moves.empty()) t.certificates.push_back({best, meet_goal, true, std::move(moves), {}});
+    }
     // The open pairs of the row (a pruned pass is exact for those alone).
     for (int h = 0; h < n; ++h)
       if (m.at(best, h) == Matrix::Open)
