@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -1082,6 +1084,24 @@ TEST(Census, SolvabilityTableResumes) {
     EXPECT_EQ(r.certificates[i].reason, s.certificates[i].reason);
   }
   expect_same_table(r, want.finals, "auto resumed");
+
+  // A state of the first format (no count of half passes) still resumes.
+  {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    ASSERT_EQ(stopped_at(1000, passes).stop, StopReason::Cancelled);
+    std::ifstream in(dir / "table.state", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    ASSERT_EQ(bytes.substr(0, 8), "PEGTABL2");
+    bytes[7] = '1';
+    bytes.erase(8 + 8 + 4 + 1 + 5 * 4, 4);  // magic, fingerprint, holes, searches, five counts
+    std::ofstream(dir / "table.state", std::ios::binary) << bytes;
+    const SolvabilityTable v1 = resumed(passes);
+    ASSERT_TRUE(v1.complete()) << v1.stopped;
+    EXPECT_EQ(v1.passes, want.passes);
+    expect_same_table(v1, want.finals, "resumed from format 1");
+  }
 
   auto input_error = [&](const BoardPtr& board, const std::string& what) {
     CensusOptions o = small_options();
