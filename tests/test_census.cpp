@@ -890,6 +890,11 @@ TEST(Census, MeetInTheMiddleAgainstBruteForce) {
           if (prune)
             if (std::vector<Pagoda> pg = find_pruning_pagodas(*b, p.start, goal); !pg.empty())
               o.reach.push_back({goal, std::move(pg)});
+          // The levels down to the middle are the full pass's (the lower middle one of an odd
+          // board counted, never stored).
+          CensusOptions whole = o;
+          whole.meet = false;
+          const CensusResult f = census(p, whole);
           for (CensusEngine e : {CensusEngine::Compact, CensusEngine::CompactPortable}) {
             o.engine = e;
             const std::string what = std::string(name) + " " + b->hole_name(v) + " -> " +
@@ -898,6 +903,11 @@ TEST(Census, MeetInTheMiddleAgainstBruteForce) {
             const CensusResult r = census(p, o);
             EXPECT_EQ(r.stop, StopReason::None) << what;
             EXPECT_EQ(r.meet_reaches_goal, yes) << what;
+            for (int k = n / 2; k < n && r.met; ++k) {
+              const auto q = static_cast<std::size_t>(k);
+              EXPECT_EQ(r.levels[q].reachable_sym, f.levels[q].reachable_sym) << what << " " << k;
+              EXPECT_EQ(r.levels[q].reachable_raw, f.levels[q].reachable_raw) << what << " " << k;
+            }
             EXPECT_EQ(r.solutions_by_hole[static_cast<std::size_t>(h)] > 0, yes) << what;
             if (!yes) {
               EXPECT_FALSE(r.meet_witness) << what;

@@ -283,7 +283,8 @@ class Engine : public Context<64> {
   void scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s, std::size_t i0,
             std::size_t i1) const;
   template <class C, Carry kCounts>
-  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack) const;
+  void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack,
+               bool discard = false) const;
 #if PEGSOL_AVX512 || PEGSOL_AVX2
   template <class C, Carry kCounts>
   void compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,

@@ -350,6 +350,9 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
     }
   }
   const bool collect = join && (meet_ || want_paths(r));
+  // The middle join of an odd board needs the lower middle level only while each item's table is
+  // there: it is joined item by item and never stored (the pass stops after it).
+  const bool discard = join && meet_;
   const bool pack = will_keep(kn);
   next.packed_ready = pack;
   for (int t = 0; t < nw; ++t) {
@@ -389,7 +392,7 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
           par.for_range(lo, std::min(lo + len, kResidues), scan_part);
           if (lo + len > kResidues) par.for_range(0, lo + len - kResidues, scan_part);
         }
-        compact<C, kCounts>(*w, out, my, pack);
+        compact<C, kCounts>(*w, out, my, pack, discard);
         if (join) {
           if (join_stored)
             join_item(*w, *join_stored, item.lo, item.hi, my, collect);
@@ -647,11 +650,12 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   flush();
 }
 
-// Writes the work item's table into segment `out`, sorted by residue, with the level's figures.
+// Writes the work item's table into segment `out`, sorted by residue, with the level's figures;
+// with `discard`, the figures alone (out stays empty).
 template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
 inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my,
-                                          bool pack) const {
+                                          bool pack, bool discard) const {
   const std::size_t m = w.table.size();
   w.scratch_key.vec().resize(m + 8);
   w.scratch_res.vec().resize(m + 8);
@@ -668,6 +672,13 @@ inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out
 #endif
   {
     compact_scalar(w, m, K, R, Cn, S, my);
+  }
+  if (discard) {
+    const u32 len = out.hi - out.lo;
+    out.off = w.key_bump.template alloc<u32>(len + 1);
+    std::fill(out.off, out.off + len + 1, 0u);
+    my.sym += m;
+    return;
   }
   sort_out(w, out, my, pack, m, K, R, Cn, S);
 }
