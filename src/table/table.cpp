@@ -81,7 +81,7 @@ class Matrix {
 //
 //   table.state   the pairs settled and the figures so far, written after the searches and after
 //                 each forward pass:
-//                   "PEGTABL1", board fingerprint (u64), holes (i32), searches done (u8),
+//                   "PEGTABL2", board fingerprint (u64), holes (i32), searches done (u8),
 //                   passes, proved, searched, solved, impossible, half passes (i32 each;
 //                   format 1, "PEGTABL1", has no half passes),
 //                   peak bytes, spill peak bytes (u64 each), the matrix (holes x holes, u8),
@@ -228,9 +228,10 @@ class TableCheckpoint {
 
 // A solution of v -> h through `witness`, a middle position on a solution path (the middle
 // join's): the two halves searched apart, each for up to `seconds`, then joined and replayed.
-// Empty when a half is not found in time.
+// Empty when a half is not found in time (or within memory_limit bytes, when not 0).
 std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleSet& witness,
-                                const Control& parent, double seconds, int threads) {
+                                const Control& parent, double seconds, int threads,
+                                std::size_t memory_limit) {
   const Board& b = *board;
   const HoleSet start = single_vacancy(b, v);
   std::vector<Jump> moves;
@@ -241,6 +242,7 @@ std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleS
     SolveOptions so;
     so.control = &c;
     so.threads = threads;
+    if (memory_limit > 0) so.memory_limit = std::min(so.memory_limit, memory_limit);
     SolveResult r = solve(half, so);
     if (r.status != Status::Solved) return {};
     moves.insert(moves.end(), r.moves.begin(), r.moves.end());
@@ -511,8 +513,9 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
     t.half_passes += r.met;
     units_done += 1000;
     if (o.meet && r.meet_reaches_goal && r.meet_witness) {
-      std::vector<Jump> moves = meet_solution(board, best, meet_goal, *r.meet_witness, ctl,
-                                              table.search_seconds, o.threads);
+      std::vector<Jump> moves =
+          meet_solution(board, best, meet_goal, *r.meet_witness, ctl, table.search_seconds,
+                        o.threads, options.memory_limit);
       if (!moves.empty()) t.certificates.push_back({best, meet_goal, true, std::move(moves), {}});
     }
     // The open pairs of the row (a pruned pass is exact for those alone).
