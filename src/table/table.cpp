@@ -226,6 +226,19 @@ class TableCheckpoint {
   std::string dir_;
 };
 
+// solve() of p under `parent`, for at most `seconds`, on `threads` threads, within memory_limit
+// bytes when not 0: the table's pair searches and the half passes' solution searches.
+SolveResult timed_solve(const Problem& p, const Control& parent, double seconds, int threads,
+                        std::size_t memory_limit) {
+  Control c(&parent);
+  c.set_time_limit(seconds);
+  SolveOptions so;
+  so.control = &c;
+  so.threads = threads;
+  if (memory_limit > 0) so.memory_limit = std::min(so.memory_limit, memory_limit);
+  return solve(p, so);
+}
+
 // A solution of v -> h through `witness`, a middle position on a solution path (the middle
 // join's): the two halves searched apart, each for up to `seconds`, then joined and replayed.
 // Empty when a half is not found in time (or within memory_limit bytes, when not 0).
@@ -237,13 +250,7 @@ std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleS
   std::vector<Jump> moves;
   for (const Problem& half : {Problem{board, start, Goal{Goal::Kind::Position, -1, witness}},
                               Problem{board, witness, Goal{Goal::Kind::Hole, h, {}}}}) {
-    Control c(&parent);
-    c.set_time_limit(seconds);
-    SolveOptions so;
-    so.control = &c;
-    so.threads = threads;
-    if (memory_limit > 0) so.memory_limit = std::min(so.memory_limit, memory_limit);
-    SolveResult r = solve(half, so);
+    SolveResult r = timed_solve(half, parent, seconds, threads, memory_limit);
     if (r.status != Status::Solved) return {};
     moves.insert(moves.end(), r.moves.begin(), r.moves.end());
   }
@@ -383,14 +390,12 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
         report(pr);
       }
       const auto [v, h] = pairs[i];
-      Control pair(&ctl);
-      pair.set_time_limit(table.search_seconds);
-      SolveOptions so;
-      so.control = &pair;
-      so.threads = workers > 1 ? 1 : options.threads;
-      if (options.memory_limit > 0)
-        so.memory_limit = std::min(so.memory_limit, options.memory_limit / workers);
-      results[i] = solve(Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, so);
+      results[i] = timed_solve(
+          Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, ctl,
+          table.search_seconds, workers > 1 ? 1 : options.threads,
+          options.memory_limit > 0
+              ? std::max<std::size_t>(1, options.memory_limit / static_cast<std::size_t>(workers))
+              : 0);
       const std::size_t d = done.fetch_add(1) + 1;
       if (w == 0) {
         ProgressReport pr;
