@@ -516,17 +516,22 @@ TEST(Census, ComplementTrickAgainstBruteForce) {
 }
 
 // 128-bit counts from the first level give every figure the default run gives (which widens
-// only at the level that needs it, if any).
+// only at the level that needs it, if any), and so do runs that widen early, at the first level
+// whose counts could reach 2^bits: the engine throws if a 64-bit count reaches it first.
 TEST(Census, WideCountsAgree) {
   for (const Problem& p : {vacancy("triangle:6", "1"), vacancy("rect:4x5", "b2", "b2"),
                            after_jumps(vacancy("english", "d4", "d4"), 10)}) {
     SCOPED_TRACE(describe(p));
     CensusOptions o = small_options();
     const CensusResult r = census(p, o);
-    check_same_figures(census_detail::compact_census(p, o, true), r);
+    check_same_figures(census_detail::compact_census(p, o, 0), r);
+    for (int bits : {8, 12, 16, 20, 24, 32}) {
+      SCOPED_TRACE("counts 64-bit below 2^" + std::to_string(bits));
+      check_same_figures(census_detail::compact_census(p, o, bits), r);
+    }
     // And without the random player (counts alone, 128-bit from the first level).
     o.random_player = false;
-    CensusResult n = census_detail::compact_census(p, o, true);
+    CensusResult n = census_detail::compact_census(p, o, 0);
     EXPECT_FALSE(n.random_player);
     EXPECT_EQ(n.p_one_peg, 0.0);
     n.p_one_peg = r.p_one_peg;
@@ -546,26 +551,27 @@ TEST(Census, SpilledRunEqualsInMemory) {
   struct Case {
     Problem p;
     std::size_t limit_mib;
-    bool wide_counts = false, sets = false;
+    int count_bits = 64;
+    bool sets = false;
   };
   const std::vector<Case> cases = {
       {vacancy("english", "d4", "d4"), 96},            // the complement join
       {after_jumps(vacancy("english", "d4"), 8), 32},  // the backward pass
-      {after_jumps(vacancy("english", "d4", "d4"), 8), 24, true},
-      {after_jumps(vacancy("english", "d4"), 6), 24, false, true},
+      {after_jumps(vacancy("english", "d4", "d4"), 8), 24, 0},
+      {after_jumps(vacancy("english", "d4"), 6), 24, 64, true},
   };
   for (const Case& c : cases) {
     // One case under the sanitizers or the portable kernels: the backward pass, spilled.
     if (small_cases_only() && c.limit_mib != 32) continue;
     SCOPED_TRACE(describe(c.p) + ", " + std::to_string(c.limit_mib) + " MiB");
     CensusOptions o = c.sets ? sets_only() : small_options();
-    const CensusResult r = census_detail::compact_census(c.p, o, c.wide_counts);
+    const CensusResult r = census_detail::compact_census(c.p, o, c.count_bits);
     EXPECT_EQ(r.spill_peak_bytes, 0u);
     // Without a spill directory the limit stops the census; with one it completes.
     o.memory_limit = c.limit_mib << 20;
-    EXPECT_EQ(census_detail::compact_census(c.p, o, c.wide_counts).stop, StopReason::Memory);
+    EXPECT_EQ(census_detail::compact_census(c.p, o, c.count_bits).stop, StopReason::Memory);
     o.spill_dir = dir.string();
-    const CensusResult s = census_detail::compact_census(c.p, o, c.wide_counts);
+    const CensusResult s = census_detail::compact_census(c.p, o, c.count_bits);
     ASSERT_EQ(s.stop, StopReason::None) << s.stop_note;
     EXPECT_GT(s.spill_peak_bytes, 0u);
     EXPECT_LE(s.peak_bytes, o.memory_limit);
@@ -597,15 +603,17 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
   struct Case {
     Problem p;
     std::size_t stop_mib;
-    bool wide_counts = false, sets = false, spill = false;
+    int count_bits = 64;
+    bool sets = false, spill = false;
   };
   // stop_mib 0: stopped at half the census's peak (the case the sanitizers run, smaller still).
   const std::vector<Case> cases = {
       {after_jumps(vacancy("english", "d4"), 8), 0},
       {after_jumps(vacancy("english", "d4"), 6), 12},
-      {after_jumps(vacancy("english", "d4", "d4"), 6), 40, true},
-      {after_jumps(vacancy("english", "d4"), 4), 30, false, true},
-      {vacancy("english", "d4", "d4"), 100, false, false, true},
+      {after_jumps(vacancy("english", "d4", "d4"), 6), 40, 0},
+      {after_jumps(vacancy("english", "d4", "d4"), 6), 40, 24},  // widened after the resume
+      {after_jumps(vacancy("english", "d4"), 4), 30, 64, true},
+      {vacancy("english", "d4", "d4"), 100, 64, false, true},
   };
   for (const Case& c : cases) {
     if (small_cases_only() && c.stop_mib != 0) continue;  // the larger cases
@@ -613,10 +621,10 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     CensusOptions o = c.sets ? sets_only() : small_options();
-    const CensusResult r = census_detail::compact_census(c.p, o, c.wide_counts);
+    const CensusResult r = census_detail::compact_census(c.p, o, c.count_bits);
     o.checkpoint_dir = dir.string();
     o.memory_limit = c.stop_mib ? c.stop_mib << 20 : r.peak_bytes / 2;
-    const CensusResult stopped = census_detail::compact_census(c.p, o, c.wide_counts);
+    const CensusResult stopped = census_detail::compact_census(c.p, o, c.count_bits);
     ASSERT_EQ(stopped.stop, StopReason::Memory);
     ASSERT_TRUE(std::filesystem::exists(dir / "census.state"));
     o.memory_limit = small_options().memory_limit;
@@ -638,7 +646,7 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
           ++held;
       }
     };
-    const CensusResult s = census_detail::compact_census(c.p, o, c.wide_counts);
+    const CensusResult s = census_detail::compact_census(c.p, o, c.count_bits);
     EXPECT_GT(reports, 0);
     EXPECT_EQ(held, 0);
     o.progress = nullptr;

@@ -39,7 +39,7 @@ int complement_twist(const Board& b, const Problem& p) {
   return -1;
 }
 
-CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts) {
+CensusResult compact_census(const Problem& p, const CensusOptions& o, int count_bits) {
   const Board& b = *p.board;
   const std::vector<int> syms = problem_symmetries(b, p, o.symmetry);
   const int twist = complement_twist(b, p);
@@ -47,10 +47,10 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_
   [[maybe_unused]] const Isa isa =
       o.engine == CensusEngine::CompactPortable ? Isa::Portable : kernel_info().census;
 #if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
-  if (isa == Isa::Avx512) return avx512::compact_census_isa(p, o, syms, twist, wide_counts);
-  if (isa == Isa::Avx2) return avx2::compact_census_isa(p, o, syms, twist, wide_counts);
+  if (isa == Isa::Avx512) return avx512::compact_census_isa(p, o, syms, twist, count_bits);
+  if (isa == Isa::Avx2) return avx2::compact_census_isa(p, o, syms, twist, count_bits);
 #endif
-  return portable::compact_census_isa(p, o, syms, twist, wide_counts);
+  return portable::compact_census_isa(p, o, syms, twist, count_bits);
 }
 
 }  // namespace pegsol::census_detail

@@ -30,7 +30,8 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
   f.word(complementary_);
   f.word(static_cast<u64>(o_.counts) | static_cast<u64>(o_.random_player) << 1 |
          static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
-         static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(wide_counts_) << 5);
+         static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(count_bits_ == 0) << 5 |
+         static_cast<u64>(count_bits_ % 64) << 6);
   f.word(o_.distinct_max_positions);
   reach_.fingerprint([&](u64 x) { f.word(x); });
   return f.value();
@@ -281,6 +282,10 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
   if constexpr (std::is_same_v<C, u64>) {
     Level<u64> cur(pool_, mem_);
     load(cur);
+    count_or_ = 0;
+    if constexpr (kCounts != kKeys)
+      for (const Segment<u64>& s : cur.seg)
+        for (std::size_t i = 0; i < s.n; ++i) count_or_ |= s.count[i];
     run_levels<u64, kCounts>(r, cur, k, false);
   } else {
     throw CensusError("checkpoint: " + cf::state(dir) + " holds 64-bit counts; this run needs 128");

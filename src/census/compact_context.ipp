@@ -11,6 +11,7 @@ struct alignas(64) Tally {
   u128 games = 0;  // complete games ending in this level
   u128 paths = 0;  // sum of count x jumps: every path leaving the level
   bool paths_overflow = false;
+  u64 count_or = 0;                // the OR of the level's 64-bit counts
   u64 join_raw = 0, join_sym = 0;  // solution-path positions found by the complement join
 };
 
@@ -31,16 +32,17 @@ class Engine : public Context<64> {
     if (!o.checkpoint_dir.empty()) lock_ = std::make_unique<DirLock>(o.checkpoint_dir);
   }
 
-  // wide_counts: 128-bit counts from the first level (tests), not from the level that needs them.
-  CensusResult run(bool wide_counts) {
-    wide_counts_ = wide_counts;
+  // count_bits: counts stay 64-bit while every count of the next level is sure to stay below
+  // 2^count_bits (64; tests lower it to widen early, and 0 gives 128-bit counts from the start).
+  CensusResult run(int count_bits) {
+    count_bits_ = std::clamp(count_bits, 0, 64);
     k0_ = std::popcount(start_);
     paths_.assign(static_cast<std::size_t>(n_ + 1), {});
     u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
     if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
       units += 1000 * static_cast<u64>(k0_ - goal_pegs_);
     CensusResult r =
-        run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res, wide_counts); });
+        run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res); });
     stored_.clear();
     r.spill_peak_bytes = pool_.spill_peak();
     return r;
@@ -48,11 +50,11 @@ class Engine : public Context<64> {
 
  private:
   // The census's passes, in order; run_engine() turns a stop into the result's reason.
-  void body(CensusResult& r, bool wide_counts) {
+  void body(CensusResult& r) {
     if (k0_ == 0) {
       r.levels[0] = {1, 1, 0, 0, 1};
       r.games = 1;
-    } else if (o_.counts && wide_counts) {
+    } else if (o_.counts && count_bits_ == 0) {
       if (o_.random_player)
         forward<u128, kChance>(r);
       else
@@ -267,6 +269,7 @@ class Engine : public Context<64> {
   template <class C, Carry kCounts>
   void at_level(CensusResult& r, const Level<C>& cur, int k);
   bool will_keep(int k) const;
+  bool counts_may_pass() const;
   template <class C>
   void keep_or_release(Level<C>& lv, int k);
   Level<u128> widen(Level<u64>& cur);
@@ -351,6 +354,7 @@ class Engine : public Context<64> {
   std::vector<u32> est_size_;  // expand()'s parents per residue
   std::vector<u64> est_;       // and expected children
   u128 paths_out_ = 0;  // paths leaving the current level: a bound on the next level's counts
+  u64 count_or_ = 1;    // the OR of the current level's counts, while they are 64-bit
   u64 path_raw_ = 0;    // raw solution-path positions found so far
   int joined_ = -1;     // the last level whose complement join ran while it was built
 
@@ -358,7 +362,7 @@ class Engine : public Context<64> {
   std::map<int, Level<u64>> stored_;  // levels kept (keys) for the solution-path passes
   std::set<int> saved_stored_;        // stored levels in the checkpoint directory
   std::unique_ptr<DirLock> lock_;     // the checkpoint directory's, while the run writes there
-  bool wide_counts_ = false;          // 128-bit counts from the first level (tests)
+  int count_bits_ = 64;               // see run()
   template <class C>
   using WorkersOf = std::tuple<std::vector<std::unique_ptr<Worker<C, kPaths>>>,
                                std::vector<std::unique_ptr<Worker<C, kChance>>>>;

@@ -109,28 +109,28 @@ constexpr double kSmallLevel = 200000;
 
 template <class Kernel, bool kVec>
 CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,
-                 int twist, bool wide_counts) {
-  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms), twist).run(wide_counts);
+                 int twist, int count_bits) {
+  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms), twist).run(count_bits);
 }
 
 }  // namespace
 
 CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, bool wide_counts) {
+                                const std::vector<int>& syms, int twist, int count_bits) {
   const Board& b = *p.board;
   const int t = std::max(twist, 0);
 #if PEGSOL_AVX512
   if (auto grid = GridKernel::make(b, syms, t))
-    return run<GridKernel, true>(p, o, std::move(*grid), syms, twist, wide_counts);
-  return run<TableKernel, true>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
+    return run<GridKernel, true>(p, o, std::move(*grid), syms, twist, count_bits);
+  return run<TableKernel, true>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
 #elif PEGSOL_AVX2
   if (auto grid = Avx2GridKernel::make(b, syms, t))
-    return run<Avx2GridKernel, false>(p, o, std::move(*grid), syms, twist, wide_counts);
-  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
+    return run<Avx2GridKernel, false>(p, o, std::move(*grid), syms, twist, count_bits);
+  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
 #else
   if (auto grid = ScalarGridKernel::make(b, syms, t))
-    return run<ScalarGridKernel, false>(p, o, std::move(*grid), syms, twist, wide_counts);
-  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, wide_counts);
+    return run<ScalarGridKernel, false>(p, o, std::move(*grid), syms, twist, count_bits);
+  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
 #endif
 }
 

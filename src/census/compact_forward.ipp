@@ -49,6 +49,7 @@ inline void Engine<Kernel, kVec>::forward(CensusResult& r) {
         s.share[0] = moves[0] ? 1.0 / moves[0] : 1.0;
       }
       paths_out_ = moves[0];
+      count_or_ = 1;
       if (!moves[0]) lv.games = 1;
       add_count(r.games, lv.games);
     }
@@ -67,7 +68,7 @@ inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int
     if (k == 1 || cur.size() == 0 || met_) break;
     if (fresh && !o_.checkpoint_dir.empty()) save<C, kCounts>(r, cur, k);
     if constexpr (kCounts != kKeys && std::is_same_v<C, u64>) {
-      if (paths_out_ >> 64) {  // level k-1's counts may pass 2^64: 128-bit counts from here
+      if (counts_may_pass()) {  // level k-1's counts may pass 2^64: 128-bit counts from here
         Level<u128> wide = widen(cur);
         run_levels<u128, kCounts>(r, wide, k, false);
         return;
@@ -104,6 +105,19 @@ inline void Engine<Kernel, kVec>::at_level(CensusResult& r, const Level<C>& cur,
       joined_ != k)
     complement_join(r, cur, k);
   if (meet_ && 2 * k == n_) complement_join(r, cur, k);  // an even board's one middle level
+}
+
+// Whether a count of the level below the current one may reach 2^count_bits_. Each is a sum of
+// the counts of (parent, jump) pairs, and a pair is told by the jump and its child's image: at
+// most |group| x jumps terms, each no more than the level's largest count (below 2^w, w the bit
+// width of the counts' OR). The paths leaving the level bound every next count too.
+template <class Kernel, bool kVec>
+inline bool Engine<Kernel, kVec>::counts_may_pass() const {
+  const int w = std::bit_width(count_or_);
+  const u128 largest = w >= 64 ? ~u64{0} : (u64{1} << w) - 1;
+  const u128 terms = static_cast<u128>(kern_.group_size()) * b_.jumps().size();
+  const u128 bound = std::min(paths_out_, largest * terms);
+  return count_bits_ == 0 || bound >> count_bits_ != 0;
 }
 
 // Whether level k will be stored for a solution-path pass, so that its compaction packs its
@@ -418,8 +432,9 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
   });
   CensusLevel& lv = r.levels[static_cast<std::size_t>(k - 1)];
   u128 paths = 0;
-  u64 join_raw = 0, join_sym = 0;
+  u64 join_raw = 0, join_sym = 0, count_or = 0;
   for (const Tally& x : tally) {
+    count_or |= x.count_or;
     lv.reachable_raw += x.raw;
     lv.reachable_sym += x.sym;
     if (join) {
@@ -435,6 +450,11 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
   if constexpr (kCounts != kKeys) {
     add_count(r.games, lv.games);
     paths_out_ = paths;
+    count_or_ = count_or;
+    // The widening's bound, held to (tests lower count_bits_ so that a count would pass it).
+    if (std::is_same_v<C, u64> && count_bits_ < 64 && count_or >> count_bits_)
+      throw CensusError("a count of level " + std::to_string(k - 1) + " reached 2^" +
+                        std::to_string(count_bits_) + " before the counts widened");
   }
   if (join && meet_) {
     join_figures(r, kn, join_raw, join_sym);
@@ -956,14 +976,17 @@ inline void Engine<Kernel, kVec>::sort_out(Worker<C, kCounts>& w, Segment<C>& ou
   w.at.assign(off, off + len);
   u32* at = w.at.data();
   u64* ok = out.key;
+  u64 count_or = 0;
   for (std::size_t i = 0; i < m; ++i) {
     const u32 p = at[(R[i] - out.lo) & kResidueMask]++;
     ok[p] = K[i];
     if constexpr (kCounts != kKeys) {
       out.count[p] = Cn[i];
+      if constexpr (std::is_same_v<C, u64>) count_or |= Cn[i];
       if constexpr (kCounts == kChance) out.share[p] = S[i];
     }
   }
+  my.count_or |= count_or;
   if (pack) {
     const std::size_t wb = static_cast<std::size_t>(kern_.packed_bytes());
     out.packed_copy = w.kept_bump.template alloc<std::uint8_t>(m * wb + 8);

@@ -227,23 +227,24 @@ CensusResult census(const Problem& p, const CensusOptions& o, std::vector<int> s
 }
 
 // The compact engine (compact.cpp): layouts of up to 64 bits; throws CensusError.
-// wide_counts: 128-bit path counts from the start (the tests' check of that path); otherwise
-// they widen at the first level whose counts could pass 2^64.
-CensusResult compact_census(const Problem& p, const CensusOptions& o, bool wide_counts = false);
+// count_bits: path counts stay 64-bit until a level whose counts could reach 2^count_bits, then
+// widen to 128 bits; 64 in a real run, lower in the tests' checks of the widening (0: 128-bit
+// counts from the start).
+CensusResult compact_census(const Problem& p, const CensusOptions& o, int count_bits = 64);
 // The compact engine compiled for one instruction-set tier (compact_engine.ipp): the census
 // group's symmetries (indices into the board's, the identity first) and the complement twist
 // given. Only the tiers this CPU supports may be called (pegsol::kernel_info()).
 namespace portable {
 CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, bool wide_counts);
+                                const std::vector<int>& syms, int twist, int count_bits);
 }
 namespace avx2 {
 CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, bool wide_counts);
+                                const std::vector<int>& syms, int twist, int count_bits);
 }
 namespace avx512 {
 CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, bool wide_counts);
+                                const std::vector<int>& syms, int twist, int count_bits);
 }
 
 // The control a census engine polls: a child of the caller's (options.control) that also
