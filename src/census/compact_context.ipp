@@ -41,8 +41,7 @@ class Engine : public Context<64> {
     u64 units = 1000 * static_cast<u64>(std::max(0, k0_ - 1));
     if (o_.counts && o_.on_path && !complementary_ && goal_pegs_ < k0_)
       units += 1000 * static_cast<u64>(k0_ - goal_pegs_);
-    CensusResult r =
-        run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res); });
+    CensusResult r = run_engine(kern_.group_size(), units, [&](CensusResult& res) { body(res); });
     stored_.clear();
     r.spill_peak_bytes = pool_.spill_peak();
     return r;
