@@ -12,6 +12,7 @@ struct alignas(64) Tally {
   u128 paths = 0;  // sum of count x jumps: every path leaving the level
   bool paths_overflow = false;
   u64 count_or = 0;                // the OR of the level's 64-bit counts
+  u64 tabled = 0;                  // positions in the work items' tables (before the filter)
   u64 join_raw = 0, join_sym = 0;  // solution-path positions found by the complement join
 };
 
@@ -293,8 +294,8 @@ class Engine : public Context<64> {
                       Tally& my) const;
 #endif
   template <class C, Carry kCounts>
-  void compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
-                      Tally& my) const;
+  std::size_t compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
+                             Tally& my) const;
   template <class C, Carry kCounts>
   void sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack, std::size_t m,
                 const u64* K, const u32* R, const C* Cn, const double* S) const;
