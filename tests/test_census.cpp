@@ -526,6 +526,7 @@ TEST(Census, WideCountsAgree) {
     const CensusResult r = census(p, o);
     check_same_figures(census_detail::compact_census(p, o, 0), r);
     for (int bits : {8, 12, 16, 20, 24, 32}) {
+      if (small_cases_only() && bits % 12 != 0) continue;
       SCOPED_TRACE("counts 64-bit below 2^" + std::to_string(bits));
       check_same_figures(census_detail::compact_census(p, o, bits), r);
     }
@@ -904,6 +905,8 @@ TEST(Census, MeetInTheMiddleAgainstBruteForce) {
           whole.meet = false;
           const CensusResult f = census(p, whole);
           for (CensusEngine e : {CensusEngine::Compact, CensusEngine::CompactPortable}) {
+            // The sanitizer build has the portable tier alone: the two engines are one there.
+            if (kSanitized && e == CensusEngine::CompactPortable) continue;
             o.engine = e;
             const std::string what = std::string(name) + " " + b->hole_name(v) + " -> " +
                                      b->hole_name(h) + (prune ? ", pruned" : "") +
