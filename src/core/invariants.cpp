@@ -46,74 +46,16 @@ bool is_pagoda(const Board& board, const Pagoda& p) {
 namespace {
 
 // Dense simplex for: maximise c.x subject to A x <= b, x >= 0, with b >= 0 (so the slack basis is
-// feasible). Bland's rule: no cycling on the many degenerate (b = 0) rows. Returns x at the
-// optimum, or nullopt when unbounded or (`spent` set) past `budget` pivots.
-std::optional<std::vector<double>> simplex_bland(const std::vector<std::vector<double>>& A,
-                                                 const std::vector<double>& b,
-                                                 const std::vector<double>& c, int budget,
-                                                 bool& spent) {
+// feasible). Returns x at the optimum, or nullopt when unbounded or (`spent` set) past `budget`
+// pivots. Exact: Bland's rule, which cannot cycle on the many degenerate (b = 0) rows.
+// Perturbed: the pivots run on b with each entry raised by its own amount below 2e-7, so that
+// those rows do not stall them, by Dantzig's rule (Bland's after a run of degenerate pivots); the
+// same pivots carry the exact b beside it, and x is the final basis's vertex of the exact problem.
+std::optional<std::vector<double>> simplex_run(const std::vector<std::vector<double>>& A,
+                                               const std::vector<double>& b,
+                                               const std::vector<double>& c, bool perturbed,
+                                               int budget, bool& spent) {
   spent = false;
-  const std::size_t m = A.size(), n = c.size(), cols = n + m + 1;
-  std::vector<double> T((m + 1) * cols, 0.0);
-  auto at = [&](std::size_t r, std::size_t k) -> double& { return T[r * cols + k]; };
-  std::vector<std::size_t> basis(m);
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t k = 0; k < n; ++k) at(i, k) = A[i][k];
-    at(i, n + i) = 1;
-    at(i, cols - 1) = b[i];
-    basis[i] = n + i;
-  }
-  for (std::size_t k = 0; k < n; ++k) at(m, k) = -c[k];
-  const double eps = 1e-9;
-  for (int iter = 0; iter < budget; ++iter) {
-    std::size_t enter = cols;
-    for (std::size_t k = 0; k + 1 < cols; ++k)
-      if (at(m, k) < -eps) {
-        enter = k;
-        break;
-      }
-    if (enter == cols) {
-      std::vector<double> x(n, 0.0);
-      for (std::size_t i = 0; i < m; ++i)
-        if (basis[i] < n) x[basis[i]] = at(i, cols - 1);
-      return x;
-    }
-    std::size_t leave = m;
-    double best = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < m; ++i) {
-      double a = at(i, enter);
-      if (a > eps) {
-        double ratio = at(i, cols - 1) / a;
-        if (ratio < best - eps || (ratio < best + eps && leave < m && basis[i] < basis[leave])) {
-          best = ratio;
-          leave = i;
-        }
-      }
-    }
-    if (leave == m) return std::nullopt;
-    double piv = at(leave, enter);
-    for (std::size_t k = 0; k < cols; ++k) at(leave, k) /= piv;
-    for (std::size_t i = 0; i <= m; ++i) {
-      if (i == leave) continue;
-      double f = at(i, enter);
-      if (std::fabs(f) < 1e-15) continue;
-      for (std::size_t k = 0; k < cols; ++k) at(i, k) -= f * at(leave, k);
-    }
-    basis[leave] = enter;
-  }
-  spent = true;
-  return std::nullopt;
-}
-
-// The same LP for when Bland's rule runs out of pivots (the 66-hole triangle's LPs needed more
-// than 50,000): Dantzig's rule, the pivots run on b with each entry raised by its own amount below
-// 2e-7, so that the many b = 0 rows (a pagoda's jumps) do not stall them; the same pivots carry the
-// exact b beside it, and x is the final basis's vertex of the exact problem: a few hundred pivots
-// there. (It is not the first choice: its optimal vertices gave the Diamond 41 table's passes
-// weaker pruning pagodas, which doubled that table's time.)
-std::optional<std::vector<double>> simplex_perturbed(const std::vector<std::vector<double>>& A,
-                                                     const std::vector<double>& b,
-                                                     const std::vector<double>& c) {
   const std::size_t m = A.size(), n = c.size(), vars = n + m, rhs = vars, exact = vars + 1;
   const std::size_t cols = vars + 2;
   std::vector<double> T((m + 1) * cols, 0.0);
@@ -122,28 +64,28 @@ std::optional<std::vector<double>> simplex_perturbed(const std::vector<std::vect
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t k = 0; k < n; ++k) at(i, k) = A[i][k];
     at(i, n + i) = 1;
-    at(i, rhs) = b[i] + 1e-7 * (1.0 + static_cast<double>((i * 37) % 101) / 101.0);
+    at(i, rhs) =
+        b[i] + (perturbed ? 1e-7 * (1.0 + static_cast<double>((i * 37) % 101) / 101.0) : 0);
     at(i, exact) = b[i];
     basis[i] = n + i;
   }
   for (std::size_t k = 0; k < n; ++k) at(m, k) = -c[k];
   const double eps = 1e-9;
-  // Dantzig's rule (the most negative reduced cost) while the objective moves; Bland's (the first
-  // negative one) after a run of degenerate pivots, which cannot cycle.
+  const int dantzig = perturbed ? 50 : 0;  // degenerate pivots in a row before Bland's rule
   int stalled = 0;
-  for (int iter = 0; iter < 50000; ++iter) {
+  for (int iter = 0; iter < budget; ++iter) {
     std::size_t enter = vars;
     double most = -eps;
     for (std::size_t k = 0; k < vars; ++k)
       if (at(m, k) < most) {
         enter = k;
-        if (stalled >= 50) break;
+        if (stalled >= dantzig) break;
         most = at(m, k);
       }
     if (enter == vars) {
       std::vector<double> x(n, 0.0);
       for (std::size_t i = 0; i < m; ++i)
-        if (basis[i] < n) x[basis[i]] = std::max(0.0, at(i, exact));
+        if (basis[i] < n) x[basis[i]] = perturbed ? std::max(0.0, at(i, exact)) : at(i, exact);
       return x;
     }
     std::size_t leave = m;
@@ -170,18 +112,22 @@ std::optional<std::vector<double>> simplex_perturbed(const std::vector<std::vect
     }
     basis[leave] = enter;
   }
+  spent = true;
   return std::nullopt;
 }
 
 // maximise c.x subject to A x <= b, x >= 0 (b >= 0): x at the optimum, or nullopt when
-// unbounded or when both methods run out of pivots. Bland's rule first (the LPs of the 33- to
-// 45-hole boards' tables took at most about 1,700 pivots), then the perturbed one.
+// unbounded or out of pivots. The exact simplex first, with 5,000 pivots (the LPs of the 33- to
+// 45-hole boards' tables took at most about 1,700), then the perturbed one, which answers the
+// 66-hole triangle's LPs in a few hundred (Bland's rule ran through 50,000 there without an
+// answer). Not the perturbed one first: its optimal vertices gave the Diamond 41 table's passes
+// weaker pruning pagodas, which doubled that table's time.
 std::optional<std::vector<double>> simplex(const std::vector<std::vector<double>>& A,
                                            const std::vector<double>& b,
                                            const std::vector<double>& c) {
   bool spent = false;
-  if (auto x = simplex_bland(A, b, c, 5000, spent); x || !spent) return x;
-  return simplex_perturbed(A, b, c);
+  if (auto x = simplex_run(A, b, c, false, 5000, spent); x || !spent) return x;
+  return simplex_run(A, b, c, true, 50000, spent);
 }
 
 constexpr int kPagodaLpMaxHoles = 100;
