@@ -397,6 +397,8 @@ async function printSolution() {
 function jobButtons(live) { for (const b of ['job-pause', 'job-resume', 'job-cancel']) $(b).disabled = !live; }
 async function startJob(kind) {
   jobButtons(false);
+  $('job-state').textContent = `${kind} starting`;
+  $('job-state').dataset.state = 'starting';
   try {
     const j = await api('/api/jobs', { ...S.spec, kind, start: S.start, end: S.end });
     S.job = j.id;
