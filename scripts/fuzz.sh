@@ -16,21 +16,33 @@ if [ -z "${PEGSOL_FUZZ_BUILD:-}" ]; then
   cmake --preset fuzz >/dev/null
   nice -n 5 cmake --build build/fuzz -j2 >/dev/null
 fi
-status=0
-for target in drawing game notation spec json_spec; do
-  [ -x "$build/fuzz/fuzz_$target" ] || { echo "fuzz_$target: not built in $build"; exit 1; }
-  work=$build/findings/$target
+# fuzz_one TARGET: runs one target; its verdict on stdout, status 1 on a crash.
+fuzz_one() {
+  local target=$1
+  [ -x "$build/fuzz/fuzz_$target" ] || { echo "fuzz_$target: not built in $build"; return 1; }
+  local work=$build/findings/$target
   mkdir -p "$work/corpus"
   # The seeds are read, new inputs go to the work corpus (the repository's stays small).
-  args=(-max_len=4096 -timeout=60 -rss_limit_mb=2048 -print_final_stats=1
+  local args=(-max_len=4096 -timeout=60 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix="$work/" "$work/corpus" "fuzz/corpus/$target")
   if [ "$runs" != -1 ]; then args=(-runs="$runs" "${args[@]}"); else args=(-max_total_time="$seconds" "${args[@]}"); fi
   if ! "$build/fuzz/fuzz_$target" "${args[@]}" >"$work/log" 2>&1; then
     echo "fuzz_$target: FAILED ($work/log)"
     grep -E "ERROR|SUMMARY|==[0-9]+==" "$work/log" | head -5
-    status=1
-  else
-    echo "fuzz_$target: $(grep -E '^stat::number_of_executed_units' "$work/log" | awk '{print $2}') inputs, no crash"
+    return 1
   fi
+  echo "fuzz_$target: $(grep -E '^stat::number_of_executed_units' "$work/log" | awk '{print $2}') inputs, no crash"
+}
+# Two targets at a time, one per core; each prints its verdict when it ends.
+status=0
+pids=()
+for target in drawing game notation spec json_spec; do
+  if [ "${#pids[@]}" = 2 ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[1]}")
+  fi
+  fuzz_one "$target" &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 exit $status
