@@ -10,6 +10,8 @@
 #include <set>
 #include <thread>
 
+#include "sanitized.hpp"
+
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
@@ -22,12 +24,6 @@
 using namespace pegsol;
 
 namespace {
-
-#ifdef PEGSOL_TEST_SANITIZED
-constexpr bool kSanitized = true;  // the largest reference boards are left to the Release run
-#else
-constexpr bool kSanitized = false;
-#endif
 
 // Reference figures of one position: jump sequences to the goal and to one peg, end holes.
 struct Ref {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sanitized.hpp"
 #include "ticking_clock.hpp"
 
 #include "beam/survivors.hpp"
@@ -19,12 +20,6 @@
 
 namespace pegsol {
 namespace {
-
-#ifdef PEGSOL_TEST_SANITIZED
-constexpr bool kSanitized = true;  // the larger boards of a width are left to the Release run
-#else
-constexpr bool kSanitized = false;
-#endif
 
 Bits<64> from_string(const std::string& s) {  // "10110": bit 0 first
   Bits<64> b;

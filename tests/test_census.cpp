@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sanitized.hpp"
+
 #include "census/engine.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
@@ -26,12 +28,6 @@
 
 namespace pegsol {
 namespace {
-
-#ifdef PEGSOL_TEST_SANITIZED
-constexpr bool kSanitized = true;  // the largest brute-force boards are left to the Release run
-#else
-constexpr bool kSanitized = false;
-#endif
 
 using Seq = std::vector<int>;  // jump indices
 

@@ -19,30 +19,30 @@ using namespace pegsol;
 
 namespace {
 
-using Bits = std::uint64_t;
+using Mask = std::uint64_t;
 
-Bits bits_of(const HoleSet& s) {
-  Bits b = 0;
-  for (int h : s.members()) b |= Bits{1} << h;
+Mask bits_of(const HoleSet& s) {
+  Mask b = 0;
+  for (int h : s.members()) b |= Mask{1} << h;
   return b;
 }
 
 // Reference: the fewest moves from `start` to every position with `pegs_left` pegs reachable
 // from it (position -> moves). A state is (pegs, last landing hole or -1); a jump from the last
 // landing hole costs nothing, any other one move.
-std::map<Bits, int> reference(const Board& b, Bits start, int pegs_left) {
+std::map<Mask, int> reference(const Board& b, Mask start, int pegs_left) {
   // Boards of at most 57 holes: the state packs into one word, the landing hole plus one in the
   // low 6 bits.
-  auto key = [](Bits pegs, int last) { return pegs << 6 | static_cast<Bits>(last + 1); };
-  std::unordered_map<Bits, int> dist;
-  std::deque<Bits> queue;
+  auto key = [](Mask pegs, int last) { return pegs << 6 | static_cast<Mask>(last + 1); };
+  std::unordered_map<Mask, int> dist;
+  std::deque<Mask> queue;
   dist[key(start, -1)] = 0;
   queue.push_back(key(start, -1));
-  std::map<Bits, int> out;
+  std::map<Mask, int> out;
   while (!queue.empty()) {
-    Bits state = queue.front();
+    Mask state = queue.front();
     queue.pop_front();
-    Bits pegs = state >> 6;
+    Mask pegs = state >> 6;
     int last = static_cast<int>(state & 63) - 1;
     int d = dist[state];
     if (std::popcount(pegs) == pegs_left) {
@@ -51,11 +51,11 @@ std::map<Bits, int> reference(const Board& b, Bits start, int pegs_left) {
       continue;
     }
     for (const Jump& j : b.jumps()) {
-      Bits f = Bits{1} << j.from, o = Bits{1} << j.over, t = Bits{1} << j.to;
+      Mask f = Mask{1} << j.from, o = Mask{1} << j.over, t = Mask{1} << j.to;
       if (!(pegs & f) || !(pegs & o) || (pegs & t)) continue;
-      Bits next = (pegs & ~f & ~o) | t;
+      Mask next = (pegs & ~f & ~o) | t;
       int w = j.from == last ? 0 : 1;
-      Bits k = key(next, j.to);
+      Mask k = key(next, j.to);
       auto it = dist.find(k);
       if (it != dist.end() && it->second <= d + w) continue;
       dist[k] = d + w;
@@ -78,9 +78,9 @@ int recount(const std::vector<Jump>& jumps) {
 }
 
 // Replays `jumps` from `start` by hand and returns the final pegs.
-Bits play(const Board& b, Bits pegs, const std::vector<Jump>& jumps) {
+Mask play(const Board& b, Mask pegs, const std::vector<Jump>& jumps) {
   for (const Jump& j : jumps) {
-    Bits f = Bits{1} << j.from, o = Bits{1} << j.over, t = Bits{1} << j.to;
+    Mask f = Mask{1} << j.from, o = Mask{1} << j.over, t = Mask{1} << j.to;
     bool legal = (pegs & f) && (pegs & o) && !(pegs & t);
     bool on_board = false;
     for (const Jump& k : b.jumps()) on_board = on_board || k == j;
@@ -97,10 +97,10 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
   EXPECT_EQ(r.lower_bound, expected);
   EXPECT_EQ(recount(r.jumps), expected);
   EXPECT_EQ(static_cast<int>(r.chains().size()), expected);
-  Bits final = play(*p.board, bits_of(p.start), r.jumps);
+  Mask final = play(*p.board, bits_of(p.start), r.jumps);
   switch (p.goal.kind) {
     case Goal::Kind::Hole:
-      EXPECT_EQ(final, Bits{1} << p.goal.hole);
+      EXPECT_EQ(final, Mask{1} << p.goal.hole);
       break;
     case Goal::Kind::Any:
       EXPECT_EQ(std::popcount(final), 1);
@@ -154,9 +154,9 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
     for (int s = 0; s < n; ++s) starts.push_back(s);
   for (int s : starts) {
     HoleSet start = single_vacancy(b, s);
-    std::map<Bits, int> ref = reference(b, bits_of(start), 1);
+    std::map<Mask, int> ref = reference(b, bits_of(start), 1);
     for (int e = 0; e < n; ++e) {
-      auto it = ref.find(Bits{1} << e);
+      auto it = ref.find(Mask{1} << e);
       int expected = it == ref.end() ? -1 : it->second;
       EXPECT_EQ(table.at(s, e), expected) << "table " << s << " -> " << e;
       if (expected >= 0 && (board_min < 0 || expected < board_min)) board_min = expected;
@@ -180,7 +180,7 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
       pruned += rt.positions < rp.positions;
       // The reversed problem: jumps taken back on the complemented board.
       Problem q = complement_problem(p);
-      std::map<Bits, int> ref_q = reference(b, bits_of(q.start), q.goal.position.count());
+      std::map<Mask, int> ref_q = reference(b, bits_of(q.start), q.goal.position.count());
       auto iq = ref_q.find(bits_of(q.goal.position));
       FewestResult rq = fewest_solve(q);
       if (iq == ref_q.end()) {
@@ -276,7 +276,7 @@ TEST(Fewest, Hexagons) {
 TEST(Fewest, PositionGoal) {
   BoardPtr board = make_board("triangle:5");
   HoleSet start = single_vacancy(*board, 0);
-  std::map<Bits, int> ref = reference(*board, bits_of(start), 7);
+  std::map<Mask, int> ref = reference(*board, bits_of(start), 7);
   ASSERT_FALSE(ref.empty());
   int checked = 0;
   for (auto& [pegs, m] : ref) {
@@ -365,7 +365,7 @@ TEST(Fewest, ShortenKeepsSolutionsAndShortens) {
       first.algorithm = Algorithm::Dfs;
       SolveResult dfs = solve(p, first);
       if (dfs.status != Status::Solved) continue;
-      const Bits final = play(b, bits_of(p.start), dfs.moves);
+      const Mask final = play(b, bits_of(p.start), dfs.moves);
       const std::vector<Jump> shorter = shorten_moves(p, dfs.moves);
       EXPECT_EQ(play(b, bits_of(p.start), shorter), final) << "vacancy " << s;
       EXPECT_LE(recount(shorter), recount(dfs.moves));
@@ -400,7 +400,7 @@ TEST(Fewest, FinishKeepsTheMovesAndMinimizesTheRest) {
       const std::vector<Jump> played = flatten(kept);
       ASSERT_EQ(f.kept_jumps, played.size());
       EXPECT_TRUE(std::equal(played.begin(), played.end(), f.jumps.begin()));
-      const Bits from = play(b, bits_of(p.start), played);
+      const Mask from = play(b, bits_of(p.start), played);
       EXPECT_EQ(bits_of(f.from), from);
       int fewest = -1;
       for (const auto& [end, moves] : reference(b, from, 1))
@@ -463,7 +463,7 @@ TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   EXPECT_EQ(r.reason, "stopped: memory");
   ASSERT_FALSE(r.jumps.empty());
   EXPECT_EQ(r.moves, recount(r.jumps));
-  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Bits{1} << p.goal.hole);
+  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Mask{1} << p.goal.hole);
   EXPECT_FALSE(r.proven);
   EXPECT_GE(r.lower_bound, 1);
   EXPECT_LT(r.lower_bound, r.moves);
@@ -475,7 +475,7 @@ TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   EXPECT_EQ(plain.stop, StopReason::Memory);
   EXPECT_EQ(plain.lower_bound, r.lower_bound);
   EXPECT_LT(r.moves, plain.moves);
-  EXPECT_EQ(play(*board, bits_of(p.start), plain.jumps), Bits{1} << p.goal.hole);
+  EXPECT_EQ(play(*board, bits_of(p.start), plain.jumps), Mask{1} << p.goal.hole);
 }
 
 TEST(Fewest, MemoryBudgetStops) {
@@ -523,7 +523,7 @@ TEST(Fewest, Diamond41In26Moves) {
   ASSERT_EQ(p.goal.kind, Goal::Kind::Hole);
   EXPECT_EQ(p.start.count(), 40);
   EXPECT_FALSE(p.start.test(*board->find("e3")));
-  EXPECT_EQ(play(*board, bits_of(p.start), jumps), Bits{1} << *board->find("e7"));
+  EXPECT_EQ(play(*board, bits_of(p.start), jumps), Mask{1} << *board->find("e7"));
   EXPECT_EQ(p.goal.hole, *board->find("e7"));
   EXPECT_EQ(recount(jumps), 26);
 }

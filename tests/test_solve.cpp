@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "sanitized.hpp"
+
 #include "pegsol/catalogue.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
@@ -14,12 +16,6 @@
 using namespace pegsol;
 
 namespace {
-
-#ifdef PEGSOL_TEST_SANITIZED
-constexpr bool kSanitized = true;  // the largest reference boards are left to the Release run
-#else
-constexpr bool kSanitized = false;
-#endif
 
 // Reference: plain recursion over HoleSet through every position reachable from the start,
 // recording the holes where a single peg is left; no bit layout, symmetry or invariants.
