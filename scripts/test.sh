@@ -27,7 +27,9 @@ for preset in release sanitize; do
   cmake --preset "$preset" -DCMAKE_UNITY_BUILD=ON >/dev/null
   cmake --build build/"$preset"
   step "$preset tests"
-  ctest --preset "$preset" -j2
+  # Three at a time on two cores: many tests wait part of the time (mpirun starting ranks, the
+  # browser, python), and none is timed but the limits test, which runs alone (RUN_SERIAL).
+  ctest --preset "$preset" -j3
 done
 # The census suite again with the AVX2 kernels forced (docs/kernels.md): on an AVX-512 CPU the
 # Release suite runs the avx512 tier, and only this step runs the avx2 tier's scan. The portable

@@ -26,7 +26,7 @@ problems=(
   "--board triangle:6 --distinct-limit 1000"
   "--board hexagon:3"
   "--board rect:4x5 --no-distinct"
-  "--board rect:4x5 --lattice square8 --no-distinct"
+  "--board rect:4x4 --lattice square8 --no-distinct"
   "--board english --start $english_sub --end any"
   "--board english --start $english_sub --end d4 --no-random-player"
 )
