@@ -159,6 +159,7 @@ class SpillFile {
 class Pool {
  public:
   static constexpr std::size_t kChunk = std::size_t{2} << 20;
+  static constexpr std::size_t kPage = 4096;
   struct Chunk {
     char* p = nullptr;
     std::size_t size = 0;
@@ -205,7 +206,14 @@ class Pool {
         return c;
       }
     }
-    return map(std::max(kChunk, (bytes + kChunk - 1) / kChunk * kChunk));
+    if (bytes <= kChunk) return map(kChunk);
+    // An array of its own, never pooled: whole pages in memory (whole chunks left much of the
+    // largest levels unused, docs/census.md), whole chunks on disk.
+    if (spill_ && mem_->used() + bytes > anon_cap_) {
+      const std::size_t size = (bytes + kChunk - 1) / kChunk * kChunk;
+      return {spill_->take(size), size, true};
+    }
+    return map((bytes + kPage - 1) / kPage * kPage);
   }
   // Takes a chunk back: one in memory for the next level, a spilled one punched out of the file.
   void give(const Chunk& c) {
@@ -331,7 +339,10 @@ class Bump {
     if (bytes > static_cast<std::size_t>(end_ - at_)) {
       const Pool::Chunk c = store_->pool().take(bytes);
       store_->add(c);
-      if (c.size != Pool::kChunk) {
+      // The array goes at the start of the new chunk; the chunk with more room left after it
+      // takes the next arrays (a level's hot residues make work items of megabytes, whose
+      // arrays left the rest of the chunk before them unused).
+      if (c.size != Pool::kChunk || c.size - bytes <= static_cast<std::size_t>(end_ - at_)) {
         if (c.spilled) filled_.push_back(c);
         return reinterpret_cast<T*>(c.p);
       }
