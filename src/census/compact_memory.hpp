@@ -208,11 +208,7 @@ class Pool {
     }
     if (bytes <= kChunk) return map(kChunk);
     // An array of its own, never pooled: whole pages in memory (whole chunks left much of the
-    // largest levels unused, docs/census.md), whole chunks on disk.
-    if (spill_ && mem_->used() + bytes > anon_cap_) {
-      const std::size_t size = (bytes + kChunk - 1) / kChunk * kChunk;
-      return {spill_->take(size), size, true};
-    }
+    // largest levels unused, docs/census.md), whole chunks on disk (map()).
     return map((bytes + kPage - 1) / kPage * kPage);
   }
   // Takes a chunk back: one in memory for the next level, a spilled one punched out of the file.
@@ -227,7 +223,10 @@ class Pool {
 
  private:
   Chunk map(std::size_t size) {
-    if (spill_ && mem_->used() + size > anon_cap_) return {spill_->take(size), size, true};
+    if (spill_ && mem_->used() + size > anon_cap_) {
+      const std::size_t chunks = (size + kChunk - 1) / kChunk * kChunk;
+      return {spill_->take(chunks), chunks, true};
+    }
     mem_->take(size);
     void* m =
         mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
