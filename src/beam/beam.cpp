@@ -41,16 +41,34 @@ using beam_detail::survivor_key;
 // loss of a candidate is negligible, and a solution never depends on it (solve() replays it).
 class DigestSet {
  public:
-  // Empties the set, sized for `expected` digests; a set that grew keeps its size, so a search
-  // that clears it every level allocates only while the levels grow.
-  void clear(std::size_t expected) {
-    std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * expected, 1024));
-    if (slots_.size() < want)
-      slots_.assign(want, 0);
-    else
-      std::fill(slots_.begin(), slots_.end(), 0);
+  // Empties the set, sized for `expected` digests, clearing it in slices with stop() polled
+  // between them; false when stop() asked to stop (the set is then left unusable until the next
+  // clear). A set kept within 4x of the size wanted is reused, so a search that clears it every
+  // level allocates only when the levels grow or shrink a lot.
+  template <class Stop>
+  bool clear(std::size_t expected, Stop&& stop) {
+    const std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * expected, 1024));
     used_ = 0;
+    if (slots_.size() < want || slots_.size() > 4 * want) {
+      slots_.clear();
+      slots_.shrink_to_fit();
+      if (stop()) return false;
+      slots_.reserve(want);
+    }
+    const std::size_t size = std::max(slots_.size(), want);
+    constexpr std::size_t kSlice = std::size_t{1} << 22;  // 32 MiB a slice
+    for (std::size_t at = 0; at < size; at += kSlice) {
+      if (at > 0 && stop()) return false;
+      const std::size_t end = std::min(size, at + kSlice);
+      if (at < slots_.size()) {
+        std::fill(slots_.begin() + static_cast<std::ptrdiff_t>(at),
+                  slots_.begin() + static_cast<std::ptrdiff_t>(std::min(end, slots_.size())), 0);
+      }
+      if (end > slots_.size()) slots_.resize(end, 0);
+    }
+    return true;
   }
+  std::size_t size() const { return used_; }
   bool contains(std::uint64_t d) const {
     if (d == 0) d = 1;
     std::size_t mask = slots_.size() - 1;
@@ -85,6 +103,22 @@ class DigestSet {
   }
   std::vector<std::uint64_t> slots_;
   std::size_t used_ = 0;
+};
+
+// Distinct children a level's parents had, to size the next level's digest set: the largest
+// ratio seen so far, times a quarter more (the set grows when a level needs more).
+class Fanout {
+ public:
+  void record(std::size_t parents, std::size_t children) {
+    if (parents > 0)
+      ratio_ = std::max(ratio_, static_cast<double>(children) / static_cast<double>(parents));
+  }
+  std::size_t expect(std::size_t parents) const {
+    return static_cast<std::size_t>(static_cast<double>(parents) * ratio_ * 1.25) + 64;
+  }
+
+ private:
+  double ratio_ = 4;
 };
 
 // Index of a level's positions for exact lookups (pairs): slots hold position indices.
@@ -401,7 +435,10 @@ class Attempt {
     }
 
     children_.clear();
-    seen_.clear(x.level.size() * 16);
+    if (!seen_.clear(fanout_.expect(x.level.size()), [&] { return stop_requested(); })) {
+      out_.stopped = true;
+      return false;
+    }
     for (std::size_t i = 0; i < x.level.size(); ++i) {
       if ((i & 63) == 0 && stop_requested()) {
         out_.stopped = true;
@@ -431,6 +468,7 @@ class Attempt {
                              static_cast<std::uint32_t>(j)});
       });
     }
+    fanout_.record(x.level.size(), seen_.size());
     if (children_.empty()) return false;
     select_survivors(children_, capacity_);
     std::vector<Pos> next;
@@ -478,6 +516,7 @@ class Attempt {
   int total_ = 0;
   std::vector<Child> children_;
   DigestSet seen_;
+  Fanout fanout_;
   Outcome out_;
 };
 
@@ -701,7 +740,10 @@ class Sweep {
   // reaches the goal ends the search. False when the level is empty or the search was stopped.
   bool step(bool last) {
     children_.clear();
-    seen_.clear(level_.size() * 16);
+    if (!seen_.clear(fanout_.expect(level_.size()), [&] { return stop_requested(); })) {
+      out_.stopped = true;
+      return false;
+    }
     for (std::size_t i = 0; i < level_.size(); ++i) {
       if ((i & 63) == 0 && stop_requested()) {
         out_.stopped = true;
@@ -730,6 +772,7 @@ class Sweep {
       });
       if (out_.found) return true;
     }
+    fanout_.record(level_.size(), seen_.size());
     if (children_.empty()) return false;
     select_survivors(children_, capacity_);
     std::vector<Pos> next;
@@ -763,7 +806,7 @@ class Sweep {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t u, std::size_t v) { return saved_cost_[u] < saved_cost_[v]; });
     if (order.size() > kEndgameStarts) order.resize(kEndgameStarts);
-    failed_.clear(std::size_t{1} << 16);
+    failed_.clear(std::size_t{1} << 16, [] { return false; });
     const int depth = total_ - saved_depth_;
     stride_ = g_.board().jumps().size() + 1;
     kids_.assign(static_cast<std::size_t>(depth + 1) * stride_, {0, 0});
@@ -827,6 +870,7 @@ class Sweep {
   std::vector<std::vector<Link>> links_;
   std::vector<Child> children_;
   DigestSet seen_;
+  Fanout fanout_;
   std::vector<Pos> saved_;  // the level where the endgame starts
   std::vector<std::int32_t> saved_cost_;
   int saved_depth_ = -1;
