@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int rc = run(argc, argv, rank, size);
+  // No rank leaves before rank 0 has written everything: mpirun takes the job down as soon as
+  // one rank exits with a status other than 0.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return rc;
 }
