@@ -90,6 +90,20 @@ TEST(CensusPool, AFreshArrayOverAChunkGivesItsWholeChunksToThePool) {
   for (const Pool::Chunk& c : got) pool.give(c);
 }
 
+TEST(CensusPool, ChunksComeFromSlabsOfOneMappingEach) {
+  Memory mem(std::size_t{1} << 30);
+  Pool pool(mem);
+  // Sixteen chunks from an empty pool: one slab, one chunk after another, each booked alone.
+  std::vector<Pool::Chunk> got;
+  for (int i = 0; i < 16; ++i) {
+    got.push_back(pool.take(1));
+    EXPECT_EQ(mem.used(), got.size() * kC);
+  }
+  for (std::size_t i = 1; i < got.size(); ++i) EXPECT_EQ(got[i].p, got[0].p + i * kC);
+  for (const Pool::Chunk& c : got) std::memset(c.p, 3, kC);
+  for (const Pool::Chunk& c : got) pool.give(c);
+}
+
 TEST(CensusPool, AnArrayPastTheLimitThrowsAndLeavesTheFreeChunks) {
   Memory mem(3 * kC);
   Pool pool(mem);

@@ -201,6 +201,7 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
   ~Pool() {
     for (const Chunk& c : free_) unmap(c);
+    if (slab_left_) munmap(slab_at_, slab_left_ * kChunk);  // never handed out, never booked
   }
   // A chunk of at least `bytes` (thread-safe); throws CensusError past the memory limit (or,
   // spilling, when the disk is full). Chunks in memory are handed out first.
@@ -255,17 +256,11 @@ class Pool {
       put_back();
       return false;
     }
-    void* m =
-        mmap(nullptr, size + kChunk, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) {
+    char* base = map_aligned(size, PROT_NONE);
+    if (!base) {
       put_back();
       return false;
     }
-    auto* base = static_cast<char*>(m);
-    const std::size_t lead = (kChunk - reinterpret_cast<std::uintptr_t>(base) % kChunk) % kChunk;
-    if (lead) munmap(base, lead);
-    munmap(base + lead + size, kChunk - lead);
-    base += lead;
     // Moved chunk by chunk; a chunk that fails to move stays where it was, free, and the rest of
     // the array is fresh pages.
     std::size_t placed = 0;
@@ -306,24 +301,47 @@ class Pool {
     out = {base, size, false};
     return true;
   }
+  // A mapping of `size` bytes on a chunk boundary (huge pages when writable; an inaccessible one
+  // is a reservation of address space alone), or nullptr.
+  static char* map_aligned(std::size_t size, int prot) {
+    const int flags = MAP_PRIVATE | MAP_ANONYMOUS | (prot == PROT_NONE ? MAP_NORESERVE : 0);
+    void* m = mmap(nullptr, size + kChunk, prot, flags, -1, 0);
+    if (m == MAP_FAILED) return nullptr;
+    auto* base = static_cast<char*>(m);
+    const std::size_t lead = (kChunk - reinterpret_cast<std::uintptr_t>(base) % kChunk) % kChunk;
+    if (lead) munmap(base, lead);
+    munmap(base + lead + size, kChunk - lead);
+    if (prot != PROT_NONE) madvise(base + lead, size, MADV_HUGEPAGE);
+    return base + lead;
+  }
   Chunk map(std::size_t size) {
     if (spill_ && mem_->used() + size > anon_cap_) {
       const std::size_t chunks = (size + kChunk - 1) / kChunk * kChunk;
       return {spill_->take(chunks), chunks, true};
     }
     mem_->take(size);
-    void* m =
-        mmap(nullptr, size + kChunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
+    if (size == kChunk) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (slab_left_ == 0) {
+        char* slab = map_aligned(kSlabChunks * kChunk, PROT_READ | PROT_WRITE);
+        if (!slab) {
+          mem_->give(size);
+          throw std::bad_alloc();
+        }
+        slab_at_ = slab;
+        slab_left_ = kSlabChunks;
+      }
+      char* p = slab_at_;
+      slab_at_ += kChunk;
+      --slab_left_;
+      return {p, kChunk, false};
+    }
+    char* p = map_aligned(size, PROT_READ | PROT_WRITE);
+    if (!p) {
       mem_->give(size);
       throw std::bad_alloc();
     }
-    auto* base = static_cast<char*>(m);
-    const std::size_t lead = (kChunk - reinterpret_cast<std::uintptr_t>(base) % kChunk) % kChunk;
-    if (lead) munmap(base, lead);
-    munmap(base + lead + size, kChunk - lead);
-    madvise(base + lead, size, MADV_HUGEPAGE);
-    return {base + lead, size, false};
+    return {p, size, false};
   }
   void unmap(const Chunk& c) {
     if (c.spilled) {
@@ -339,6 +357,12 @@ class Pool {
   std::atomic<std::size_t> trigger_{0};
   std::mutex m_;
   std::vector<Chunk> free_;
+  // Chunks are handed out from slabs of kSlabChunks, one mapping each: a mapping per chunk would
+  // meet the kernel's vm.max_map_count (65,530 by default) at about 128 GiB. The slab's chunks not
+  // yet handed out are address space alone.
+  static constexpr std::size_t kSlabChunks = 16;
+  char* slab_at_ = nullptr;
+  std::size_t slab_left_ = 0;
 };
 
 // The memory one level's arrays live in: pool chunks, which go back to the pool with the store,
