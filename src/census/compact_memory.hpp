@@ -161,8 +161,9 @@ class SpillFile {
 //   | chunk | chunk | chunk | tail (< 2 MiB, whole 4 KiB pages) |
 //
 // When it is freed its whole chunks join the free chunks and its tail is unmapped. (Unmapped
-// whole, such arrays were a third of each large French level, zeroed again level after level.)
-// Every mapping is booked in the memory ledger.
+// whole, the hot residues' arrays were zeroed again level after level: docs/census.md.) Single
+// chunks come from slabs, a mapping each. Every chunk is booked in the memory ledger when it is
+// handed out.
 class Pool {
  public:
   static constexpr std::size_t kChunk = std::size_t{2} << 20;
@@ -357,9 +358,9 @@ class Pool {
   std::atomic<std::size_t> trigger_{0};
   std::mutex m_;
   std::vector<Chunk> free_;
-  // Chunks are handed out from slabs of kSlabChunks, one mapping each: a mapping per chunk would
-  // meet the kernel's vm.max_map_count (65,530 by default) at about 128 GiB. The slab's chunks not
-  // yet handed out are address space alone.
+  // Chunks are handed out from slabs of kSlabChunks, one mapping each: a mapping per chunk met
+  // the kernel's vm.max_map_count on large machines (docs/census.md). The slab's chunks not yet
+  // handed out are address space alone.
   static constexpr std::size_t kSlabChunks = 16;
   char* slab_at_ = nullptr;
   std::size_t slab_left_ = 0;
