@@ -311,7 +311,8 @@ class Attempt {
   }
 
   void meet(int ea, int eb) {
-    std::size_t expect = b_.level.size() * (eb ? 64 : 1);
+    // Sized from the fan-out the levels had (it grows when B's frontier needs more).
+    const std::size_t expect = eb ? fanout_.expect(b_.level.size()) : b_.level.size();
     std::vector<Entry> table(std::bit_ceil(std::max<std::size_t>(2 * expect, 1024)),
                              Entry{0, 0, 0});
     std::size_t used = 0;
