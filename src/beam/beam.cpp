@@ -49,22 +49,24 @@ class DigestSet {
   bool clear(std::size_t expected, Stop&& stop) {
     const std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * expected, 1024));
     used_ = 0;
-    if (slots_.size() < want || slots_.size() > 4 * want) {
-      slots_.clear();
-      slots_.shrink_to_fit();
-      if (stop()) return false;
+    const bool fresh = slots_.size() < want || slots_.size() > 4 * want;
+    if (fresh) {
+      std::vector<std::uint64_t>().swap(slots_);
       slots_.reserve(want);
     }
-    const std::size_t size = std::max(slots_.size(), want);
+    const std::size_t size = fresh ? want : slots_.size();
     constexpr std::size_t kSlice = std::size_t{1} << 22;  // 32 MiB a slice
     for (std::size_t at = 0; at < size; at += kSlice) {
-      if (at > 0 && stop()) return false;
-      const std::size_t end = std::min(size, at + kSlice);
-      if (at < slots_.size()) {
-        std::fill(slots_.begin() + static_cast<std::ptrdiff_t>(at),
-                  slots_.begin() + static_cast<std::ptrdiff_t>(std::min(end, slots_.size())), 0);
+      if (stop()) {
+        if (fresh) std::vector<std::uint64_t>().swap(slots_);  // no partial size left behind
+        return false;
       }
-      if (end > slots_.size()) slots_.resize(end, 0);
+      const std::size_t end = std::min(size, at + kSlice);
+      if (fresh)
+        slots_.resize(end, 0);
+      else
+        std::fill(slots_.begin() + static_cast<std::ptrdiff_t>(at),
+                  slots_.begin() + static_cast<std::ptrdiff_t>(end), 0);
     }
     return true;
   }

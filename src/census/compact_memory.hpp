@@ -321,28 +321,26 @@ class Pool {
       return {spill_->take(chunks), chunks, true};
     }
     mem_->take(size);
-    if (size == kChunk) {
-      std::lock_guard<std::mutex> lock(m_);
-      if (slab_left_ == 0) {
-        char* slab = map_aligned(kSlabChunks * kChunk, PROT_READ | PROT_WRITE);
-        if (!slab) {
-          mem_->give(size);
-          throw std::bad_alloc();
-        }
-        slab_at_ = slab;
-        slab_left_ = kSlabChunks;
-      }
-      char* p = slab_at_;
-      slab_at_ += kChunk;
-      --slab_left_;
-      return {p, kChunk, false};
-    }
-    char* p = map_aligned(size, PROT_READ | PROT_WRITE);
+    char* p = size == kChunk ? slab_chunk() : map_aligned(size, PROT_READ | PROT_WRITE);
     if (!p) {
       mem_->give(size);
       throw std::bad_alloc();
     }
     return {p, size, false};
+  }
+  // The next chunk of the current slab (a new slab when it is used up), or nullptr.
+  char* slab_chunk() {
+    std::lock_guard<std::mutex> lock(m_);
+    if (slab_left_ == 0) {
+      char* slab = map_aligned(kSlabChunks * kChunk, PROT_READ | PROT_WRITE);
+      if (!slab) return nullptr;
+      slab_at_ = slab;
+      slab_left_ = kSlabChunks;
+    }
+    char* p = slab_at_;
+    slab_at_ += kChunk;
+    --slab_left_;
+    return p;
   }
   void unmap(const Chunk& c) {
     if (c.spilled) {
