@@ -4,6 +4,9 @@ set -u
 pegsol=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Python for the JSON checks: the interpreter itself, found once, without site packages (a version
+# manager's shim, such as pyenv's, costs about 0.4 s a start).
+py=$(python3 -c 'import sys; print(sys.executable)')
 pass=0 fail=0
 check() {  # check NAME EXPECTED_STATUS PATTERN -- command...
   local name=$1 want=$2 pattern=$3
@@ -126,7 +129,7 @@ check game-file-error 2 "badgame.txt:5:3: move 3: move 1-4: step 1 \\(jump 1-4\\
 printf 'pegsol game\nboard:\nlattice: triangular\n    o\n   o o\n  o o o\n o o o o\no o o o o\nstart: 1\nmoves: 4-1 6-4 1-6\n' >"$tmp/drawngame.txt"
 check game-file-drawn 0 'start with 11 pegs -> one peg anywhere' -- "$pegsol" solve --start "@$tmp/drawngame.txt" --no-draw
 # The JSON's start string is accepted back as --start.
-start=$("$pegsol" solve -b triangle:5 -s 4 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["start"])')
+start=$("$pegsol" solve -b triangle:5 -s 4 --json | "$py" -S -c 'import json, sys; print(json.load(sys.stdin)["start"])')
 check json-start-back 0 '"start":"'"$start"'"' -- "$pegsol" solve -b triangle:5 --start "$start" --json
 check json-start-vacancy 0 'triangle:5: vacancy 4 -> one peg anywhere' -- "$pegsol" solve -b triangle:5 --start "$start" --no-draw
 check json-start-length 2 'needs one .0. or .1. for each of the 15 holes of board triangle:5, not 4' -- "$pegsol" solve -b triangle:5 --start 1110
@@ -168,7 +171,7 @@ check spill-left-nothing 0 '^0$' -- bash -c "ls -A '$tmp/spill' | wc -l"
 # Checkpoint and resume: a census killed (kill -9) in the middle goes on with --resume to every
 # figure of an uninterrupted one; a directory of another census or with none is an input error.
 same_figures() {  # same_figures A.json B.json: equal but for stats
-  python3 -c 'import json,sys
+  "$py" -S -c 'import json,sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 a.pop("stats"); b.pop("stats")
 print("same" if a == b else "different"); sys.exit(a != b)' "$1" "$2"
@@ -207,7 +210,7 @@ tboard=triangle:6
 [ -n "$heavy" ] && tboard=triangle:7
 "$pegsol" table -b "$tboard" --method passes --json >"$tmp/table-whole.json"
 if [ -n "$heavy" ]; then
-  check table-spill-same 0 '^same$' -- python3 -c 'import json,sys
+  check table-spill-same 0 '^same$' -- "$py" -S -c 'import json,sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 print("same" if a["matrix"] == b["matrix"] and a["finals"] == b["finals"] and a["passes"] == b["passes"] else "different")' "$tmp/table-whole.json" "$tmp/table-spilled.json"
 fi
@@ -215,7 +218,7 @@ fi
 kill_when "$tmp/tck/pass.*/census.level.1?" $!
 check table-resume 0 '"complete":true' -- "$pegsol" table -b "$tboard" --method passes --resume "$tmp/tck" --json
 cp "$tmp/out" "$tmp/table-resumed.json"
-check table-resume-same 0 '^same$' -- python3 -c 'import json,sys
+check table-resume-same 0 '^same$' -- "$py" -S -c 'import json,sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 print("same" if a["matrix"] == b["matrix"] and a["passes"] == b["passes"] else "different")' "$tmp/table-whole.json" "$tmp/table-resumed.json"
 check table-resume-clean 0 '^table.state$' -- bash -c "ls '$tmp/tck' | grep -v lock"
@@ -270,7 +273,7 @@ if command -v script >/dev/null; then
 fi
 # The JSON object has exactly the documented keys and a replayable move list.
 "$pegsol" solve --json >"$tmp/j" 2>/dev/null
-if python3 - "$tmp/j" <<'PY'
+if "$py" -S - "$tmp/j" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert set(d) == {"board", "holes", "start", "status", "stop", "reason", "moves", "notation", "final", "stats"}, d.keys()
@@ -303,7 +306,7 @@ check fewest-with-bad-moves 2 'moves: move 2 \(4-1\): ' -- "$pegsol" solve -b tr
 # An English search, twice: the Release run's.
 if [ -n "$heavy" ]; then
   if "$pegsol" solve -b english --minimize moves --moves "d2-d4 f3-d3 e1-e3" --json >"$tmp/ff.json" &&
-    python3 - "$pegsol" "$tmp/ff.json" <<'PY'
+    "$py" -S - "$pegsol" "$tmp/ff.json" <<'PY'
 import json, subprocess, sys
 d = json.load(open(sys.argv[2]))
 m = d["minimize"]
@@ -327,9 +330,9 @@ check fewest-flags-table-alone 2 'give them with --minimize moves' -- "$pegsol" 
 # --no-pagodas also switches off the solvability table's pruned passes: the same matrix.
 check table-no-pagodas 0 '10 of 20 single vacancies can be solved; .*3 forward passes' -- "$pegsol" table -b rect:4x5 --method passes --no-pagodas
 nb=$("$pegsol" solve -b triangle:6 --minimize moves --no-bound --json 2>/dev/null |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
+  "$py" -S -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
 wb=$("$pegsol" solve -b triangle:6 --minimize moves --json 2>/dev/null |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
+  "$py" -S -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["stats"]["nodes"])')
 if [ -n "$nb" ] && [ "${nb%% *}" = "${wb%% *}" ] && [ "${nb##* }" != "${wb##* }" ]; then
   pass=$((pass + 1))
 else
@@ -339,9 +342,9 @@ fi
 # Tight pagodas: Diamond 41 from 16 moves into its 26-move solution, 10 more with and without.
 d41="c3-e3 d5-d3 d2-d4 f3-d3-d5 b4-d4 e1-e3 f5-f3 h4-f4 g6-g4 c6-c4 e6-c6 b6-d6 a5-c5 c4-c6-e6-g6 f8-f6 d8-d6"
 np=$("$pegsol" solve -b diamond41 --moves "$d41" --minimize moves --no-pagodas --json 2>/dev/null |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
+  "$py" -S -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
 wp=$("$pegsol" solve -b diamond41 --moves "$d41" --minimize moves --json 2>/dev/null |
-  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
+  "$py" -S -c 'import json,sys; d=json.load(sys.stdin); print(d["minimize"]["moves"], d["minimize"]["proven"], d["stats"]["nodes"])')
 if [ "${np% *}" = "10 True" ] && [ "${wp% *}" = "10 True" ] && [ "${wp##* }" -lt "${np##* }" ]; then
   pass=$((pass + 1))
 else
@@ -350,7 +353,7 @@ else
 fi
 "$pegsol" solve -b triangle:6 --minimize moves --json >"$tmp/f" 2>/dev/null
 "$pegsol" fewest -b triangle:5 --json >"$tmp/fb" 2>/dev/null
-if python3 - "$tmp/f" "$tmp/fb" <<'PY'
+if "$py" -S - "$tmp/f" "$tmp/fb" <<'PY'
 import json, sys
 # The flat jump list replays, its chains are the minimize chains, and they count the moves.
 d = json.load(open(sys.argv[1]))

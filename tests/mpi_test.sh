@@ -14,10 +14,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Open MPI refuses root without these; they change nothing for other users.
+# Python for the JSON checks: the interpreter itself, found once, without site packages (a version
+# manager's shim, such as pyenv's, costs about 0.4 s a start).
+py=$(python3 -c 'import sys; print(sys.executable)')
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # A run whose ranks exit with a status other than 0 ends when they do, not 1-2 s later (the
 # ranks wait for rank 0's output before they exit; docs/mpi.md).
 export OMPI_MCA_odls_base_sigkill_timeout=0
+# Every rank is on this machine: shared memory alone (self, vader), without probing the network
+# transports (UCX, OFI, TCP) at each of the test's mpirun starts.
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_osc=^ucx OMPI_MCA_mtl=^ofi
 # English with the top and left arms empty and d4 vacant: 20 pegs, a census of a fraction of a
 # second.
 english_sub=000000001111100101110011111111111
@@ -64,7 +70,7 @@ for prob in "${problems[@]}"; do
       fi
     fi
   done
-  python3 - "$tmp" "$n" "$prob" <<'EOF' || fail=1
+  "$py" -S - "$tmp" "$n" "$prob" <<'EOF' || fail=1
 import json, sys
 tmp, n, prob = sys.argv[1], sys.argv[2], sys.argv[3]
 one = json.load(open(f"{tmp}/one-{n}.json"))
@@ -131,7 +137,7 @@ for k in 2 3; do
     cat "$tmp/ck-$k.err"
     fail=1
   fi
-  python3 - "$tmp/ck-whole-$k.json" "$tmp/ck-resumed-$k.json" <<'EOF2' || fail=1
+  "$py" -S - "$tmp/ck-whole-$k.json" "$tmp/ck-resumed-$k.json" <<'EOF2' || fail=1
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 bad = [k for k in a if k != "stats" and a[k] != b.get(k)]
@@ -170,7 +176,7 @@ for kl in "1 4" "2 2.5" "3 1.8"; do
     fail=1
     continue
   fi
-  python3 - "$tmp/sp-mem.json" "$tmp/sp-$k.json" "$tmp/sp-one.json" <<'EOF3' || fail=1
+  "$py" -S - "$tmp/sp-mem.json" "$tmp/sp-$k.json" "$tmp/sp-one.json" <<'EOF3' || fail=1
 import json, sys
 mem, spilled, one = (json.load(open(f)) for f in sys.argv[1:4])
 bad = [k for k in mem if k != "stats" and mem[k] != spilled.get(k)]
@@ -196,7 +202,7 @@ status=0
   --spill-dir "$tmp/spill-ck" --resume "$tmp/ck-sp" >"$tmp/sp-ck.json" 2>"$tmp/sp-ck.err" ||
   status=$?
 if [ "$status" != 0 ] || ! grep -q "spilled" "$tmp/sp-ck.err" ||
-  ! python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); sys.exit(any(a[k] != b.get(k) for k in a if k != "stats"))' \
+  ! "$py" -S -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); sys.exit(any(a[k] != b.get(k) for k in a if k != "stats"))' \
     "$tmp/sp-mem.json" "$tmp/sp-ck.json"; then
   echo "FAIL: spilled, killed and resumed: status $status, or the JSON differs"
   cat "$tmp/sp-ck.err"
