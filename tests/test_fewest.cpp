@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "hole_classes.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
@@ -254,22 +255,12 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
 TEST(Fewest, Triangle4EveryPair) {
   check_board("triangle:4", true);
 }
-// One hole of each class under the board's symmetries, the least of each.
-std::vector<int> one_hole_a_class(const std::string& spec) {
-  BoardPtr board = make_board(spec);
-  std::vector<int> holes;
-  for (int h = 0; h < board->size(); ++h)
-    if (std::all_of(board->symmetries().begin(), board->symmetries().end(),
-                    [&](const std::vector<int>& s) { return s[h] >= h; }))
-      holes.push_back(h);
-  return holes;
-}
-
 TEST(Fewest, Triangle5EveryPair) {
   // Under the sanitizers, from one vacancy of each class (4 of the 15): the table still covers
   // every pair.
-  EXPECT_EQ(one_hole_a_class("triangle:5"), (std::vector<int>{0, 1, 3, 4}));
-  check_board("triangle:5", true, kSanitized ? one_hole_a_class("triangle:5") : std::vector<int>{});
+  const std::vector<int> classes = one_hole_a_class(*make_board("triangle:5"));
+  EXPECT_EQ(classes, (std::vector<int>{0, 1, 3, 4}));
+  check_board("triangle:5", true, kSanitized ? classes : std::vector<int>{});
 }
 TEST(Fewest, Triangle6) {
 #ifdef PEGSOL_TEST_SANITIZED
