@@ -81,7 +81,9 @@ class Table {
 
  private:
   void grow() {
-    std::size_t ncap = cap_ ? cap_ * 2 : 1024;
+    // Tables start small: a level has kShards of them, and a first size of 1,024 slots made
+    // every small level map and zero that many slots in each shard it touched (docs/census.md).
+    std::size_t ncap = cap_ ? cap_ * 2 : 16;
     Booked<Entry<W>> n(*mem_);
     n.assign(ncap, Entry<W>{});
     for (const Entry<W>& x : slots_.vec())
