@@ -13,10 +13,10 @@ mpiexec=$3
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Open MPI refuses root without these; they change nothing for other users.
 # Python for the JSON checks: the interpreter itself, found once, without site packages (a version
 # manager's shim, such as pyenv's, costs about 0.4 s a start).
 py=$(python3 -c 'import sys; print(sys.executable)')
+# Open MPI refuses root without these; they change nothing for other users.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # A run whose ranks exit with a status other than 0 ends when they do, not 1-2 s later (the
 # ranks wait for rank 0's output before they exit; docs/mpi.md).
