@@ -92,7 +92,7 @@ TEST(Board, LayoutIsInjectiveAndClassesCoverEveryJump) {
 
 TEST(Board, InvariantsAndPegTypesHoldForEveryJump) {
   for (const char* spec :
-       {"english", "french", "triangle:5", "triangle:7", "hexagon:3", "rect:4x5"}) {
+       {"english", "french", "triangle:5", "triangle:7", "hexagon:3", "rect:3x5", "rect:4x5"}) {
     BoardPtr b = make_board(spec);
     for (const HoleSet& inv : b->class_invariants())
       for (const Jump& j : b->jumps())
