@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -73,15 +77,75 @@ TEST(Beam, SelectionKeepsTheHighestKeysInParentOrder) {
     for (const Child& c : v) k.push_back(c.key);
     return k;
   };
+  const std::function<bool()> go = [] { return false; };
   std::vector<Child> v = children;
-  beam_detail::select_survivors(v, 3);  // 9, 7, 5, ordered by (parent, jump)
+  EXPECT_TRUE(beam_detail::select_survivors(v, 3, go));  // 9, 7, 5, ordered by (parent, jump)
   EXPECT_EQ(keys(v), (std::vector<std::uint64_t>{7, 9, 5}));
   v = children;
-  beam_detail::select_survivors(v, 1);
+  EXPECT_TRUE(beam_detail::select_survivors(v, 1, go));
   EXPECT_EQ(keys(v), (std::vector<std::uint64_t>{9}));
   v = children;
-  beam_detail::select_survivors(v, 10);  // room for all: only the order changes
+  EXPECT_TRUE(beam_detail::select_survivors(v, 10, go));  // room for all: only the order changes
   EXPECT_EQ(keys(v), (std::vector<std::uint64_t>{7, 9, 3, 1, 5}));
+  // Equal keys at the cut: the earliest survive.
+  v = {{4, 0, 3}, {4, 1, 0}, {6, 1, 2}, {4, 2, 1}, {4, 3, 0}};
+  EXPECT_TRUE(beam_detail::select_survivors(v, 3, go));
+  EXPECT_EQ(v, (std::vector<Child>{{4, 0, 3}, {4, 1, 0}, {6, 1, 2}}));
+}
+
+// The selection against a plain rule (sort by key, the earlier first among equals; keep
+// `capacity`; sort by parent and jump) on children as the searches make them (in parent order,
+// each parent's jumps in any order) and shuffled, few and many, with keys drawn so that every
+// radix round and the copying out of candidates are reached: scores from a narrow range in the high
+// half, and low halves from a few values, so that equal keys fall on the cut.
+TEST(Beam, SelectionMatchesAPlainSort) {
+  using beam_detail::Child;
+  std::mt19937_64 rng(12345);
+  const std::function<bool()> go = [] { return false; };
+  for (int round = 0; round < 40; ++round) {
+    // Half the rounds past 2^16 children, where the selection turns to its radix rounds.
+    const std::size_t parents = round % 2 ? 1 + rng() % 3000 : 15000 + rng() % 10000;
+    const int spread = 1 + static_cast<int>(rng() % 40);
+    const std::uint64_t lows = round / 2 % 2 ? 3 : std::uint64_t{1} << 32;
+    std::vector<Child> children;
+    for (std::uint32_t p = 0; p < parents; ++p) {
+      std::vector<std::uint32_t> jumps(rng() % 12);
+      for (std::size_t j = 0; j < jumps.size(); ++j) jumps[j] = static_cast<std::uint32_t>(j * 3);
+      std::shuffle(jumps.begin(), jumps.end(), rng);
+      for (std::uint32_t j : jumps) {
+        const auto score = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(spread));
+        children.push_back(
+            {beam_detail::survivor_key(score, 0, 0) >> 32 << 32 | (rng() % lows), p, j});
+      }
+    }
+    if (round % 4 == 3) std::shuffle(children.begin(), children.end(), rng);
+    for (std::size_t capacity :
+         {std::size_t{1}, children.size() / 3 + 1, children.size(), children.size() + 5}) {
+      std::vector<Child> want = children;
+      std::stable_sort(want.begin(), want.end(),
+                       [](const Child& u, const Child& v) { return u.key > v.key; });
+      if (want.size() > capacity) want.resize(capacity);
+      std::sort(want.begin(), want.end(), [](const Child& u, const Child& v) {
+        return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+      });
+      std::vector<Child> got = children;
+      ASSERT_TRUE(beam_detail::select_survivors(got, capacity, go));
+      ASSERT_EQ(got, want) << "round " << round << ", capacity " << capacity;
+    }
+  }
+}
+
+TEST(Beam, SelectionStopsWhenAsked) {
+  using beam_detail::Child;
+  std::vector<Child> children;
+  for (std::uint32_t i = 0; i < 300000; ++i) children.push_back({i * 2654435761u, i, 0});
+  int polls = 0;
+  const std::function<bool()> stop_third = [&] { return ++polls == 3; };
+  EXPECT_FALSE(beam_detail::select_survivors(children, 1000, stop_third));
+  EXPECT_EQ(polls, 3);
+  polls = 0;
+  std::vector<Child> all = children;  // nothing to cut: the ordering pass polls too
+  EXPECT_FALSE(beam_detail::select_survivors(all, all.size(), stop_third));
 }
 
 TEST(Beam, KeyCarriesTheScore) {

@@ -473,12 +473,20 @@ class Attempt {
     }
     fanout_.record(x.level.size(), seen_.size());
     if (children_.empty()) return false;
-    select_survivors(children_, capacity_);
+    if (!select_survivors(children_, capacity_, [&] { return stop_requested(); })) {
+      out_.stopped = true;
+      return false;
+    }
     std::vector<Pos> next;
     next.reserve(children_.size());
     std::vector<Link> links;
     links.reserve(children_.size());
-    for (const Child& c : children_) {
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+      if ((i & 0xFFFF) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return false;
+      }
+      const Child& c = children_[i];
       next.push_back(x.level[c.parent] ^ g_.jump_mask(static_cast<int>(c.jump)));
       links.push_back({c.parent, c.jump});
     }
@@ -777,7 +785,10 @@ class Sweep {
     }
     fanout_.record(level_.size(), seen_.size());
     if (children_.empty()) return false;
-    select_survivors(children_, capacity_);
+    if (!select_survivors(children_, capacity_, [&] { return stop_requested(); })) {
+      out_.stopped = true;
+      return false;
+    }
     std::vector<Pos> next;
     std::vector<std::uint64_t> nhash;
     std::vector<std::int32_t> ncost;
@@ -786,7 +797,12 @@ class Sweep {
     nhash.reserve(children_.size());
     ncost.reserve(children_.size());
     links.reserve(children_.size());
-    for (const Child& c : children_) {
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+      if ((i & 0xFFFF) == 0 && stop_requested()) {
+        out_.stopped = true;
+        return false;
+      }
+      const Child& c = children_[i];
       const int j = static_cast<int>(c.jump);
       next.push_back(level_[c.parent] ^ g_.jump_mask(j));
       nhash.push_back(hash_[c.parent] ^ t_.zjump[static_cast<std::size_t>(j)]);
@@ -1104,15 +1120,117 @@ Bits<W> average_board(const std::vector<Bits<W>>& level) {
   return avg;
 }
 
-void select_survivors(std::vector<Child>& children, std::size_t capacity) {
-  if (children.size() > capacity) {
-    std::nth_element(children.begin(), children.begin() + static_cast<long>(capacity),
-                     children.end(), [](const Child& u, const Child& v) { return u.key > v.key; });
-    children.resize(capacity);
+namespace {
+
+constexpr std::size_t kSelectPoll = std::size_t{1} << 16;  // children between two polls
+
+// Calls `f(key)` on every child's key in order, polling `stop` between slices. False when
+// stopped.
+template <class F>
+bool each_key(const std::vector<Child>& children, const std::function<bool()>& stop, F&& f) {
+  const Child* c = children.data();
+  for (std::size_t at = 0, n = children.size(); at < n; at += kSelectPoll) {
+    if (stop()) return false;
+    for (const Child* end = c + std::min(kSelectPoll, n - at); c < end; ++c) f(c->key);
   }
-  std::sort(children.begin(), children.end(), [](const Child& u, const Child& v) {
-    return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+  return true;
+}
+
+// Keeps, in order, the children whose keys pass `keep` (called once per child, in order).
+// False when stopped.
+template <class Keep>
+bool compact(std::vector<Child>& children, const std::function<bool()>& stop, Keep&& keep) {
+  Child* out = children.data();
+  const Child* c = children.data();
+  for (std::size_t at = 0, n = children.size(); at < n; at += kSelectPoll) {
+    if (stop()) return false;
+    for (const Child* end = c + std::min(kSelectPoll, n - at); c < end; ++c)
+      if (keep(c->key)) *out++ = *c;
+  }
+  children.resize(static_cast<std::size_t>(out - children.data()));
+  return true;
+}
+
+// Cuts `children` (more than `capacity`) to the `capacity` with the highest keys, the earliest
+// among equal keys at the cut, keeping their order. A radix select, 16 bits a round from the
+// highest bit where the keys differ. The children stay those above the digits chosen so far
+// (all surviving) and those equal to them (candidates); once a round leaves few of those, the
+// rest are dropped, so that the later rounds read fewer. False when stopped.
+bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
+                     const std::function<bool()>& stop) {
+  std::uint64_t all = ~std::uint64_t{0}, any = 0;
+  if (!each_key(children, stop, [&](std::uint64_t k) {
+        all &= k;
+        any |= k;
+      }))
+    return false;
+  const int differ = std::bit_width(all ^ any);  // the keys agree on every bit from here up
+  if (differ == 0)                               // one key: the first `capacity`
+    return compact(children, stop, [left = capacity](std::uint64_t) mutable {
+      if (left == 0) return false;
+      --left;
+      return true;
+    });
+  int shift = std::max(differ - 16, 0);
+  std::uint64_t prefix = differ == 64 ? 0 : all >> differ << differ;     // the digits chosen
+  std::uint64_t above = differ == 64 ? 0 : ~std::uint64_t{0} << differ;  // their bits
+  std::size_t need = capacity;                                           // candidates still to keep
+  std::vector<std::size_t> hist(std::size_t{1} << 16);
+  for (;;) {
+    std::fill(hist.begin(), hist.end(), 0);
+    std::size_t* count = hist.data();
+    if (!each_key(children, stop, [=](std::uint64_t k) {
+          if ((k & above) == prefix) ++count[(k >> shift) & 0xFFFF];
+        }))
+      return false;
+    std::size_t higher = 0;
+    std::size_t digit = hist.size() - 1;
+    while (higher + hist[digit] < need) higher += hist[digit--];  // stops: need <= candidates
+    need -= higher;
+    // A candidate's digit: where it overlaps bits chosen before, it holds the same bits.
+    prefix |= static_cast<std::uint64_t>(digit) << shift;
+    above = ~std::uint64_t{0} << shift;
+    if (shift == 0) break;
+    if (capacity - need + hist[digit] <= children.size() / 2 &&
+        !compact(children, stop, [&](std::uint64_t k) { return (k & above) >= prefix; }))
+      return false;
+    shift = std::max(shift - 16, 0);
+  }
+  return compact(children, stop, [&, cut = prefix, ties = need](std::uint64_t k) mutable {
+    return k > cut || (k == cut && ties > 0 && ties-- > 0);
   });
+}
+
+}  // namespace
+
+bool select_survivors(std::vector<Child>& children, std::size_t capacity,
+                      const std::function<bool()>& stop) {
+  if (capacity == 0) {
+    children.clear();
+    return true;
+  }
+  if (children.size() > capacity && !cut_to_capacity(children, capacity, stop)) return false;
+  auto before = [](const Child& u, const Child& v) {
+    return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
+  };
+  // Each parent's few children by jump; the whole by parent and jump when they are not in parent
+  // order.
+  for (std::size_t i = 0, next_poll = kSelectPoll; i < children.size();) {
+    if (i >= next_poll) {
+      if (stop()) return false;
+      next_poll = i + kSelectPoll;
+    }
+    std::size_t end = i + 1;
+    while (end < children.size() && children[end].parent == children[i].parent) ++end;
+    if (end < children.size() && children[end].parent < children[i].parent) {
+      std::sort(children.begin(), children.end(), before);
+      return true;
+    }
+    std::sort(children.begin() + static_cast<std::ptrdiff_t>(i),
+              children.begin() + static_cast<std::ptrdiff_t>(end), before);
+    i = end;
+  }
+  return true;
 }
 
 template <int W>

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "../core/bits.hpp"
@@ -25,6 +26,7 @@ struct Child {
   std::uint64_t key;
   std::uint32_t parent;
   std::uint32_t jump;
+  friend bool operator==(const Child&, const Child&) = default;
 };
 static_assert(sizeof(Child) == 16);
 
@@ -42,9 +44,13 @@ inline std::int32_t score_of_key(std::uint64_t key) {
 }
 
 // The survivor selection of every beam search (the report's, the meet's and the sweep's levels):
-// keeps the `capacity` children with the highest keys (all of them when there are fewer), then
-// orders them by parent and jump, so that the next level's memory walk is sequential.
-void select_survivors(std::vector<Child>& children, std::size_t capacity);
+// keeps the `capacity` children with the highest keys (all of them when there are fewer; among
+// equal keys at the cut, the earliest), then orders them by parent and jump, so that the next
+// level's memory walk is sequential. Calls `stop` every 2^16 children or so; false, with the
+// children left unspecified, as soon as it returns true. Linear when the children come in parent
+// order, as the searches make them.
+bool select_survivors(std::vector<Child>& children, std::size_t capacity,
+                      const std::function<bool()>& stop);
 
 // The report's "average board" of a level: for every hole count the positions of `level` with a
 // peg there, then place pegs on the most frequent holes until the board has as many pegs as the
