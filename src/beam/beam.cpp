@@ -1158,6 +1158,18 @@ bool compact(std::vector<Child>& children, const std::function<bool()>& stop, Ke
 // rest are dropped, so that the later rounds read fewer. False when stopped.
 bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
                      const std::function<bool()>& stop) {
+  if (children.size() <= kSelectPoll) {  // few: the histograms would cost more than the keys
+    std::vector<std::uint64_t> keys(children.size());
+    for (std::size_t i = 0; i < children.size(); ++i) keys[i] = children[i].key;
+    const auto at = keys.begin() + static_cast<std::ptrdiff_t>(capacity - 1);
+    std::nth_element(keys.begin(), at, keys.end(), std::greater<>());
+    const std::uint64_t cut = *at;
+    const auto higher = static_cast<std::size_t>(
+        std::count_if(keys.begin(), at, [&](std::uint64_t k) { return k > cut; }));
+    return compact(children, stop, [&, ties = capacity - higher](std::uint64_t k) mutable {
+      return k > cut || (k == cut && ties > 0 && ties-- > 0);
+    });
+  }
   std::uint64_t all = ~std::uint64_t{0}, any = 0;
   if (!each_key(children, stop, [&](std::uint64_t k) {
         all &= k;
