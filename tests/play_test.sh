@@ -5,8 +5,18 @@ set -u
 pegsol=$1
 tmp=$(mktemp -d)
 sock="pegsol-play-test-$$"
+games=()  # the games started under tmux, by process id
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null
+  # A game still running when its terminal goes away gets SIGHUP and leaves. Under the sanitizers
+  # a SIGHUP that lands in the leak check at exit can hang it, spinning, so none outlives the test.
+  for pid in "${games[@]}"; do
+    for _ in $(seq 10); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "$pid" 2>/dev/null
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -118,7 +128,19 @@ if command -v tmux >/dev/null; then
     bad "tmux $1: no '$2'"
   }
   keys() { tmux -L "$sock" send-keys -t play "$1" Enter; }
-  tmux -L "$sock" new-session -d -s play -x 100 -y 60 "$pegsol play --board triangle:5"
+  start_game() {  # start_game ARGS...: the game in a new session "play", 100 x 60
+    tmux -L "$sock" new-session -d -s play -x 100 -y 60 "exec $pegsol play $*"
+    games+=("$(tmux -L "$sock" display-message -p -t play '#{pane_pid}')")
+  }
+  wait_ended() {  # wait_ended NAME: up to 20 s for the game to leave (its session then closes)
+    for _ in $(seq 100); do
+      tmux -L "$sock" has-session -t play 2>/dev/null || { ok; return; }
+      sleep 0.2
+    done
+    bad "tmux $1: the game did not end"
+    tmux -L "$sock" kill-session -t play 2>/dev/null
+  }
+  start_game --board triangle:5
   wait_for start 'Type a move such as 4-1'
   wait_for prompt '^>'
   keys 4-1
@@ -134,9 +156,9 @@ if command -v tmux >/dev/null; then
   keys shortest
   wait_for shortest 'kept your 0 moves; the fewest from there, [0-9]+ moves \(proven\)'
   keys quit
+  wait_ended quit
   # On the English board the search takes seconds: the bounds show while it runs.
-  tmux -L "$sock" kill-session -t play 2>/dev/null
-  tmux -L "$sock" new-session -d -s play -x 100 -y 60 "$pegsol play --board english --no-analysis"
+  start_game --board english --no-analysis
   wait_for english-prompt '^>'
   keys shortest
   wait_for shortest-progress 'searching: at least [0-9]+ moves'
@@ -144,12 +166,7 @@ if command -v tmux >/dev/null; then
   keys clear
   wait_for clear-error "not a move or a command: 'clear'"
   keys quit
-  ended=no
-  for _ in $(seq 100); do
-    tmux -L "$sock" has-session -t play 2>/dev/null || { ended=yes; break; }
-    sleep 0.2
-  done
-  if [ $ended = yes ]; then ok; else bad "tmux quit: the game did not end"; fi
+  wait_ended quit-english
 else
   echo "SKIP tmux: not installed (scripts/install-deps.sh installs it)"
 fi
