@@ -96,8 +96,9 @@ TEST(Beam, SelectionKeepsTheHighestKeysInParentOrder) {
 // The selection against a plain rule (sort by key, the earlier first among equals; keep
 // `capacity`; sort by parent and jump) on children as the searches make them (in parent order,
 // each parent's jumps in any order) and shuffled, few and many, with keys drawn so that every
-// radix round and the copying out of candidates are reached: scores from a narrow range in the high
-// half, and low halves from a few values, so that equal keys fall on the cut.
+// radix round and the dropping of the children a round rules out are reached: scores from a
+// narrow range in the high half, and low halves from a few values, so that equal keys fall on the
+// cut.
 TEST(Beam, SelectionMatchesAPlainSort) {
   using beam_detail::Child;
   std::mt19937_64 rng(12345);
