@@ -1151,13 +1151,19 @@ bool compact(std::vector<Child>& children, const std::function<bool()>& stop, Ke
   return true;
 }
 
-// Cuts `children` (more than `capacity`) to the `capacity` with the highest keys, the earliest
-// among equal keys at the cut, keeping their order. A radix select, 16 bits a round from the
-// highest bit where the keys differ. The children stay those above the digits chosen so far
-// (all surviving) and those equal to them (candidates); once a round leaves few of those, the
-// rest are dropped, so that the later rounds read fewer. False when stopped.
-bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
-                     const std::function<bool()>& stop) {
+// Where a level is cut: every key above `key` survives, and the first `ties` keys equal to it.
+struct Cut {
+  std::uint64_t key = 0;
+  std::size_t ties = 0;
+};
+
+// The cut that keeps the `capacity` highest keys of `children` (more than that many). Few
+// children: an nth_element over their keys. Otherwise a radix select, 16 bits a round from the
+// highest bit where the keys differ; the children stay those above the digits chosen so far (all
+// surviving) and those equal to them (candidates), and once a round leaves few of those, the rest
+// are dropped in place, so that the later rounds read fewer. Empty when stopped.
+std::optional<Cut> find_cut(std::vector<Child>& children, std::size_t capacity,
+                            const std::function<bool()>& stop) {
   if (children.size() <= kSelectPoll) {  // few: the histograms would cost more than the keys
     std::vector<std::uint64_t> keys(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) keys[i] = children[i].key;
@@ -1166,23 +1172,16 @@ bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
     const std::uint64_t cut = *at;
     const auto higher = static_cast<std::size_t>(
         std::count_if(keys.begin(), at, [&](std::uint64_t k) { return k > cut; }));
-    return compact(children, stop, [&, ties = capacity - higher](std::uint64_t k) mutable {
-      return k > cut || (k == cut && ties > 0 && ties-- > 0);
-    });
+    return Cut{cut, capacity - higher};
   }
   std::uint64_t all = ~std::uint64_t{0}, any = 0;
   if (!each_key(children, stop, [&](std::uint64_t k) {
         all &= k;
         any |= k;
       }))
-    return false;
+    return std::nullopt;
   const int differ = std::bit_width(all ^ any);  // the keys agree on every bit from here up
-  if (differ == 0)                               // one key: the first `capacity`
-    return compact(children, stop, [left = capacity](std::uint64_t) mutable {
-      if (left == 0) return false;
-      --left;
-      return true;
-    });
+  if (differ == 0) return Cut{all, capacity};    // one key: the first `capacity`
   int shift = std::max(differ - 16, 0);
   std::uint64_t prefix = differ == 64 ? 0 : all >> differ << differ;     // the digits chosen
   std::uint64_t above = differ == 64 ? 0 : ~std::uint64_t{0} << differ;  // their bits
@@ -1194,7 +1193,7 @@ bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
     if (!each_key(children, stop, [=](std::uint64_t k) {
           if ((k & above) == prefix) ++count[(k >> shift) & 0xFFFF];
         }))
-      return false;
+      return std::nullopt;
     std::size_t higher = 0;
     std::size_t digit = hist.size() - 1;
     while (higher + hist[digit] < need) higher += hist[digit--];  // stops: need <= candidates
@@ -1202,15 +1201,12 @@ bool cut_to_capacity(std::vector<Child>& children, std::size_t capacity,
     // A candidate's digit: where it overlaps bits chosen before, it holds the same bits.
     prefix |= static_cast<std::uint64_t>(digit) << shift;
     above = ~std::uint64_t{0} << shift;
-    if (shift == 0) break;
+    if (shift == 0) return Cut{prefix, need};
     if (capacity - need + hist[digit] <= children.size() / 2 &&
         !compact(children, stop, [&](std::uint64_t k) { return (k & above) >= prefix; }))
-      return false;
+      return std::nullopt;
     shift = std::max(shift - 16, 0);
   }
-  return compact(children, stop, [&, cut = prefix, ties = need](std::uint64_t k) mutable {
-    return k > cut || (k == cut && ties > 0 && ties-- > 0);
-  });
 }
 
 }  // namespace
@@ -1221,7 +1217,14 @@ bool select_survivors(std::vector<Child>& children, std::size_t capacity,
     children.clear();
     return true;
   }
-  if (children.size() > capacity && !cut_to_capacity(children, capacity, stop)) return false;
+  if (children.size() > capacity) {
+    const std::optional<Cut> cut = find_cut(children, capacity, stop);
+    if (!cut ||
+        !compact(children, stop, [key = cut->key, ties = cut->ties](std::uint64_t k) mutable {
+          return k > key || (k == key && ties > 0 && ties-- > 0);
+        }))
+      return false;
+  }
   auto before = [](const Child& u, const Child& v) {
     return u.parent != v.parent ? u.parent < v.parent : u.jump < v.jump;
   };
