@@ -34,7 +34,14 @@ nlohmann::json error_json(std::string_view kind, std::string_view message);
 // replaced by U+FFFD instead of throwing. Every front end prints JSON through this.
 std::string dump_json(const nlohmann::json& j);
 
-// A problem spec from a parsed JSON object (see spec_from_json(std::string_view) in spec.hpp).
+// A problem spec from a JSON object in text, as a server accepts it: the command-line option
+// names as keys, every value a string, e.g. {"board": "triangle:5", "start": "4", "end": "1"}
+// (keys "board", "lattice", "start", "end", "goal"; a missing key is the default). Files (@...)
+// are refused: a request names no local file. Throws InputError naming what is wrong and where
+// (the parser's byte offset, the key).
+ProblemSpec spec_from_json(std::string_view json_text);
+
+// The same from a parsed JSON object.
 ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
 // A solve: {"board", "holes", "start" (0/1 per hole), "status" (solved, impossible, unknown),
@@ -101,6 +108,16 @@ class SolutionsJson {
   EnumerateOptions o_;
   bool first_ = true;
 };
+// A control's progress report (pegsol/control.hpp): {"done", "total", "fraction", "seconds",
+// "eta_seconds", "phase", "positions", "memory_bytes", "level"}.
+nlohmann::json progress_json(const ProgressReport& r);
+
+// A fewest-moves search's progress: progress_json's fields (done, total, fraction, eta_seconds
+// and memory_bytes 0, level -1: the search's size is not known ahead; phase "fewest") and the
+// bounds closing, "lower_bound" and "best_found" (-1: none yet), and "shortening" (the passes ran
+// out of memory and the best solution is being shortened).
+nlohmann::json fewest_progress_json(const FewestProgress& p);
+
 // A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
 // "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason", "solution" (move
 // chains), "nodes", "seconds"}), "hint" (a move chain or null), "hint_moves" ([from, over, to] per

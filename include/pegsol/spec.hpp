@@ -32,13 +32,7 @@ struct ProblemSpec {
   std::string goal;
 };
 
-// A problem spec from a JSON object in text, as the server accepts it: the command-line option
-// names as keys, every value a string, e.g. {"board": "triangle:5", "start": "4", "end": "1"}
-// (keys "board", "lattice", "start", "end", "goal"; a missing key is the default). Files (@...)
-// are refused: a request names no local file. Throws InputError naming what is wrong and where
-// (the parser's byte offset, the key). Defined in the pegsol::json target (src/front/json.cpp);
-// json.hpp has spec_from_json_value() for a parsed value.
-ProblemSpec spec_from_json(std::string_view json_text);
+// A problem spec from JSON text (spec_from_json) is pegsol/json.hpp's, in target pegsol::json.
 
 // The problem `spec` names, with the defaults above. Throws InputError naming the option, file,
 // line and column at fault.

@@ -397,6 +397,33 @@ nlohmann::json answer_json(const Board& b, const SolvabilityAnswer& s) {
 
 }  // namespace
 
+nlohmann::json progress_json(const ProgressReport& r) {
+  return {{"done", r.done},
+          {"total", r.total},
+          {"fraction", r.fraction},
+          {"seconds", r.seconds},
+          {"eta_seconds", r.eta_seconds},
+          {"phase", std::string(r.phase)},
+          {"positions", r.positions},
+          {"memory_bytes", r.memory_bytes},
+          {"level", r.level}};
+}
+
+nlohmann::json fewest_progress_json(const FewestProgress& p) {
+  return {{"done", 0},
+          {"total", 0},
+          {"fraction", 0},
+          {"seconds", p.seconds},
+          {"eta_seconds", 0},
+          {"phase", "fewest"},
+          {"positions", p.positions},
+          {"memory_bytes", 0},
+          {"level", -1},
+          {"lower_bound", p.lower_bound},
+          {"best_found", p.best_found},
+          {"shortening", p.shortening}};
+}
+
 nlohmann::json analysis_json(const Position& p, const Analysis& a) {
   const Board& b = p.board();
   nlohmann::json hint = nullptr, hint_moves = nlohmann::json::array();

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// The JSON API of docs/api.md as library functions over JSON values: one dispatcher that every
+// front end drives (`pegsol serve` over HTTP, the WebAssembly worker, the C entry of pegsol.h).
+// Target pegsol::json.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pegsol/control.hpp"
+#include "pegsol/problem.hpp"
+
+namespace pegsol::api {
+
+// The caps every request and job runs under (docs/api.md "Errors and limits").
+struct Limits {
+  double request_seconds = 5;   // solve, hint, mistake: at most this ("time_limit" lowers it)
+  double analysis_seconds = 2;  // an analysis's default when "time_limit" is not given
+  std::size_t request_memory = 256u << 20;  // bytes for a request's search table
+  double job_seconds = 300;                 // a job's cap (0: none)
+  std::size_t job_memory = 1024u << 20;     // bytes for a job's tables
+  int max_census_holes = 41;  // count and table jobs: boards up to this size (else 413)
+  int analyzer_cache = 4;     // boards and goals whose analyzers are kept
+  int idle_analyzers = 2;     // idle analyzers kept per board and goal
+  std::size_t lookup_memory = 512u << 20;  // one solution-path look-up census (path_index.hpp)
+  double lookup_seconds = 30;
+  std::size_t lookup_keep = 256u << 20;
+  bool background_lookups =
+      true;  // false: look-ups are built in the calling thread (no threads: WebAssembly)
+  int lookup_threads = 0;         // worker threads of a look-up census (0: the hardware's)
+  int threads = 1;                // worker threads of one computation
+  double progress_seconds = 0.2;  // a job's progress reports: at most one per this long
+};
+
+// The limits named in a JSON object, the others left at their defaults: {"request_seconds": 2,
+// "background_lookups": false}. Throws ApiError (400) naming an unknown key (with the closest
+// name) or a value of the wrong type.
+Limits limits_from_json(const nlohmann::json& j);
+// Every field of `l` by name, as limits_from_json reads them.
+nlohmann::json limits_json(const Limits& l);
+
+// An answer: an HTTP-like status and the JSON body (an error is {"error": message, "status":
+// code}).
+struct Reply {
+  int status = 200;
+  nlohmann::json body;
+};
+
+// A request's error with its status (400, 404, 413, 503).
+struct ApiError : std::runtime_error {
+  ApiError(int status, const std::string& message);
+  int status;
+};
+
+// An error's body: {"error": message, "status": status}.
+nlohmann::json error_body(int status, std::string_view message);
+// A reply of error_body(status, message).
+Reply error_reply(int status, std::string_view message);
+
+// A request body's text parsed: an object, or {} for an empty text. Throws ApiError (400) for
+// malformed JSON (naming the byte) or a value that is not an object.
+nlohmann::json parse_body(std::string_view text);
+
+// A job, checked and ready to run: what POST /api/jobs starts.
+struct JobSpec {
+  std::string kind;       // "count", "table", "solve" or "fewest"
+  Problem problem;        // from the position the request's moves leave, towards its goal
+  double time_limit = 0;  // seconds, within the job cap (0: none)
+};
+
+class Dispatcher {
+ public:
+  explicit Dispatcher(Limits limits = {});
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // One request of the JSON API: method "GET", "POST" or "DELETE"; target the path with an optional
+  // query ("/api/board?board=english"); body the parsed JSON body (null when none). `control` (may
+  // be null) stops the call (a client gone, a server stopping). Never throws: errors are replies.
+  // Handles every endpoint of docs/api.md except the job table ones (/api/jobs...) and the page
+  // files, which belong to the front (a 404 reply for those, naming the path).
+  Reply handle(std::string_view method, std::string_view target, const nlohmann::json& body,
+               const Control* control = nullptr);
+  // handle() with `admit` called once a computing request is checked, just before it computes (a
+  // server takes a compute slot there); an ApiError it throws is the reply.
+  Reply handle(std::string_view method, std::string_view target, const nlohmann::json& body,
+               const Control* control, const std::function<void()>& admit);
+  // Whether a request computes (a server gives it a compute slot): solve, hint, analysis, mistake.
+  static bool computes(std::string_view method, std::string_view path);
+  // POST /api/jobs's body checked: kind, problem, moves, caps. Throws ApiError (status 400 or 413).
+  JobSpec job(const nlohmann::json& body) const;
+  // Runs a job to its end in this thread under `control` (its time limit and memory budget are set
+  // here from the caps); progress reports go to `progress` as the JSON of docs/api.md (the fewest
+  // job's shape with lower_bound, best_found, shortening). Returns the job's "result". Throws
+  // what the job's engine throws (InputError for a problem it cannot take).
+  nlohmann::json run(const JobSpec& job, Control& control,
+                     const std::function<void(const nlohmann::json&)>& progress = {}) const;
+  std::size_t lookup_bytes() const;  // held by the solution-path look-ups (for /api/status)
+  const Limits& limits() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A job's state: "running", "paused", "cancelling", "done", "cancelled" or "failed" (docs/api.md).
+std::string_view job_state(bool finished, bool failed, StopReason stop, bool paused);
+
+// A job as GET /api/jobs/ID shows it: {"id", "kind", "state", "progress", "result", "error",
+// "stop"}.
+nlohmann::json job_json(std::string_view id, std::string_view kind, std::string_view state,
+                        const nlohmann::json& progress, const nlohmann::json& result,
+                        std::string_view error, StopReason stop);
+// GET /api/jobs: {"jobs": [job_json, ...]}.
+nlohmann::json job_list_json(std::vector<nlohmann::json> jobs);
+// DELETE /api/jobs/ID: {"id", "deleted": true}.
+nlohmann::json job_deleted_json(std::string_view id);
+// GET /api/status: {"compute_slots", "free_slots", "lookup_bytes", "cancelled_client_gone"}.
+nlohmann::json status_json(int compute_slots, int free_slots, std::size_t lookup_bytes,
+                           std::uint64_t cancelled_client_gone);
+
+}  // namespace pegsol::api
