@@ -23,13 +23,14 @@ if(TARGET pegsol_json)
     COMPONENT Development)
   set(PEGSOL_JSON_EXCLUDE "")
 else()
-  set(PEGSOL_JSON_EXCLUDE PATTERN json.hpp EXCLUDE)
+  set(PEGSOL_JSON_EXCLUDE PATTERN json.hpp EXCLUDE PATTERN api.hpp EXCLUDE PATTERN pegsol.h EXCLUDE)
 endif()
-# The public headers only: the internal ones in src/ stay out (and json.hpp without pegsol::json).
+# The public headers only: the internal ones in src/ stay out (and pegsol::json's, json.hpp,
+# api.hpp and the C entry pegsol.h, without it).
 install(DIRECTORY include/pegsol
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT Development
-  FILES_MATCHING PATTERN "*.hpp" ${PEGSOL_JSON_EXCLUDE})
+  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${PEGSOL_JSON_EXCLUDE})
 if(TARGET pegsol)
   install(TARGETS pegsol RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()

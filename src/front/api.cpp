@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: MIT
+// The JSON API's endpoints over JSON values (include/pegsol/api.hpp, docs/api.md).
+#include "pegsol/api.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "pegsol/analysis.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/path_index.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
+#include "pegsol/solve.hpp"
+#include "pegsol/spec.hpp"
+
+namespace pegsol::api {
+
+namespace {
+
+using nlohmann::json;
+
+// Calls f(name, field) for every field of a Limits (const or not), in the header's order.
+template <class L, class F>
+void each_limit(L& l, F&& f) {
+  f("request_seconds", l.request_seconds);
+  f("analysis_seconds", l.analysis_seconds);
+  f("request_memory", l.request_memory);
+  f("job_seconds", l.job_seconds);
+  f("job_memory", l.job_memory);
+  f("max_census_holes", l.max_census_holes);
+  f("analyzer_cache", l.analyzer_cache);
+  f("idle_analyzers", l.idle_analyzers);
+  f("lookup_memory", l.lookup_memory);
+  f("lookup_seconds", l.lookup_seconds);
+  f("lookup_keep", l.lookup_keep);
+  f("background_lookups", l.background_lookups);
+  f("lookup_threads", l.lookup_threads);
+  f("threads", l.threads);
+  f("progress_seconds", l.progress_seconds);
+}
+
+// The string at `key`, empty when absent; a request reads no files, so no @FILE.
+std::string field(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return {};
+  if (!it->is_string()) throw ApiError(400, std::string("\"") + key + "\" must be a string");
+  std::string s = it->get<std::string>();
+  if (!s.empty() && s[0] == '@')
+    throw ApiError(400, std::string("\"") + key + "\": the server reads no files (" + s +
+                            "); send a drawn board as \"drawing\" and positions as 0/1 strings");
+  return s;
+}
+
+double number(const json& j, const char* key, double fallback) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_number()) throw ApiError(400, std::string("\"") + key + "\" must be a number");
+  return it->get<double>();
+}
+
+// The seconds a request asked for within `cap` (0: no cap): the cap when it asked for none, for
+// more, or for a value that is not positive.
+double capped(double asked, double cap) {
+  if (!(cap > 0)) return asked > 0 ? asked : 0;
+  return asked > 0 && asked <= cap ? asked : cap;
+}
+
+// The request's problem: the CLI's option names as keys ("board", "lattice", "start", "end"),
+// or "drawing" (a board drawn as text, docs/board-format.md) instead of "board", and "goal" as
+// a 0/1 string for a whole target position.
+Problem request_problem(const json& body) {
+  ProblemSpec spec;
+  spec.board = field(body, "board");
+  spec.lattice = field(body, "lattice");
+  spec.start = field(body, "start");
+  spec.end = field(body, "end");
+  const std::string drawing = field(body, "drawing"), goal = field(body, "goal");
+  if (!goal.empty() && !spec.end.empty())
+    throw InputError("\"goal\" and \"end\" exclude each other");
+  Problem p;
+  if (!drawing.empty()) {
+    if (!spec.board.empty()) throw InputError("\"drawing\" and \"board\" exclude each other");
+    std::optional<Lattice> lattice;
+    if (!spec.lattice.empty()) {
+      lattice = parse_lattice(spec.lattice);
+      if (!lattice)
+        throw InputError("--lattice " + spec.lattice + ": expected square, square8 or triangular");
+    }
+    Drawing d = parse_drawing(drawing, "drawing", lattice);
+    p.board = d.board;
+    if (spec.start.empty())
+      p.start = d.pegs;
+    else if (auto h = d.board->find(spec.start))
+      p.start = single_vacancy(*d.board, *h);
+    else
+      p.start = Position::parse(d.board, spec.start, "--start").pegs();
+    if (spec.end.empty() || spec.end == "any") {
+      p.goal.kind = Goal::Kind::Any;
+    } else if (auto h = d.board->find(spec.end)) {
+      p.goal.kind = Goal::Kind::Hole;
+      p.goal.hole = *h;
+    } else {
+      throw InputError("--end " + spec.end + ": no hole of the drawing is named '" + spec.end +
+                       "'");
+    }
+  } else {
+    p = build_problem(spec);
+  }
+  if (!goal.empty()) {
+    p.goal.kind = Goal::Kind::Position;
+    p.goal.hole = -1;
+    p.goal.position = Position::parse(p.board, goal, "--goal").pegs();
+  }
+  return p;
+}
+
+// The board of a request: "board" (and "lattice"), or the board of its "drawing".
+BoardPtr request_board(const json& body) {
+  if (body.contains("drawing")) return request_problem(body).board;
+  ProblemSpec spec;
+  spec.board = field(body, "board");
+  spec.lattice = field(body, "lattice");
+  return build_board(spec);
+}
+
+// The request's game: its problem and "moves" (chains, an array or one string separated by
+// spaces) played in turn; an illegal move is named with its number.
+Game request_game(const json& body) {
+  Game g(request_problem(body));
+  std::vector<std::string> chains;
+  auto it = body.find("moves");
+  if (it != body.end() && !it->is_null()) {
+    if (it->is_string()) {
+      std::string s = it->get<std::string>();
+      std::size_t i = 0;
+      while (i < s.size()) {
+        std::size_t j = s.find_first_of(" ,\t\n", i);
+        if (j == std::string::npos) j = s.size();
+        if (j > i) chains.push_back(s.substr(i, j - i));
+        i = j + 1;
+      }
+    } else if (it->is_array()) {
+      for (const json& m : *it) {
+        if (!m.is_string()) throw ApiError(400, "\"moves\" must hold strings like \"d2-d4\"");
+        chains.push_back(m.get<std::string>());
+      }
+    } else {
+      throw ApiError(400, "\"moves\" must be an array of moves or a string");
+    }
+  }
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    try {
+      g.play(parse_move_chain(*g.problem().board, chains[i]));
+    } catch (const InputError& e) {
+      throw InputError("moves: move " + std::to_string(i + 1) + " (" + chains[i] +
+                       "): " + e.what());
+    }
+  }
+  return g;
+}
+
+// The problem of going on from the game's current position towards its goal.
+Problem from_here(const Game& g) {
+  Problem p = g.problem();
+  p.start = g.position().pegs();
+  return p;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A query's key or value decoded: %XX escapes and '+' for a space (a bad escape stays as is).
+std::string url_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
+               hex_digit(s[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The query's parameters as a JSON object of strings (the first of a repeated key).
+json query_object(std::string_view query) {
+  json out = json::object();
+  std::size_t i = 0;
+  while (i <= query.size()) {
+    std::size_t amp = query.find('&', i);
+    if (amp == std::string_view::npos) amp = query.size();
+    const std::string_view pair = query.substr(i, amp - i);
+    if (!pair.empty()) {
+      const std::size_t eq = pair.find('=');
+      const std::string key = url_decode(pair.substr(0, eq));
+      const std::string value =
+          eq == std::string_view::npos ? std::string() : url_decode(pair.substr(eq + 1));
+      if (!out.contains(key)) out[key] = value;
+    }
+    i = amp + 1;
+  }
+  return out;
+}
+
+std::string no_endpoint(std::string_view path) {
+  return "no page or API endpoint at " + std::string(path) + " (see docs/api.md)";
+}
+
+}  // namespace
+
+ApiError::ApiError(int s, const std::string& message) : std::runtime_error(message), status(s) {}
+
+json error_body(int status, std::string_view message) {
+  return {{"error", std::string(message)}, {"status", status}};
+}
+
+Reply error_reply(int status, std::string_view message) {
+  return {status, error_body(status, message)};
+}
+
+json parse_body(std::string_view text) {
+  if (text.empty()) return json::object();
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ApiError(400, "malformed JSON in the request body at byte " + std::to_string(e.byte) +
+                            ": " + e.what());
+  } catch (const json::exception& e) {
+    // A number past a double's range ("1e999") is an out_of_range, not a parse_error.
+    throw ApiError(400, std::string("malformed JSON in the request body: ") + e.what());
+  }
+  if (!j.is_object()) throw ApiError(400, "the request body must be a JSON object");
+  return j;
+}
+
+Limits limits_from_json(const json& j) {
+  if (!j.is_object())
+    throw ApiError(400, std::string("the limits must be a JSON object, not ") + j.type_name());
+  Limits l;
+  std::vector<std::string> names;
+  each_limit(l, [&](const char* name, auto&) { names.emplace_back(name); });
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    each_limit(l, [&](const char* name, auto& f) {
+      if (key != name) return;
+      known = true;
+      using T = std::remove_reference_t<decltype(f)>;
+      const std::string where = "limits: \"" + key + "\"";
+      if constexpr (std::is_same_v<T, bool>) {
+        if (!value.is_boolean()) throw ApiError(400, where + " must be true or false");
+        f = value.get<bool>();
+      } else {
+        if (!value.is_number())
+          throw ApiError(400, where + " must be a number, not " + std::string(value.type_name()));
+        const double v = value.get<double>();
+        if (!std::isfinite(v) || v < 0)
+          throw ApiError(400, where + " must be a finite number of at least 0");
+        if constexpr (std::is_same_v<T, double>) {
+          f = v;
+        } else {
+          if (v != std::floor(v) || v > static_cast<double>(std::numeric_limits<T>::max()))
+            throw ApiError(400, where + " must be a whole number that fits its type");
+          f = value.is_number_unsigned() ? static_cast<T>(value.get<std::uint64_t>())
+                                         : static_cast<T>(v);
+        }
+      }
+    });
+    if (!known) {
+      const auto near = closest_name(key, names);
+      throw ApiError(400, "limits: unknown key " + dump_json(key) +
+                              (near ? " (did you mean \"" + *near + "\"?)" : ""));
+    }
+  }
+  return l;
+}
+
+json limits_json(const Limits& l) {
+  json out = json::object();
+  each_limit(l, [&](const char* name, const auto& f) { out[name] = f; });
+  return out;
+}
+
+std::string_view job_state(bool finished, bool failed, StopReason stop, bool paused) {
+  if (finished) return failed ? "failed" : stop == StopReason::Cancelled ? "cancelled" : "done";
+  if (stop == StopReason::Cancelled) return "cancelling";
+  if (paused) return "paused";
+  return "running";
+}
+
+json job_json(std::string_view id, std::string_view kind, std::string_view state,
+              const json& progress, const json& result, std::string_view error, StopReason stop) {
+  return {{"id", std::string(id)},
+          {"kind", std::string(kind)},
+          {"state", std::string(state)},
+          {"progress", progress},
+          {"result", result},
+          {"error", error.empty() ? json(nullptr) : json(std::string(error))},
+          {"stop", std::string(stop_reason_name(stop))}};
+}
+
+json job_list_json(std::vector<json> jobs) {
+  json all = json::array();
+  for (json& j : jobs) all.push_back(std::move(j));
+  return {{"jobs", all}};
+}
+
+json job_deleted_json(std::string_view id) {
+  return {{"id", std::string(id)}, {"deleted", true}};
+}
+
+json status_json(int compute_slots, int free_slots, std::size_t lookup_bytes,
+                 std::uint64_t cancelled_client_gone) {
+  return {{"compute_slots", compute_slots},
+          {"free_slots", free_slots},
+          {"lookup_bytes", lookup_bytes},
+          {"cancelled_client_gone", cancelled_client_gone}};
+}
+
+// The analyzers kept and the shared solution-path look-ups: an analyzer answers one call at a
+// time, so each board and goal keeps a few idle ones (they remember counts and solutions); at
+// most analyzer_cache boards and goals, the least recently used dropped.
+struct Dispatcher::Impl {
+  explicit Impl(const Limits& l) : limits(l), paths(path_options(l)) {}
+
+  static PathIndexCache::Options path_options(const Limits& l) {
+    PathIndexCache::Options o;
+    o.build_memory = l.lookup_memory;
+    o.build_seconds = l.lookup_seconds;
+    o.build_threads = l.lookup_threads;
+    o.keep_bytes = l.lookup_keep;
+    o.background = l.background_lookups;
+    return o;
+  }
+
+  // An analyzer of a game's board and goal for one request, given back when the lease ends.
+  struct Lease {
+    Impl* impl;
+    std::string key;
+    std::shared_ptr<Analyzer> analyzer;
+    Lease(Impl* i, std::string k, std::shared_ptr<Analyzer> a)
+        : impl(i), key(std::move(k)), analyzer(std::move(a)) {}
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() { impl->give_back(key, std::move(analyzer)); }
+    Analyzer* operator->() const { return analyzer.get(); }
+  };
+
+  Lease analyzer_for(const Game& g) {
+    const Problem& p = g.problem();
+    std::string key = p.board->name() + "|" + std::to_string(p.board->size()) + "|" +
+                      std::string(lattice_name(p.board->lattice())) + "|";
+    for (int h = 0; h < p.board->size(); ++h)
+      key += std::to_string(p.board->coord(h).r) + "," + std::to_string(p.board->coord(h).c) + ";";
+    key += "|" + std::to_string(static_cast<int>(p.goal.kind)) + ":" + std::to_string(p.goal.hole) +
+           ":" + (p.goal.kind == Goal::Kind::Position ? p.goal.position.to_bits() : "");
+    {
+      std::lock_guard lock(analyzers_m);
+      for (auto it = analyzers.begin(); it != analyzers.end(); ++it)
+        if (it->first == key) {
+          analyzers.splice(analyzers.begin(), analyzers, it);
+          auto& idle = analyzers.front().second;
+          if (!idle.empty()) {
+            auto a = std::move(idle.back());
+            idle.pop_back();
+            return Lease(this, key, std::move(a));
+          }
+          break;
+        }
+    }
+    return Lease(this, key, std::make_shared<Analyzer>(p.board, p.goal));
+  }
+
+  void give_back(const std::string& key, std::shared_ptr<Analyzer> a) {
+    std::lock_guard lock(analyzers_m);
+    auto it = analyzers.begin();
+    while (it != analyzers.end() && it->first != key) ++it;
+    if (it == analyzers.end()) {
+      analyzers.emplace_front(key, std::vector<std::shared_ptr<Analyzer>>{});
+      it = analyzers.begin();
+    }
+    if (static_cast<int>(it->second.size()) < limits.idle_analyzers)
+      it->second.push_back(std::move(a));
+    while (static_cast<int>(analyzers.size()) > limits.analyzer_cache) analyzers.pop_back();
+  }
+
+  // A search's options under the caps: "time_limit" (seconds) at most request_seconds, the
+  // table at most request_memory.
+  SolveOptions request_options(const json& body, Control& c) const {
+    c.set_time_limit(
+        capped(number(body, "time_limit", limits.request_seconds), limits.request_seconds));
+    SolveOptions o;
+    o.control = &c;
+    o.memory_limit = limits.request_memory;
+    o.threads = limits.threads;
+    return o;
+  }
+
+  // The options of an analysis of `g`'s position from the request body: the game's moves were
+  // replayed from its start, so the shared solution-path look-ups answer once built.
+  AnalysisOptions analysis_options(const json& body, const Control* c, const Game& g) {
+    AnalysisOptions o;
+    o.control = c;
+    o.start = g.problem().start;
+    o.paths = &paths;
+    const double fallback = limits.request_seconds > 0
+                                ? std::min(limits.analysis_seconds, limits.request_seconds)
+                                : limits.analysis_seconds;
+    o.time_limit = capped(number(body, "time_limit", fallback), limits.request_seconds);
+    auto count = body.find("count");
+    if (count != body.end() && count->is_boolean()) o.count = count->get<bool>();
+    return o;
+  }
+
+  // Without moves: what `pegsol solve --json` prints. With moves: what `pegsol solve --moves
+  // ... --json` prints, the game finished keeping them (finish_json: the whole game from the
+  // start, the kept jumps first, "kept_moves" of them). With "minimize": "moves", the same with
+  // --minimize moves: the fewest moves from the start, or from the position the moves leave.
+  json solve(const json& body, const Control* control, const std::function<void()>& admit) {
+    Game g = request_game(body);
+    const std::string minimize = field(body, "minimize");
+    if (!minimize.empty() && minimize != "moves")
+      throw InputError("\"minimize\": expected \"moves\", got \"" + minimize + "\"");
+    if (!minimize.empty() && (body.contains("algorithm") || body.contains("direction")))
+      throw InputError(
+          "\"minimize\": the fewest-moves search takes no \"algorithm\" or \"direction\"");
+    if (admit) admit();
+    Control c(control);
+    SolveOptions o = request_options(body, c);
+    if (!minimize.empty()) {
+      c.set_memory_budget(limits.request_memory);
+      FewestOptions f;
+      f.control = &c;
+      f.threads = limits.threads;
+      if (g.cursor() == 0) return fewest_json(g.problem(), fewest_solve(g.problem(), f));
+      return fewest_finish_json(g.problem(), fewest_finish(g.problem(), g.played(), f));
+    }
+    if (std::string a = field(body, "algorithm"); !a.empty()) {
+      auto alg = parse_algorithm(a);
+      if (!alg) throw InputError("--algorithm " + a + ": expected auto, dfs, beam or beam-report");
+      o.algorithm = *alg;
+    }
+    if (std::string d = field(body, "direction"); !d.empty()) {
+      auto dir = parse_direction(d);
+      if (!dir) throw InputError("--direction " + d + ": expected forward or backward");
+      o.direction = *dir;
+    }
+    check_solve_options(o);
+    if (g.cursor() > 0) return finish_json(g.problem(), finish_game(g.problem(), g.played(), o));
+    return pegsol::solve_json(g.problem(), pegsol::solve(g.problem(), o));
+  }
+
+  // Live feedback (pegsol/analysis.hpp): solvable to one peg and to the goal (the proof when
+  // not), the ways left and the holes the last peg can end on, a hint; "finished" and "won".
+  json analysis(const json& body, const Control* control, const std::function<void()>& admit) {
+    Game g = request_game(body);
+    if (admit) admit();
+    Lease a = analyzer_for(g);
+    AnalysisOptions o = analysis_options(body, control, g);
+    json out = analysis_json(g.position(), a->analyze(g.position(), o));
+    out["finished"] = g.finished();
+    out["won"] = g.won();
+    return out;
+  }
+
+  // A hint: the next move of a solution to the goal (or, when the goal is lost, to one peg), and
+  // "to_goal" saying which.
+  json hint(const json& body, const Control* control, const std::function<void()>& admit) {
+    Game g = request_game(body);
+    if (admit) admit();
+    AnalysisOptions o = analysis_options(body, control, g);
+    o.count = false;
+    Analysis a = [&] {
+      Lease an = analyzer_for(g);
+      return an->analyze(g.position(), o);
+    }();
+    Hint h;
+    h.answer = a.hint_to_goal || !a.hint ? a.goal : a.one_peg;
+    h.move = a.hint;
+    json out = hint_json(*g.problem().board, h);
+    out["to_goal"] = a.hint_to_goal;
+    return out;
+  }
+
+  // "Where did I go wrong": the first played move after which the goal was lost.
+  json mistake(const json& body, const Control* control, const std::function<void()>& admit) {
+    Game g = request_game(body);
+    if (admit) admit();
+    AnalysisOptions o = analysis_options(body, control, g);
+    o.time_limit = limits.request_seconds;
+    Lease an = analyzer_for(g);
+    return mistake_json(g, an->first_mistake(g, o));
+  }
+
+  json game(const json& body) {
+    if (body.contains("text")) {
+      auto it = body.find("text");
+      if (!it->is_string()) throw ApiError(400, "\"text\" must be a string");
+      return game_json(Game::parse(it->get<std::string>(), "game"));
+    }
+    return game_json(request_game(body));
+  }
+
+  const Limits limits;
+  std::mutex analyzers_m;
+  std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> analyzers;
+  PathIndexCache paths;  // shared by every analyzer
+};
+
+Dispatcher::Dispatcher(Limits limits) : impl_(std::make_unique<Impl>(limits)) {}
+
+Dispatcher::~Dispatcher() = default;
+
+const Limits& Dispatcher::limits() const {
+  return impl_->limits;
+}
+
+std::size_t Dispatcher::lookup_bytes() const {
+  return impl_->paths.bytes();
+}
+
+bool Dispatcher::computes(std::string_view method, std::string_view path) {
+  if (const std::size_t q = path.find('?'); q != std::string_view::npos) path = path.substr(0, q);
+  return method == "POST" && (path == "/api/solve" || path == "/api/hint" ||
+                              path == "/api/analysis" || path == "/api/mistake");
+}
+
+Reply Dispatcher::handle(std::string_view method, std::string_view target, const json& body,
+                         const Control* control) {
+  return handle(method, target, body, control, {});
+}
+
+Reply Dispatcher::handle(std::string_view method, std::string_view target, const json& body,
+                         const Control* control, const std::function<void()>& admit) {
+  try {
+    const std::size_t q = target.find('?');
+    const std::string_view path = target.substr(0, q);
+    const std::string_view query =
+        q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+    if (method == "GET") {
+      if (path == "/api/boards") return {200, catalogue_json()};
+      if (path == "/api/presets") return {200, presets_json()};
+      if (path == "/api/board") {
+        const json params = query_object(query);
+        json b = json::object();
+        for (const char* k : {"board", "lattice"})
+          if (params.contains(k)) b[k] = params[k];
+        return {200, geometry_json(*request_board(b))};
+      }
+    } else if (method == "POST") {
+      enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake };
+      Endpoint e = path == "/api/board"      ? Endpoint::Board
+                   : path == "/api/game"     ? Endpoint::Game
+                   : path == "/api/solve"    ? Endpoint::Solve
+                   : path == "/api/hint"     ? Endpoint::Hint
+                   : path == "/api/analysis" ? Endpoint::Analysis
+                   : path == "/api/mistake"  ? Endpoint::Mistake
+                                             : Endpoint::None;
+      if (e != Endpoint::None) {
+        if (!body.is_null() && !body.is_object())
+          throw ApiError(400, "the request body must be a JSON object");
+        const json empty = json::object();
+        const json& b = body.is_null() ? empty : body;
+        switch (e) {
+          case Endpoint::Board:
+            return {200, geometry_json(*request_board(b))};
+          case Endpoint::Game:
+            return {200, impl_->game(b)};
+          case Endpoint::Solve:
+            return {200, impl_->solve(b, control, admit)};
+          case Endpoint::Hint:
+            return {200, impl_->hint(b, control, admit)};
+          case Endpoint::Analysis:
+            return {200, impl_->analysis(b, control, admit)};
+          case Endpoint::Mistake:
+            return {200, impl_->mistake(b, control, admit)};
+          case Endpoint::None:
+            break;
+        }
+      }
+    }
+    return error_reply(404, no_endpoint(path));
+  } catch (const ApiError& e) {
+    return error_reply(e.status, e.what());
+  } catch (const InputError& e) {
+    return error_reply(400, e.what());
+  } catch (const std::bad_alloc&) {
+    return error_reply(503, "out of memory for this request");
+  } catch (const std::exception& e) {
+    return error_reply(500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_reply(500, "internal error");
+  }
+}
+
+JobSpec Dispatcher::job(const json& body_in) const {
+  if (!body_in.is_null() && !body_in.is_object())
+    throw ApiError(400, "the request body must be a JSON object");
+  const json body = body_in.is_null() ? json::object() : body_in;
+  const Limits& l = impl_->limits;
+  JobSpec spec;
+  spec.kind = field(body, "kind");
+  const std::string& kind = spec.kind;
+  if (kind != "count" && kind != "table" && kind != "solve" && kind != "fewest")
+    throw ApiError(400, "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" +
+                            kind + "\"");
+  try {
+    spec.problem = from_here(request_game(body));
+  } catch (const InputError& e) {
+    throw ApiError(400, e.what());
+  }
+  const Board& b = *spec.problem.board;
+  if (kind != "solve" && kind != "fewest" && b.size() > l.max_census_holes)
+    throw ApiError(413, "board " + b.name() + " has " + std::to_string(b.size()) + " holes: a " +
+                            kind + " job takes boards of at most " +
+                            std::to_string(l.max_census_holes) + " holes here");
+  spec.time_limit = capped(number(body, "time_limit", l.job_seconds), l.job_seconds);
+  return spec;
+}
+
+json Dispatcher::run(const JobSpec& job, Control& control,
+                     const std::function<void(const json&)>& progress) const {
+  const Limits& l = impl_->limits;
+  const Problem& p = job.problem;
+  control.set_time_limit(job.time_limit);
+  control.set_memory_budget(l.job_memory);
+  if (progress)
+    control.set_progress([progress](const ProgressReport& r) { progress(progress_json(r)); },
+                         l.progress_seconds);
+  if (job.kind == "count" || job.kind == "table") {
+    CensusOptions co;
+    co.control = &control;
+    co.threads = l.threads;
+    co.memory_limit = l.job_memory;
+    if (job.kind == "count") return census_json(p, census(p, co));
+    return table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto);
+  }
+  if (job.kind == "fewest") {
+    FewestOptions f;
+    f.control = &control;
+    f.threads = l.threads;
+    if (progress)
+      f.progress = [progress](const FewestProgress& r) { progress(fewest_progress_json(r)); };
+    return fewest_json(p, fewest_solve(p, f));
+  }
+  if (job.kind == "solve") {
+    SolveOptions o;
+    o.control = &control;
+    o.memory_limit = l.job_memory;
+    o.threads = l.threads;
+    return solve_json(p, pegsol::solve(p, o));
+  }
+  throw ApiError(400, "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" +
+                          job.kind + "\"");
+}
+
+}  // namespace pegsol::api
