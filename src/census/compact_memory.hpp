@@ -225,6 +225,12 @@ class Pool {
   // Takes a chunk back: one in memory for the next level, a spilled one punched out of the file,
   // an array's whole chunks to the free ones and its tail unmapped.
   void give(const Chunk& c) {
+#ifdef __EMSCRIPTEN__
+    if (c.size != kChunk) {  // an array: one allocation of its own, freed whole
+      unmap(c);
+      return;
+    }
+#endif
     if (c.spilled || c.size < kChunk) {
       unmap(c);
       return;
@@ -240,6 +246,10 @@ class Pool {
   // of its own, the rest fresh; false, with nothing taken, when no chunk is free or the fresh
   // part would have to spill.
   bool assemble(std::size_t size, Chunk& out) {
+#ifdef __EMSCRIPTEN__
+    (void)size, (void)out;
+    return false;  // no pages to move: map() gives the array memory of its own
+#endif
     std::vector<Chunk> moved;
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -305,6 +315,14 @@ class Pool {
   // A mapping of `size` bytes on a chunk boundary (huge pages when writable; an inaccessible one
   // is a reservation of address space alone), or nullptr.
   static char* map_aligned(std::size_t size, int prot) {
+#ifdef __EMSCRIPTEN__
+    // WebAssembly has one linear memory and no pages to map: zeroed memory from the heap, freed
+    // whole (assemble() and give() never split it there), and no reservations.
+    if (prot == PROT_NONE) return nullptr;
+    void* m = std::aligned_alloc(kChunk, (size + kChunk - 1) / kChunk * kChunk);
+    if (m) std::memset(m, 0, size);
+    return static_cast<char*>(m);
+#else
     const int flags = MAP_PRIVATE | MAP_ANONYMOUS | (prot == PROT_NONE ? MAP_NORESERVE : 0);
     void* m = mmap(nullptr, size + kChunk, prot, flags, -1, 0);
     if (m == MAP_FAILED) return nullptr;
@@ -314,6 +332,7 @@ class Pool {
     munmap(base + lead + size, kChunk - lead);
     if (prot != PROT_NONE) madvise(base + lead, size, MADV_HUGEPAGE);
     return base + lead;
+#endif
   }
   Chunk map(std::size_t size) {
     if (spill_ && mem_->used() + size > anon_cap_) {
@@ -330,6 +349,9 @@ class Pool {
   }
   // The next chunk of the current slab (a new slab when it is used up), or nullptr.
   char* slab_chunk() {
+#ifdef __EMSCRIPTEN__
+    return map_aligned(kChunk, PROT_READ | PROT_WRITE);  // a chunk an allocation
+#else
     std::lock_guard<std::mutex> lock(m_);
     if (slab_left_ == 0) {
       char* slab = map_aligned(kSlabChunks * kChunk, PROT_READ | PROT_WRITE);
@@ -341,13 +363,18 @@ class Pool {
     slab_at_ += kChunk;
     --slab_left_;
     return p;
+#endif
   }
   void unmap(const Chunk& c) {
     if (c.spilled) {
       spill_->give(c.p, c.size);
       return;
     }
+#ifdef __EMSCRIPTEN__
+    std::free(c.p);
+#else
     munmap(c.p, c.size);
+#endif
     mem_->give(c.size);
   }
   Memory* mem_;

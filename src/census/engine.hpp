@@ -16,6 +16,8 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 #include <string>
 #include <string_view>
@@ -111,6 +113,13 @@ struct TableAllocator {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kLarge) return std::allocator<T>().allocate(n);
     const std::size_t span = footprint(bytes);
+#ifdef __EMSCRIPTEN__
+    // WebAssembly: zeroed heap memory (no pages to map), as a fresh mapping would be.
+    void* w = std::aligned_alloc(kPage, span);
+    if (!w) throw std::bad_alloc();
+    std::memset(w, 0, span);
+    return static_cast<T*>(w);
+#else
     void* m =
         mmap(nullptr, span + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
@@ -120,13 +129,18 @@ struct TableAllocator {
     munmap(base + lead + span, kHuge - lead);
     madvise(base + lead, span, MADV_HUGEPAGE);
     return reinterpret_cast<T*>(base + lead);
+#endif
   }
   void deallocate(T* p, std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kLarge)
       std::allocator<T>().deallocate(p, n);
     else
+#ifdef __EMSCRIPTEN__
+      std::free(p);
+#else
       munmap(p, footprint(bytes));
+#endif
   }
   template <class U>
   bool operator==(const TableAllocator<U>&) const {

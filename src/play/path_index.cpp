@@ -2,7 +2,9 @@
 // a cache that builds them one at a time in a background thread.
 #include "pegsol/path_index.hpp"
 
-#include <malloc.h>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -68,7 +70,9 @@ PathIndex::PathIndex(const Problem& p, std::size_t memory, const Control* contro
   } catch (const std::exception& e) {
     failed_ = e.what();
   }
+#ifdef __GLIBC__
   malloc_trim(0);  // the census's tables go back to the system
+#endif
 }
 
 PathIndex::~PathIndex() = default;
