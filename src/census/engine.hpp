@@ -13,11 +13,11 @@
 #include <barrier>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <cstdlib>
-#include <cstring>
 #include <new>
 #include <string>
 #include <string_view>
