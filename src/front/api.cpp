@@ -259,7 +259,10 @@ Limits limits_from_json(const json& j) {
   Limits l;
   std::vector<std::string> names;
   each_limit(l, [&](const char* name, auto&) { names.emplace_back(name); });
-  for (const auto& [key, value] : j.items()) {
+  // Not a structured binding: clang 14 (the sanitizer and WebAssembly builds) cannot capture one.
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();
+    const json& value = it.value();
     bool known = false;
     each_limit(l, [&](const char* name, auto& f) {
       if (key != name) return;
