@@ -1,4 +1,5 @@
-// `pegsol serve`: routes, request limits, the compute slots and the job table (docs/api.md).
+// `pegsol serve`: HTTP over the library's dispatcher (pegsol/api.hpp): routes, the compute slots,
+// the connection watcher, the job table and /api/status (docs/api.md).
 #include "server.hpp"
 
 #include <dirent.h>
@@ -11,29 +12,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <list>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "assets.hpp"
-#include "pegsol/analysis.hpp"
-#include "pegsol/catalogue.hpp"
-#include "pegsol/census.hpp"
+#include "pegsol/api.hpp"
 #include "pegsol/error.hpp"
-#include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
-#include "pegsol/path_index.hpp"
-#include "pegsol/play.hpp"
-#include "pegsol/presets.hpp"
-#include "pegsol/solve.hpp"
-#include "pegsol/spec.hpp"
 
 namespace pegsol::server {
 
@@ -41,147 +36,32 @@ namespace {
 
 using nlohmann::json;
 using SteadyClock = std::chrono::steady_clock;
+using api::ApiError;
 
-// An answer other than 200, with the message the client gets as {"error": message}.
-struct HttpError : std::runtime_error {
-  HttpError(int s, const std::string& m) : std::runtime_error(m), status(s) {}
-  int status;
-};
-
+// `j` as the answer; bytes of user input that are not UTF-8 (a query's %FF) are replaced.
 void send_json(httplib::Response& res, const json& j, int status = 200) {
   res.status = status;
-  res.set_content(j.dump(), "application/json");
+  res.set_content(dump_json(j), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
-  send_json(res, {{"error", message}, {"status", status}}, status);
+  send_json(res, api::error_body(status, message), status);
 }
 
-json parse_body(const httplib::Request& req) {
-  if (req.body.empty()) return json::object();
-  json j;
-  try {
-    j = json::parse(req.body);
-  } catch (const json::parse_error& e) {
-    throw HttpError(400, "malformed JSON in the request body at byte " + std::to_string(e.byte) +
-                             ": " + e.what());
-  } catch (const json::exception& e) {
-    // A number past a double's range ("1e999") is an out_of_range, not a parse_error.
-    throw HttpError(400, std::string("malformed JSON in the request body: ") + e.what());
-  }
-  if (!j.is_object()) throw HttpError(400, "the request body must be a JSON object");
-  return j;
-}
-
-// The string at `key`, empty when absent; the server never reads files, so no @FILE.
-std::string field(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return {};
-  if (!it->is_string()) throw HttpError(400, std::string("\"") + key + "\" must be a string");
-  std::string s = it->get<std::string>();
-  if (!s.empty() && s[0] == '@')
-    throw HttpError(400, std::string("\"") + key + "\": the server reads no files (" + s +
-                             "); send a drawn board as \"drawing\" and positions as 0/1 strings");
-  return s;
-}
-
-double number(const json& j, const char* key, double fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  if (!it->is_number()) throw HttpError(400, std::string("\"") + key + "\" must be a number");
-  return it->get<double>();
-}
-
-// The request's problem: the CLI's option names as keys ("board", "lattice", "start", "end"),
-// or "drawing" (a board drawn as text, docs/board-format.md) instead of "board", and "goal" as
-// a 0/1 string for a whole target position.
-Problem request_problem(const json& body) {
-  ProblemSpec spec;
-  spec.board = field(body, "board");
-  spec.lattice = field(body, "lattice");
-  spec.start = field(body, "start");
-  spec.end = field(body, "end");
-  const std::string drawing = field(body, "drawing"), goal = field(body, "goal");
-  if (!goal.empty() && !spec.end.empty())
-    throw InputError("\"goal\" and \"end\" exclude each other");
-  Problem p;
-  if (!drawing.empty()) {
-    if (!spec.board.empty()) throw InputError("\"drawing\" and \"board\" exclude each other");
-    std::optional<Lattice> lattice;
-    if (!spec.lattice.empty()) {
-      lattice = parse_lattice(spec.lattice);
-      if (!lattice)
-        throw InputError("--lattice " + spec.lattice + ": expected square, square8 or triangular");
-    }
-    Drawing d = parse_drawing(drawing, "drawing", lattice);
-    p.board = d.board;
-    if (spec.start.empty())
-      p.start = d.pegs;
-    else if (auto h = d.board->find(spec.start))
-      p.start = single_vacancy(*d.board, *h);
-    else
-      p.start = Position::parse(d.board, spec.start, "--start").pegs();
-    if (spec.end.empty() || spec.end == "any") {
-      p.goal.kind = Goal::Kind::Any;
-    } else if (auto h = d.board->find(spec.end)) {
-      p.goal.kind = Goal::Kind::Hole;
-      p.goal.hole = *h;
-    } else {
-      throw InputError("--end " + spec.end + ": no hole of the drawing is named '" + spec.end +
-                       "'");
-    }
-  } else {
-    p = build_problem(spec);
-  }
-  if (!goal.empty()) {
-    p.goal.kind = Goal::Kind::Position;
-    p.goal.hole = -1;
-    p.goal.position = Position::parse(p.board, goal, "--goal").pegs();
-  }
-  return p;
-}
-
-// The request's game: its problem and "moves" (chains, an array or one string separated by
-// spaces) played in turn; an illegal move is named with its number.
-Game request_game(const json& body) {
-  Game g(request_problem(body));
-  std::vector<std::string> chains;
-  auto it = body.find("moves");
-  if (it != body.end() && !it->is_null()) {
-    if (it->is_string()) {
-      std::string s = it->get<std::string>();
-      std::size_t i = 0;
-      while (i < s.size()) {
-        std::size_t j = s.find_first_of(" ,\t\n", i);
-        if (j == std::string::npos) j = s.size();
-        if (j > i) chains.push_back(s.substr(i, j - i));
-        i = j + 1;
-      }
-    } else if (it->is_array()) {
-      for (const json& m : *it) {
-        if (!m.is_string()) throw HttpError(400, "\"moves\" must hold strings like \"d2-d4\"");
-        chains.push_back(m.get<std::string>());
-      }
-    } else {
-      throw HttpError(400, "\"moves\" must be an array of moves or a string");
-    }
-  }
-  for (std::size_t i = 0; i < chains.size(); ++i) {
-    try {
-      g.play(parse_move_chain(*g.problem().board, chains[i]));
-    } catch (const InputError& e) {
-      throw InputError("moves: move " + std::to_string(i + 1) + " (" + chains[i] +
-                       "): " + e.what());
-    }
-  }
-  return g;
-}
-
-// The problem of going on from the game's current position towards its goal.
-Problem from_here(const Game& g) {
-  Problem p = g.problem();
-  p.start = g.position().pegs();
-  return p;
+// The caps of the dispatcher's requests and jobs, from the server's options.
+api::Limits limits_of(const ServeOptions& o) {
+  api::Limits l;
+  l.request_seconds = o.request_seconds;
+  l.request_memory = o.request_memory;
+  l.job_seconds = o.job_seconds;
+  l.job_memory = o.job_memory;
+  l.max_census_holes = o.max_census_holes;
+  l.analyzer_cache = o.analyzer_cache;
+  l.idle_analyzers = o.idle_analyzers;
+  l.lookup_memory = o.lookup_memory;
+  l.lookup_seconds = o.lookup_seconds;
+  l.lookup_keep = o.lookup_keep;
+  return l;
 }
 
 // A bounded number of concurrent computations; a request that finds none free gets a 503.
@@ -208,17 +88,6 @@ class Slots {
   int free_;
 };
 
-struct SlotGuard {
-  explicit SlotGuard(Slots& s) : slots(s) {
-    if (!slots.take())
-      throw HttpError(503, "the server is busy (every compute slot is taken); retry shortly");
-  }
-  ~SlotGuard() { slots.give(); }
-  SlotGuard(const SlotGuard&) = delete;
-  SlotGuard& operator=(const SlotGuard&) = delete;
-  Slots& slots;
-};
-
 // A long computation run on its own thread, polled by the page.
 struct Job {
   explicit Job(const Control* parent) : control(parent) {}
@@ -228,60 +97,16 @@ struct Job {
   json progress = nullptr, result = nullptr;
   std::string error;
   std::atomic<bool> finished{false};
-  SteadyClock::time_point last_poll = SteadyClock::now(), started = SteadyClock::now();
-  double seconds = 0;
+  SteadyClock::time_point last_poll = SteadyClock::now();
   std::thread thread;
 
   json to_json() {
     std::lock_guard lock(m);
-    std::string state = "running";
-    if (finished)
-      state = !error.empty()                                   ? "failed"
-              : control.stop_reason() == StopReason::Cancelled ? "cancelled"
-                                                               : "done";
-    else if (control.stop_reason() == StopReason::Cancelled)
-      state = "cancelling";
-    else if (control.paused())
-      state = "paused";
-    return {{"id", id},
-            {"kind", kind},
-            {"state", state},
-            {"progress", progress},
-            {"result", result},
-            {"error", error.empty() ? json(nullptr) : json(error)},
-            {"stop", std::string(stop_reason_name(control.stop_reason()))}};
+    const StopReason stop = control.stop_reason();
+    return api::job_json(id, kind, api::job_state(finished, !error.empty(), stop, control.paused()),
+                         progress, result, error, stop);
   }
 };
-
-json progress_json(const ProgressReport& r) {
-  return {{"done", r.done},
-          {"total", r.total},
-          {"fraction", r.fraction},
-          {"seconds", r.seconds},
-          {"eta_seconds", r.eta_seconds},
-          {"phase", std::string(r.phase)},
-          {"positions", r.positions},
-          {"memory_bytes", r.memory_bytes},
-          {"level", r.level}};
-}
-
-// A fewest-moves job's progress: progress_json's fields (no fraction: the search's size is not
-// known ahead) and the bounds closing, "lower_bound" and "best_found" (-1: none yet); "shortening"
-// once the passes ran out of memory and the best solution is being shortened.
-json fewest_progress_json(const FewestProgress& p) {
-  return {{"done", 0},
-          {"total", 0},
-          {"fraction", 0},
-          {"seconds", p.seconds},
-          {"eta_seconds", 0},
-          {"phase", "fewest"},
-          {"positions", p.positions},
-          {"memory_bytes", 0},
-          {"level", -1},
-          {"lower_bound", p.lower_bound},
-          {"best_found", p.best_found},
-          {"shortening", p.shortening}};
-}
 
 // The socket of the connection a request came on (its local port, remote address and port):
 // httplib 0.11 gives a handler no handle to it, so the process's descriptors are searched. The
@@ -356,71 +181,73 @@ class Clients {
   std::uint64_t gone_ = 0;  // computations cancelled because their client went away
 };
 
-// One computing request: a compute slot (503 when none is free), a control under the server's
-// (stopped at shutdown), cancelled when the client goes away.
-struct Call {
+// One computing request: a control under the server's (stopped at shutdown) and, once admitted,
+// a compute slot (503 when none is free) and its connection watched (cancelled when the client
+// goes away).
+class Call {
+ public:
   Call(const httplib::Request& req, Slots& slots, const Control& server, Clients& clients)
-      : slot(slots),
-        control(&server),
-        clients(clients),
-        id(clients.add(connection_of(req), &control)) {}
-  ~Call() { clients.remove(id); }
+      : control(&server), req_(req), slots_(slots), clients_(clients) {}
+  ~Call() {
+    if (!admitted_) return;
+    clients_.remove(id_);
+    slots_.give();
+  }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
-  SlotGuard slot;
+
+  // Takes a compute slot (ApiError 503 when none is free, and busy() says so) and watches the
+  // client's connection.
+  void admit() {
+    if (!slots_.take()) {
+      busy_ = true;
+      throw ApiError(503, "the server is busy (every compute slot is taken); retry shortly");
+    }
+    admitted_ = true;
+    id_ = clients_.add(connection_of(req_), &control);
+  }
+  bool busy() const { return busy_; }
+
   Control control;
-  Clients& clients;
-  int id;
+
+ private:
+  const httplib::Request& req_;
+  Slots& slots_;
+  Clients& clients_;
+  bool admitted_ = false, busy_ = false;
+  int id_ = 0;
 };
 
 class Api {
  public:
   Api(const ServeOptions& o, const Control& c)
-      : opt_(o), control_(c), slots_(o.compute_slots), paths_(path_options(o)) {}
+      : opt_(o), control_(c), slots_(o.compute_slots), dispatcher_(limits_of(o)) {}
 
   ~Api() { stop_jobs(); }
 
   void routes(httplib::Server& s) {
-    s.Get("/api/boards", wrap([](const httplib::Request&) { return catalogue_json(); }));
-    s.Get("/api/presets", wrap([](const httplib::Request&) { return presets_json(); }));
+    // The endpoints of the dispatcher: each request one call to it.
+    for (const char* path : {"/api/boards", "/api/presets", "/api/board"})
+      s.Get(path, [this](const httplib::Request& req, httplib::Response& res) {
+        forward(req, res, "GET");
+      });
+    for (const char* path :
+         {"/api/board", "/api/game", "/api/solve", "/api/hint", "/api/mistake", "/api/analysis"})
+      s.Post(path, [this](const httplib::Request& req, httplib::Response& res) {
+        forward(req, res, "POST");
+      });
     s.Get("/api/status", wrap([this](const httplib::Request&) {
-            return json{{"compute_slots", opt_.compute_slots},
-                        {"free_slots", slots_.free()},
-                        {"lookup_bytes", paths_.bytes()},
-                        {"cancelled_client_gone", clients_.gone()}};
+            return api::status_json(opt_.compute_slots, slots_.free(), dispatcher_.lookup_bytes(),
+                                    clients_.gone());
           }));
-    s.Get("/api/board", wrap([](const httplib::Request& req) {
-            json body = json::object();
-            for (const char* k : {"board", "lattice"})
-              if (req.has_param(k)) body[k] = req.get_param_value(k);
-            return geometry_json(*request_problem_board(body));
-          }));
-    s.Post("/api/board", wrap([](const httplib::Request& req) {
-             return geometry_json(*request_problem_board(parse_body(req)));
-           }));
-    s.Post("/api/game", wrap([](const httplib::Request& req) {
-             json body = parse_body(req);
-             if (body.contains("text")) {
-               auto it = body.find("text");
-               if (!it->is_string()) throw HttpError(400, "\"text\" must be a string");
-               return game_json(Game::parse(it->get<std::string>(), "game"));
-             }
-             return game_json(request_game(body));
-           }));
-    s.Post("/api/solve", wrap([this](const httplib::Request& req) { return solve_request(req); }));
-    s.Post("/api/hint", wrap([this](const httplib::Request& req) { return hint_request(req); }));
-    s.Post("/api/mistake",
-           wrap([this](const httplib::Request& req) { return mistake_request(req); }));
-    s.Post("/api/analysis",
-           wrap([this](const httplib::Request& req) { return analysis_request(req); }));
     s.Post("/api/jobs", [this](const httplib::Request& req, httplib::Response& res) {
-      handle(res, [&] { send_json(res, start_job(parse_body(req)), 202); });
+      handle(res, [&] { send_json(res, start_job(api::parse_body(req.body)), 202); });
     });
     s.Get("/api/jobs", wrap([this](const httplib::Request&) {
-            json all = json::array();
+            std::vector<json> all;
             std::lock_guard lock(jobs_m_);
             for (auto& [id, job] : jobs_) all.push_back(job->to_json());
-            return json{{"jobs", all}};
+            return api::job_list_json(std::move(all));
           }));
     s.Get(R"(/api/jobs/([0-9a-z]+))", wrap([this](const httplib::Request& req) {
             auto job = find_job(req.matches[1]);
@@ -446,11 +273,17 @@ class Api {
                auto job = find_job(req.matches[1]);
                job->control.cancel(StopReason::Cancelled);
                job->control.resume();
-               return json{{"id", job->id}, {"deleted", true}};
+               return api::job_deleted_json(job->id);
              }));
-    s.Get("/", [](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
+    s.Get("/", [this](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
     s.Get(R"(/[A-Za-z0-9_./-]*)",
-          [](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
+          [this](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
+  }
+
+  // What is neither a route nor a page file: the dispatcher's answer (a 404 naming the path).
+  void not_found(const httplib::Request& req, httplib::Response& res) {
+    const api::Reply r = dispatcher_.handle(req.method, req.path, nullptr);
+    send_json(res, r.body, r.status);
   }
 
   // Cancels jobs nobody polls, forgets old finished ones; called about five times a second.
@@ -501,7 +334,7 @@ class Api {
   static void handle(httplib::Response& res, F&& f) {
     try {
       f();
-    } catch (const HttpError& e) {
+    } catch (const ApiError& e) {
       if (e.status == 503) res.set_header("Retry-After", "1");
       send_error(res, e.status, e.what());
     } catch (const InputError& e) {
@@ -520,15 +353,28 @@ class Api {
     };
   }
 
-  static BoardPtr request_problem_board(const json& body) {
-    if (body.contains("drawing")) return request_problem(body).board;
-    ProblemSpec spec;
-    spec.board = field(body, "board");
-    spec.lattice = field(body, "lattice");
-    return build_board(spec);
+  // One request of the dispatcher's: the body parsed (POST), the path with the query as it came;
+  // a computing one under a Call, admitted once the dispatcher has checked it.
+  void forward(const httplib::Request& req, httplib::Response& res, std::string_view method) {
+    handle(res, [&] {
+      const json body = method == "POST" ? api::parse_body(req.body) : json(nullptr);
+      std::string target = req.path;
+      if (const std::size_t q = req.target.find('?'); q != std::string::npos)
+        target += req.target.substr(q);
+      if (!api::Dispatcher::computes(method, req.path)) {
+        const api::Reply r = dispatcher_.handle(method, target, body, &control_);
+        send_json(res, r.body, r.status);
+        return;
+      }
+      Call call(req, slots_, control_, clients_);
+      const api::Reply r =
+          dispatcher_.handle(method, target, body, &call.control, [&call] { call.admit(); });
+      if (call.busy()) res.set_header("Retry-After", "1");
+      send_json(res, r.body, r.status);
+    });
   }
 
-  static void asset(const httplib::Request& req, httplib::Response& res) {
+  void asset(const httplib::Request& req, httplib::Response& res) {
     std::size_t n = 0;
     const WebAsset* a = web_assets(n);
     std::string path = req.path == "/" ? "/index.html" : req.path;
@@ -538,261 +384,43 @@ class Api {
         res.set_header("Cache-Control", "no-cache");
         return;
       }
-    send_error(res, 404, "no page or API endpoint at " + req.path + " (see docs/api.md)");
-  }
-
-  // A search's options under the server's caps: "time_limit" (seconds) at most
-  // request_seconds, the table at most request_memory.
-  SolveOptions request_options(const json& body, Control& c) const {
-    double t = number(body, "time_limit", opt_.request_seconds);
-    if (!(t > 0) || t > opt_.request_seconds) t = opt_.request_seconds;
-    c.set_time_limit(t);
-    SolveOptions o;
-    o.control = &c;
-    o.memory_limit = opt_.request_memory;
-    o.threads = 1;
-    return o;
-  }
-
-  // Without moves: what `pegsol solve --json` prints. With moves: what `pegsol solve --moves
-  // ... --json` prints, the game finished keeping them (finish_json: the whole game from the
-  // start, the kept jumps first, "kept_moves" of them). With "minimize": "moves", the same with
-  // --minimize moves: the fewest moves from the start, or from the position the moves leave.
-  json solve_request(const httplib::Request& req) {
-    json body = parse_body(req);
-    Game g = request_game(body);
-    const std::string minimize = field(body, "minimize");
-    if (!minimize.empty() && minimize != "moves")
-      throw InputError("\"minimize\": expected \"moves\", got \"" + minimize + "\"");
-    if (!minimize.empty() && (body.contains("algorithm") || body.contains("direction")))
-      throw InputError(
-          "\"minimize\": the fewest-moves search takes no \"algorithm\" or \"direction\"");
-    Call call(req, slots_, control_, clients_);
-    Control& c = call.control;
-    SolveOptions o = request_options(body, c);
-    if (!minimize.empty()) {
-      c.set_memory_budget(opt_.request_memory);
-      FewestOptions f;
-      f.control = &c;
-      f.threads = 1;
-      if (g.cursor() == 0) return fewest_json(g.problem(), fewest_solve(g.problem(), f));
-      return fewest_finish_json(g.problem(), fewest_finish(g.problem(), g.played(), f));
-    }
-    if (std::string a = field(body, "algorithm"); !a.empty()) {
-      auto alg = parse_algorithm(a);
-      if (!alg) throw InputError("--algorithm " + a + ": expected auto, dfs, beam or beam-report");
-      o.algorithm = *alg;
-    }
-    if (std::string d = field(body, "direction"); !d.empty()) {
-      auto dir = parse_direction(d);
-      if (!dir) throw InputError("--direction " + d + ": expected forward or backward");
-      o.direction = *dir;
-    }
-    check_solve_options(o);
-    if (g.cursor() > 0) return finish_json(g.problem(), finish_game(g.problem(), g.played(), o));
-    return solve_json(g.problem(), solve(g.problem(), o));
-  }
-
-  // An analyzer of the game's board and goal for one request, given back when the lease ends.
-  // An analyzer answers one call at a time, so each key keeps a few (idle ones are reused: they
-  // remember counts and solutions); at most analyzer_cache keys, the least recently used dropped.
-  struct Lease {
-    Api* api;
-    std::string key;
-    std::shared_ptr<Analyzer> analyzer;
-    Lease(Api* a, std::string k, std::shared_ptr<Analyzer> an)
-        : api(a), key(std::move(k)), analyzer(std::move(an)) {}
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    ~Lease() { api->give_back(key, std::move(analyzer)); }
-    Analyzer* operator->() const { return analyzer.get(); }
-  };
-
-  Lease analyzer_for(const Game& g) {
-    const Problem& p = g.problem();
-    std::string key = p.board->name() + "|" + std::to_string(p.board->size()) + "|" +
-                      std::string(lattice_name(p.board->lattice())) + "|";
-    for (int h = 0; h < p.board->size(); ++h)
-      key += std::to_string(p.board->coord(h).r) + "," + std::to_string(p.board->coord(h).c) + ";";
-    key += "|" + std::to_string(static_cast<int>(p.goal.kind)) + ":" + std::to_string(p.goal.hole) +
-           ":" + (p.goal.kind == Goal::Kind::Position ? p.goal.position.to_bits() : "");
-    {
-      std::lock_guard lock(analyzers_m_);
-      for (auto it = analyzers_.begin(); it != analyzers_.end(); ++it)
-        if (it->first == key) {
-          analyzers_.splice(analyzers_.begin(), analyzers_, it);
-          auto& idle = analyzers_.front().second;
-          if (!idle.empty()) {
-            auto a = std::move(idle.back());
-            idle.pop_back();
-            return Lease(this, key, std::move(a));
-          }
-          break;
-        }
-    }
-    return Lease(this, key, std::make_shared<Analyzer>(p.board, p.goal));
-  }
-
-  void give_back(const std::string& key, std::shared_ptr<Analyzer> a) {
-    std::lock_guard lock(analyzers_m_);
-    auto it = analyzers_.begin();
-    while (it != analyzers_.end() && it->first != key) ++it;
-    if (it == analyzers_.end()) {
-      analyzers_.emplace_front(key, std::vector<std::shared_ptr<Analyzer>>{});
-      it = analyzers_.begin();
-    }
-    if (static_cast<int>(it->second.size()) < opt_.idle_analyzers)
-      it->second.push_back(std::move(a));
-    while (static_cast<int>(analyzers_.size()) > opt_.analyzer_cache) analyzers_.pop_back();
-  }
-
-  static PathIndexCache::Options path_options(const ServeOptions& s) {
-    PathIndexCache::Options o;
-    o.build_memory = s.lookup_memory;
-    o.build_seconds = s.lookup_seconds;
-    o.keep_bytes = s.lookup_keep;
-    return o;
-  }
-
-  // The options of an analysis of `g`'s position from the request body: the game's moves were
-  // replayed from its start, so the shared solution-path look-ups answer once built.
-  AnalysisOptions analysis_options(const json& body, const Control& c, const Game& g) {
-    AnalysisOptions o;
-    o.control = &c;
-    o.start = g.problem().start;
-    o.paths = &paths_;
-    double t = number(body, "time_limit", std::min(2.0, opt_.request_seconds));
-    if (!(t > 0) || t > opt_.request_seconds) t = opt_.request_seconds;
-    o.time_limit = t;
-    auto count = body.find("count");
-    if (count != body.end() && count->is_boolean()) o.count = count->get<bool>();
-    return o;
-  }
-
-  // Live feedback (pegsol/analysis.hpp): solvable to one peg and to the goal (the proof when
-  // not), the ways left and the holes the last peg can end on, a hint.
-  json analysis_request(const httplib::Request& req) {
-    json body = parse_body(req);
-    Game g = request_game(body);
-    Call call(req, slots_, control_, clients_);
-    Control& c = call.control;
-    Lease a = analyzer_for(g);
-    AnalysisOptions o = analysis_options(body, c, g);
-    json out = analysis_json(g.position(), a->analyze(g.position(), o));
-    out["finished"] = g.finished();
-    out["won"] = g.won();
-    return out;
-  }
-
-  // A hint: the next move of a solution to the goal (or, when the goal is lost, to one peg).
-  json hint_request(const httplib::Request& req) {
-    json body = parse_body(req);
-    Game g = request_game(body);
-    Call call(req, slots_, control_, clients_);
-    Control& c = call.control;
-    AnalysisOptions o = analysis_options(body, c, g);
-    o.count = false;
-    Analysis a = [&] {
-      Lease an = analyzer_for(g);
-      return an->analyze(g.position(), o);
-    }();
-    Hint h;
-    h.answer = a.hint_to_goal || !a.hint ? a.goal : a.one_peg;
-    h.move = a.hint;
-    json out = hint_json(*g.problem().board, h);
-    out["to_goal"] = a.hint_to_goal;
-    return out;
-  }
-
-  // "Where did I go wrong": the first played move after which the goal was lost.
-  json mistake_request(const httplib::Request& req) {
-    json body = parse_body(req);
-    Game g = request_game(body);
-    Call call(req, slots_, control_, clients_);
-    Control& c = call.control;
-    AnalysisOptions o = analysis_options(body, c, g);
-    o.time_limit = opt_.request_seconds;
-    Lease an = analyzer_for(g);
-    return mistake_json(g, an->first_mistake(g, o));
+    not_found(req, res);
   }
 
   std::shared_ptr<Job> find_job(const std::string& id) {
     std::lock_guard lock(jobs_m_);
     auto it = jobs_.find(id);
     if (it == jobs_.end())
-      throw HttpError(404, "no job " + id + " (finished jobs are kept a while)");
+      throw ApiError(404, "no job " + id + " (finished jobs are kept a while)");
     return it->second;
   }
 
+  // POST /api/jobs: the body checked by the dispatcher, then its job run on a thread of its own
+  // (at most max_jobs at once).
   json start_job(const json& body) {
-    const std::string kind = field(body, "kind");
-    if (kind != "count" && kind != "table" && kind != "solve" && kind != "fewest")
-      throw HttpError(
-          400,
-          "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" + kind + "\"");
-    Problem p = from_here(request_game(body));
-    if (kind != "solve" && kind != "fewest" && p.board->size() > opt_.max_census_holes)
-      throw HttpError(413, "board " + p.board->name() + " has " + std::to_string(p.board->size()) +
-                               " holes: a " + kind + " job takes boards of at most " +
-                               std::to_string(opt_.max_census_holes) + " holes here");
+    const api::JobSpec spec = dispatcher_.job(body);
     auto job = std::make_shared<Job>(&control_);
     {
       std::lock_guard lock(jobs_m_);
       int running = 0;
       for (auto& [id, j] : jobs_) running += !j->finished;
       if (running >= opt_.max_jobs)
-        throw HttpError(503, "the server runs " + std::to_string(running) +
-                                 " jobs, its most; retry when one ends");
+        throw ApiError(503, "the server runs " + std::to_string(running) +
+                                " jobs, its most; retry when one ends");
       job->id = std::to_string(++next_id_);
-      job->kind = kind;
+      job->kind = spec.kind;
       jobs_[job->id] = job;
       order_.push_back(job->id);
     }
-    double t = number(body, "time_limit", opt_.job_seconds);
-    if (!(t > 0) || t > opt_.job_seconds) t = opt_.job_seconds;
-    job->control.set_time_limit(t);
-    job->control.set_memory_budget(opt_.job_memory);
-    Job* raw = job.get();
-    job->control.set_progress(
-        [raw](const ProgressReport& r) {
-          std::lock_guard lock(raw->m);
-          raw->progress = progress_json(r);
-        },
-        0.2);
-    const std::size_t memory = opt_.job_memory;
-    job->thread = std::thread([job, p, kind, memory] {
+    job->thread = std::thread([this, job, spec] {
+      Job* raw = job.get();
       json result;
       std::string error;
       try {
-        if (kind == "count") {
-          CensusOptions co;
-          co.control = &job->control;
-          co.threads = 1;
-          co.memory_limit = memory;
-          result = census_json(p, census(p, co));
-        } else if (kind == "table") {
-          CensusOptions co;
-          co.control = &job->control;
-          co.threads = 1;
-          co.memory_limit = memory;
-          result = table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto);
-        } else if (kind == "fewest") {
-          FewestOptions f;
-          f.control = &job->control;
-          f.threads = 1;
-          Job* raw = job.get();
-          f.progress = [raw](const FewestProgress& r) {
-            std::lock_guard lock(raw->m);
-            raw->progress = fewest_progress_json(r);
-          };
-          result = fewest_json(p, fewest_solve(p, f));
-        } else {
-          SolveOptions o;
-          o.control = &job->control;
-          o.memory_limit = memory;
-          o.threads = 1;
-          result = solve_json(p, solve(p, o));
-        }
+        result = dispatcher_.run(spec, job->control, [raw](const json& p) {
+          std::lock_guard lock(raw->m);
+          raw->progress = p;
+        });
       } catch (const std::exception& e) {
         error = e.what();
       }
@@ -810,10 +438,8 @@ class Api {
   std::mutex jobs_m_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::deque<std::string> order_;
-  std::mutex analyzers_m_;
-  std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> analyzers_;
-  PathIndexCache paths_;  // shared by every analyzer
   Clients clients_;
+  api::Dispatcher dispatcher_;  // the endpoints, the analyzers and the look-ups they share
   std::uint64_t next_id_ = 0;
 };
 
@@ -829,13 +455,15 @@ int serve(const ServeOptions& options, const Control& control,
   s.set_write_timeout(5, 0);
   s.set_keep_alive_max_count(100);
   s.set_keep_alive_timeout(5);
-  s.set_error_handler([&options](const httplib::Request& req, httplib::Response& res) {
+  Api api(options, control);
+  api.routes(s);
+  s.set_error_handler([&options, &api](const httplib::Request& req, httplib::Response& res) {
     if (res.status == 413 && res.body.empty())
       send_error(res, 413,
                  "the request body is larger than the server's " +
                      std::to_string(options.max_body) + " bytes");
     else if (res.status == 404 && res.body.empty())
-      send_error(res, 404, "no page or API endpoint at " + req.path + " (see docs/api.md)");
+      api.not_found(req, res);
     else if (res.body.empty())
       send_error(res, res.status,
                  "the request could not be served (HTTP " + std::to_string(res.status) + ")");
@@ -847,8 +475,6 @@ int serve(const ServeOptions& options, const Control& control,
     httplib::default_socket_options(fd);
     listen_fd = fd;
   });
-  Api api(options, control);
-  api.routes(s);
   int port = options.port;
   if (port == 0) {
     port = s.bind_to_any_port(options.host);

@@ -1,6 +1,6 @@
-// The HTTP server of `pegsol serve`: the page embedded from web/ and a JSON API over the
-// library's front-end layer (docs/api.md). Built when cpp-httplib is found; the library itself
-// needs no HTTP.
+// The HTTP server of `pegsol serve`: the page embedded from web/ and the JSON API of the
+// library's dispatcher (pegsol/api.hpp, docs/api.md) over HTTP. Built when cpp-httplib is found;
+// the library itself needs no HTTP.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,8 @@
 
 namespace pegsol::server {
 
-// The server's caps: every request's work is bounded by them (docs/api.md).
+// The server's caps: every request's work is bounded by them (docs/api.md); the dispatcher's
+// api::Limits are taken from them.
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                          // 0: any free port (on_listen says which)

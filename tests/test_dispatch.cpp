@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: MIT
+// The JSON API's dispatcher (pegsol/api.hpp) against the library called directly, its errors,
+// its jobs, and the C entry of pegsol/pegsol.h.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pegsol/analysis.hpp"
+#include "pegsol/api.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+#include "pegsol/json.hpp"
+#include "pegsol/path_index.hpp"
+#include "pegsol/pegsol.h"
+#include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
+#include "pegsol/solve.hpp"
+#include "pegsol/spec.hpp"
+
+// Defined in test_dispatch_c.c, compiled as C: the C entry used from C.
+extern "C" int pegsol_test_from_c(void);
+
+namespace pegsol {
+namespace {
+
+using nlohmann::json;
+
+// `j` without what varies from run to run: every "seconds" and "stats", at any depth, and a
+// look-up's build time in "lookup_note" ("... (built in 3 ms)").
+json steady(json j) {
+  if (j.is_object()) {
+    j.erase("seconds");
+    j.erase("stats");
+    if (j.contains("lookup_note") && j["lookup_note"].is_string()) {
+      std::string note = j["lookup_note"];
+      j["lookup_note"] = note.substr(0, note.find(" (built in "));
+    }
+    for (auto& [k, v] : j.items()) v = steady(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) v = steady(v);
+  }
+  return j;
+}
+
+// Look-ups built in the calling thread, so that a request's answer does not depend on when a
+// background build ends.
+api::Limits foreground() {
+  api::Limits l;
+  l.background_lookups = false;
+  return l;
+}
+
+// The options the dispatcher gives a search of a request with no "time_limit".
+SolveOptions request_solve_options(Control& c, const api::Limits& l = {}) {
+  c.set_time_limit(l.request_seconds);
+  SolveOptions o;
+  o.control = &c;
+  o.memory_limit = l.request_memory;
+  o.threads = l.threads;
+  return o;
+}
+
+Problem problem_of(const std::string& board, const std::string& start = "",
+                   const std::string& end = "") {
+  ProblemSpec s;
+  s.board = board;
+  s.start = start;
+  s.end = end;
+  return build_problem(s);
+}
+
+std::vector<Move> moves_of(const Board& b, const std::vector<std::string>& chains) {
+  std::vector<Move> out;
+  for (const std::string& c : chains) out.push_back(parse_move_chain(b, c));
+  return out;
+}
+
+// The error message of reply `r` after checking its status and shape.
+std::string error_of(const api::Reply& r, int status) {
+  EXPECT_EQ(r.status, status) << r.body.dump();
+  EXPECT_EQ(r.body.value("status", 0), status) << r.body.dump();
+  return r.body.value("error", "");
+}
+
+// The ApiError status and message job() throws for `body`; {0, ""} when it throws none.
+std::pair<int, std::string> job_error(const api::Dispatcher& d, const json& body) {
+  try {
+    d.job(body);
+  } catch (const api::ApiError& e) {
+    return {e.status, e.what()};
+  }
+  return {0, ""};
+}
+
+TEST(Dispatch, CataloguePresetsAndBoards) {
+  api::Dispatcher d;
+  api::Reply r = d.handle("GET", "/api/boards", nullptr);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, catalogue_json());
+  r = d.handle("GET", "/api/presets", nullptr);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, presets_json());
+
+  // The geometry: GET with a query (escapes decoded), POST with a board or a drawing.
+  r = d.handle("GET", "/api/board?board=triangle:5", nullptr);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, geometry_json(*make_board("triangle:5")));
+  ProblemSpec s;
+  s.board = "rect:3x5";
+  s.lattice = "square8";
+  const json rect = geometry_json(*build_board(s));
+  EXPECT_EQ(d.handle("GET", "/api/board?board=rect%3A3x5&lattice=square8", nullptr).body, rect);
+  EXPECT_EQ(
+      d.handle("GET", "/api/board?lattice=square8&board=rect:3x5&board=english", nullptr).body,
+      rect);
+  EXPECT_EQ(d.handle("POST", "/api/board", {{"board", "rect:3x5"}, {"lattice", "square8"}}).body,
+            rect);
+  const std::string drawing = "o o o\no . o\no o o\n";
+  r = d.handle("POST", "/api/board", {{"drawing", drawing}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, geometry_json(*parse_drawing(drawing, "drawing").board));
+  // A body left out is the empty object: the default board.
+  EXPECT_EQ(d.handle("POST", "/api/board", nullptr).body, geometry_json(*make_board("english")));
+}
+
+TEST(Dispatch, Game) {
+  api::Dispatcher d;
+  const Problem english = problem_of("english");
+  const Game g = game_after(english, moves_of(*english.board, {"d2-d4", "b3-d3"}));
+  api::Reply r =
+      d.handle("POST", "/api/game", {{"board", "english"}, {"moves", {"d2-d4", "b3-d3"}}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, game_json(g));
+  // Moves as one string, separated by spaces or commas.
+  EXPECT_EQ(d.handle("POST", "/api/game", {{"moves", "d2-d4, b3-d3"}}).body, game_json(g));
+  // A game file read back gives the same game.
+  r = d.handle("POST", "/api/game", {{"text", g.to_text()}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, game_json(Game::parse(g.to_text(), "game")));
+  EXPECT_EQ(r.body, game_json(g));
+}
+
+TEST(Dispatch, SolveAsTheLibrary) {
+  api::Dispatcher d;
+  {
+    const Problem p = problem_of("triangle:5", "4", "1");
+    Control c;
+    const json want = solve_json(p, solve(p, request_solve_options(c)));
+    const api::Reply r =
+        d.handle("POST", "/api/solve", {{"board", "triangle:5"}, {"start", "4"}, {"end", "1"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    // 4 -> 1 is proved impossible (a position class): the proof is the reason.
+    EXPECT_EQ(r.body["status"], "impossible");
+    EXPECT_NE(r.body["reason"].get<std::string>().find("position class"), std::string::npos);
+  }
+  {
+    // With moves: the game finished keeping them.
+    const Problem p = problem_of("english");
+    Control c;
+    const json want = finish_json(
+        p, finish_game(p, moves_of(*p.board, {"d2-d4", "b3-d3"}), request_solve_options(c)));
+    const api::Reply r = d.handle("POST", "/api/solve", {{"moves", {"d2-d4", "b3-d3"}}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_EQ(r.body["kept_moves"], 2);
+  }
+  {
+    // With an algorithm and a direction.
+    const Problem p = problem_of("triangle:5", "1");
+    Control c;
+    SolveOptions o = request_solve_options(c);
+    o.algorithm = Algorithm::Dfs;
+    o.direction = Direction::Backward;
+    const json want = solve_json(p, solve(p, o));
+    const api::Reply r = d.handle(
+        "POST", "/api/solve",
+        {{"board", "triangle:5"}, {"start", "1"}, {"algorithm", "dfs"}, {"direction", "backward"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_EQ(r.body["status"], "solved");
+  }
+}
+
+TEST(Dispatch, FewestMovesAsTheLibrary) {
+  api::Dispatcher d;
+  const api::Limits l;
+  const Problem p = problem_of("triangle:5");
+  auto options = [&](Control& c) {
+    c.set_time_limit(l.request_seconds);
+    c.set_memory_budget(l.request_memory);
+    FewestOptions f;
+    f.control = &c;
+    f.threads = l.threads;
+    return f;
+  };
+  {
+    Control c;
+    const json want = fewest_json(p, fewest_solve(p, options(c)));
+    const api::Reply r =
+        d.handle("POST", "/api/solve", {{"board", "triangle:5"}, {"minimize", "moves"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_TRUE(r.body["minimize"]["proven"].get<bool>());
+  }
+  {
+    Control c;
+    const json want =
+        fewest_finish_json(p, fewest_finish(p, moves_of(*p.board, {"4-1"}), options(c)));
+    const api::Reply r = d.handle(
+        "POST", "/api/solve", {{"board", "triangle:5"}, {"moves", {"4-1"}}, {"minimize", "moves"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_EQ(r.body["kept_moves"], 1);
+  }
+}
+
+// The analysis options the dispatcher gives a request with no "time_limit", with `paths`.
+AnalysisOptions analysis_options(const Game& g, PathIndexCache& paths, const api::Limits& l) {
+  AnalysisOptions o;
+  o.start = g.problem().start;
+  o.paths = &paths;
+  o.time_limit = std::min(l.analysis_seconds, l.request_seconds);
+  return o;
+}
+
+PathIndexCache::Options foreground_paths(const api::Limits& l) {
+  PathIndexCache::Options o;
+  o.build_memory = l.lookup_memory;
+  o.build_seconds = l.lookup_seconds;
+  o.keep_bytes = l.lookup_keep;
+  o.background = false;
+  return o;
+}
+
+TEST(Dispatch, AnalysisHintAndMistakeAsTheLibrary) {
+  const api::Limits l = foreground();
+  const Problem tri = problem_of("triangle:5");
+  const Game g = game_after(tri, moves_of(*tri.board, {"4-1", "6-4"}));
+  const json body = {{"board", "triangle:5"}, {"moves", {"4-1", "6-4"}}};
+  {
+    api::Dispatcher d(l);
+    PathIndexCache paths(foreground_paths(l));
+    Analyzer a(tri.board, tri.goal);
+    json want = analysis_json(g.position(), a.analyze(g.position(), analysis_options(g, paths, l)));
+    want["finished"] = g.finished();
+    want["won"] = g.won();
+    const api::Reply r = d.handle("POST", "/api/analysis", body);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_TRUE(r.body["counted"].get<bool>());
+  }
+  {
+    api::Dispatcher d(l);
+    PathIndexCache paths(foreground_paths(l));
+    Analyzer a(tri.board, tri.goal);
+    AnalysisOptions o = analysis_options(g, paths, l);
+    o.count = false;
+    const Analysis an = a.analyze(g.position(), o);
+    Hint h;
+    h.answer = an.hint_to_goal || !an.hint ? an.goal : an.one_peg;
+    h.move = an.hint;
+    json want = hint_json(*tri.board, h);
+    want["to_goal"] = an.hint_to_goal;
+    const api::Reply r = d.handle("POST", "/api/hint", body);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    // The hint's move is legal, and a search from the position it leaves solves the problem.
+    ASSERT_TRUE(r.body["move"].is_object());
+    Position after = g.position();
+    after.apply(parse_move_chain(*tri.board, r.body["move"]["notation"].get<std::string>()));
+    Problem rest = tri;
+    rest.start = after.pegs();
+    EXPECT_EQ(solve(rest).status, Status::Solved);
+  }
+  {
+    // A lost game: the Latin cross played to lose its centre.
+    const Preset* cross = nullptr;
+    for (const Preset& p : presets())
+      if (p.name == "latin-cross") cross = &p;
+    ASSERT_NE(cross, nullptr);
+    const Problem p = preset_problem(*cross);
+    const Game lost = game_after(p, moves_of(*p.board, {"d3-d1"}));
+    api::Dispatcher d(l);
+    PathIndexCache paths(foreground_paths(l));
+    Analyzer a(p.board, p.goal);
+    AnalysisOptions o = analysis_options(lost, paths, l);
+    o.time_limit = l.request_seconds;
+    const json want = mistake_json(lost, a.first_mistake(lost, o));
+    const api::Reply r = d.handle(
+        "POST", "/api/mistake",
+        {{"board", "english"}, {"start", p.start.to_bits()}, {"end", "d4"}, {"moves", {"d3-d1"}}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(steady(r.body), steady(want));
+    EXPECT_EQ(r.body["move"], 0);
+  }
+}
+
+TEST(Dispatch, ErrorsHaveTheirStatus) {
+  api::Dispatcher d;
+  auto post = [&](const char* path, const json& body) { return d.handle("POST", path, body); };
+  EXPECT_EQ(error_of(post("/api/solve", {{"board", 5}}), 400), "\"board\" must be a string");
+  EXPECT_EQ(error_of(post("/api/hint", {{"moves", 5}}), 400),
+            "\"moves\" must be an array of moves or a string");
+  EXPECT_EQ(error_of(post("/api/game", {{"moves", {1}}}), 400),
+            "\"moves\" must hold strings like \"d2-d4\"");
+  EXPECT_EQ(error_of(post("/api/solve", {{"time_limit", "soon"}}), 400),
+            "\"time_limit\" must be a number");
+  EXPECT_EQ(error_of(post("/api/game", {{"text", 1}}), 400), "\"text\" must be a string");
+  EXPECT_EQ(error_of(post("/api/solve", json::array({1})), 400),
+            "the request body must be a JSON object");
+  EXPECT_NE(error_of(post("/api/solve", {{"board", "nope"}}), 400).find("unknown board 'nope'"),
+            std::string::npos);
+  EXPECT_NE(error_of(post("/api/hint", {{"start", "z9"}}), 400).find("no hole named 'z9'"),
+            std::string::npos);
+  const std::string illegal = error_of(post("/api/analysis", {{"moves", {"d2-d4", "d2-d4"}}}), 400);
+  EXPECT_EQ(illegal.rfind("moves: move 2 (d2-d4): ", 0), 0u) << illegal;
+  EXPECT_NE(error_of(post("/api/solve", {{"board", "@/etc/passwd"}}), 400).find("reads no files"),
+            std::string::npos);
+  EXPECT_NE(error_of(d.handle("GET", "/api/board?board=%40x", nullptr), 400).find("reads no files"),
+            std::string::npos);
+  EXPECT_NE(error_of(post("/api/solve", {{"minimize", "jumps"}}), 400).find("expected \"moves\""),
+            std::string::npos);
+  EXPECT_NE(error_of(post("/api/solve", {{"minimize", "moves"}, {"algorithm", "beam"}}), 400)
+                .find("no \"algorithm\""),
+            std::string::npos);
+  EXPECT_NE(error_of(post("/api/solve", {{"algorithm", "quick"}}), 400).find("--algorithm quick"),
+            std::string::npos);
+
+  // What is not an endpoint of the dispatcher, the job table and page files included: 404.
+  EXPECT_EQ(error_of(d.handle("GET", "/nowhere", nullptr), 404),
+            "no page or API endpoint at /nowhere (see docs/api.md)");
+  EXPECT_EQ(error_of(d.handle("GET", "/api/jobs?x=1", nullptr), 404),
+            "no page or API endpoint at /api/jobs (see docs/api.md)");
+  error_of(post("/api/jobs", {{"kind", "count"}}), 404);
+  error_of(post("/api/boards", nullptr), 404);
+  error_of(d.handle("DELETE", "/api/solve", nullptr), 404);
+  error_of(d.handle("GET", "/", nullptr), 404);
+
+  // Jobs: an unknown kind, a census board over the cap, a bad body.
+  auto [status, message] = job_error(d, {{"kind", "dance"}});
+  EXPECT_EQ(status, 400);
+  EXPECT_NE(message.find("\"fewest\", not \"dance\""), std::string::npos) << message;
+  std::tie(status, message) = job_error(d, {{"kind", "count"}, {"board", "wiegleb"}});
+  EXPECT_EQ(status, 413);
+  EXPECT_NE(message.find("has 45 holes"), std::string::npos) << message;
+  EXPECT_NE(message.find("at most 41 holes"), std::string::npos) << message;
+  EXPECT_EQ(job_error(d, {{"kind", "solve"}, {"board", "wiegleb"}}).first, 0);
+  EXPECT_EQ(job_error(d, {{"kind", "count"}, {"moves", {"d4-d2"}}}).first, 400);
+  EXPECT_EQ(job_error(d, {{"kind", "count"}, {"time_limit", "x"}}).first, 400);
+  EXPECT_EQ(job_error(d, json::array()).first, 400);
+  api::Limits small;
+  small.max_census_holes = 15;
+  api::Dispatcher s(small);
+  EXPECT_EQ(job_error(s, {{"kind", "table"}, {"board", "triangle:5"}}).first, 0);
+  EXPECT_EQ(job_error(s, {{"kind", "table"}, {"board", "triangle:6"}}).first, 413);
+}
+
+TEST(Dispatch, AdmitOnlyCheckedComputingRequests) {
+  api::Dispatcher d;
+  int admitted = 0;
+  auto admit = [&] { ++admitted; };
+  EXPECT_EQ(d.handle("POST", "/api/solve", {{"board", "nope"}}, nullptr, admit).status, 400);
+  EXPECT_EQ(d.handle("POST", "/api/game", json::object(), nullptr, admit).status, 200);
+  EXPECT_EQ(admitted, 0);
+  EXPECT_EQ(d.handle("POST", "/api/solve", {{"board", "triangle:5"}}, nullptr, admit).status, 200);
+  EXPECT_EQ(admitted, 1);
+  // A refusal is the reply.
+  const api::Reply r = d.handle("POST", "/api/hint", {{"board", "triangle:5"}}, nullptr,
+                                [] { throw api::ApiError(503, "busy"); });
+  EXPECT_EQ(error_of(r, 503), "busy");
+  EXPECT_TRUE(api::Dispatcher::computes("POST", "/api/analysis"));
+  EXPECT_TRUE(api::Dispatcher::computes("POST", "/api/mistake"));
+  EXPECT_FALSE(api::Dispatcher::computes("POST", "/api/game"));
+  EXPECT_FALSE(api::Dispatcher::computes("GET", "/api/solve"));
+  // A control already stopped stops the computation: the search reports it.
+  Control stopped;
+  stopped.cancel();
+  const api::Reply s = d.handle("POST", "/api/solve", {{"board", "english"}}, &stopped);
+  EXPECT_EQ(s.status, 200);
+  EXPECT_EQ(s.body["stop"], "cancelled");
+}
+
+TEST(Dispatch, JobsAsTheLibrary) {
+  api::Dispatcher d;
+  const api::Limits l;
+  const Problem p = problem_of("triangle:5");
+  CensusOptions co;
+  co.threads = l.threads;
+  co.memory_limit = l.job_memory;
+  {
+    const api::JobSpec job = d.job({{"kind", "count"}, {"board", "triangle:5"}});
+    EXPECT_EQ(job.kind, "count");
+    EXPECT_EQ(job.time_limit, l.job_seconds);
+    Control c;
+    std::vector<json> reports;
+    const json result = d.run(job, c, [&](const json& r) { reports.push_back(r); });
+    EXPECT_EQ(steady(result), steady(census_json(p, census(p, co))));
+    EXPECT_EQ(result["status"], "complete");
+    for (const json& r : reports) EXPECT_TRUE(r.contains("phase") && r.contains("fraction"));
+  }
+  {
+    Control c;
+    const json result = d.run(d.job({{"kind", "table"}, {"board", "triangle:5"}}), c);
+    EXPECT_EQ(steady(result),
+              steady(table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto)));
+    EXPECT_EQ(result["complete"], true);
+  }
+  {
+    // A job runs from the position the moves leave.
+    const api::JobSpec job =
+        d.job({{"kind", "solve"}, {"board", "triangle:5"}, {"moves", {"4-1"}}, {"time_limit", 9}});
+    EXPECT_EQ(job.time_limit, 9);
+    Problem rest = p;
+    rest.start = game_after(p, moves_of(*p.board, {"4-1"})).position().pegs();
+    EXPECT_EQ(job.problem.start, rest.start);
+    Control c, same;
+    same.set_time_limit(job.time_limit);
+    same.set_memory_budget(l.job_memory);
+    SolveOptions o;
+    o.control = &same;
+    o.memory_limit = l.job_memory;
+    o.threads = l.threads;
+    EXPECT_EQ(steady(d.run(job, c)), steady(solve_json(rest, solve(rest, o))));
+  }
+  {
+    const api::JobSpec job = d.job({{"kind", "fewest"}, {"board", "triangle:5"}, {"moves", "4-1"}});
+    Problem rest = p;
+    rest.start = job.problem.start;
+    Control c, same;
+    const json result = d.run(job, c);
+    same.set_time_limit(job.time_limit);
+    same.set_memory_budget(l.job_memory);
+    FewestOptions f;
+    f.control = &same;
+    f.threads = l.threads;
+    EXPECT_EQ(steady(result), steady(fewest_json(rest, fewest_solve(rest, f))));
+    EXPECT_EQ(result["minimize"]["proven"], true);
+  }
+  // A time limit over the cap, or none, is the cap.
+  EXPECT_EQ(d.job({{"kind", "count"}, {"time_limit", 1e6}}).time_limit, l.job_seconds);
+  EXPECT_EQ(d.job({{"kind", "count"}, {"time_limit", -1}}).time_limit, l.job_seconds);
+}
+
+TEST(Dispatch, RunCancelledFromItsProgress) {
+  api::Limits l;
+  l.progress_seconds = 0;  // every report
+  api::Dispatcher d(l);
+  for (const char* kind : {"count", "fewest"}) {
+    Control c;
+    int reports = 0;
+    const json result = d.run(d.job({{"kind", kind}, {"board", "english"}}), c, [&](const json& r) {
+      ++reports;
+      EXPECT_TRUE(r.contains("seconds")) << r.dump();
+      // A fewest job's own reports carry its bounds (its first search reports as a solve).
+      if (r.value("phase", "") == "fewest") {
+        EXPECT_TRUE(r.contains("lower_bound")) << r.dump();
+      }
+      c.cancel();
+    });
+    EXPECT_GE(reports, 1) << kind;
+    EXPECT_EQ(result["stop"], "cancelled") << kind;
+    EXPECT_EQ(c.stop_reason(), StopReason::Cancelled) << kind;
+  }
+}
+
+TEST(Dispatch, JobAndStatusShapes) {
+  const json j = api::job_json("7", "count", "running", nullptr, nullptr, "", StopReason::None);
+  EXPECT_EQ(j, (json{{"id", "7"},
+                     {"kind", "count"},
+                     {"state", "running"},
+                     {"progress", nullptr},
+                     {"result", nullptr},
+                     {"error", nullptr},
+                     {"stop", "finished"}}));
+  EXPECT_EQ(
+      api::job_json("1", "solve", "failed", nullptr, nullptr, "boom", StopReason::Time)["error"],
+      "boom");
+  EXPECT_EQ(api::job_state(false, false, StopReason::None, false), "running");
+  EXPECT_EQ(api::job_state(false, false, StopReason::None, true), "paused");
+  EXPECT_EQ(api::job_state(false, false, StopReason::Cancelled, true), "cancelling");
+  EXPECT_EQ(api::job_state(true, false, StopReason::Cancelled, false), "cancelled");
+  EXPECT_EQ(api::job_state(true, false, StopReason::Time, false), "done");
+  EXPECT_EQ(api::job_state(true, true, StopReason::None, false), "failed");
+  EXPECT_EQ(api::status_json(4, 3, 10, 2), (json{{"compute_slots", 4},
+                                                 {"free_slots", 3},
+                                                 {"lookup_bytes", 10},
+                                                 {"cancelled_client_gone", 2}}));
+}
+
+TEST(Dispatch, BodiesAndLimitsFromText) {
+  EXPECT_EQ(api::parse_body(""), json::object());
+  EXPECT_EQ(api::parse_body(R"({"board": "english"})"), (json{{"board", "english"}}));
+  auto status_of = [](const std::string& text) {
+    try {
+      api::parse_body(text);
+    } catch (const api::ApiError& e) {
+      EXPECT_NE(std::string(e.what()).find("request body"), std::string::npos) << e.what();
+      return e.status;
+    }
+    return 0;
+  };
+  EXPECT_EQ(status_of(R"({"board": )"), 400);
+  EXPECT_EQ(status_of("[1]"), 400);
+  EXPECT_EQ(status_of(R"({"time_limit": 1e999})"), 400);
+
+  const api::Limits l = api::limits_from_json({{"request_seconds", 2},
+                                               {"threads", 2},
+                                               {"background_lookups", false},
+                                               {"job_memory", 1 << 20}});
+  EXPECT_EQ(l.request_seconds, 2);
+  EXPECT_EQ(l.threads, 2);
+  EXPECT_FALSE(l.background_lookups);
+  EXPECT_EQ(l.job_memory, std::size_t{1} << 20);
+  EXPECT_EQ(l.job_seconds, api::Limits{}.job_seconds);
+  // Every field read back from its JSON.
+  EXPECT_EQ(api::limits_json(api::limits_from_json(api::limits_json(l))), api::limits_json(l));
+  auto bad = [](const json& j) {
+    try {
+      api::limits_from_json(j);
+    } catch (const api::ApiError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(bad({{"request_second", 2}}).find("did you mean \"request_seconds\""),
+            std::string::npos);
+  EXPECT_NE(bad({{"threads", "2"}}).find("\"threads\" must be a number"), std::string::npos);
+  EXPECT_NE(bad({{"threads", 1.5}}).find("whole number"), std::string::npos);
+  EXPECT_NE(bad({{"job_seconds", -1}}).find("at least 0"), std::string::npos);
+  EXPECT_NE(bad({{"background_lookups", 1}}).find("true or false"), std::string::npos);
+  EXPECT_FALSE(bad(json::array()).empty());
+}
+
+// The C entry's answer as JSON, the text freed.
+json c_answer(char* text) {
+  EXPECT_NE(text, nullptr);
+  if (!text) return nullptr;
+  json j = json::parse(text);
+  pegsol_free(text);
+  return j;
+}
+
+TEST(CEntry, RequestRoundTrip) {
+  pegsol_dispatcher* d = pegsol_new(nullptr);
+  ASSERT_NE(d, nullptr);
+  const json body = {{"board", "triangle:5"}, {"start", "4"}, {"end", "1"}};
+  const json request = {{"method", "POST"}, {"path", "/api/solve"}, {"body", body}};
+  const json r = c_answer(pegsol_request(d, request.dump().c_str()));
+  api::Dispatcher same;
+  EXPECT_EQ(r["status"], 200);
+  EXPECT_EQ(steady(r["body"]), steady(same.handle("POST", "/api/solve", body).body));
+  // A query in the path, no body.
+  const json g =
+      c_answer(pegsol_request(d, R"({"method": "GET", "path": "/api/board?board=triangle:5"})"));
+  EXPECT_EQ(g["status"], 200);
+  EXPECT_EQ(g["body"], geometry_json(*make_board("triangle:5")));
+  // The dispatcher's errors pass through.
+  const json e = c_answer(
+      pegsol_request(d, R"({"method": "POST", "path": "/api/solve", "body": {"board": "nope"}})"));
+  EXPECT_EQ(e["status"], 400);
+  EXPECT_EQ(e["body"]["status"], 400);
+  pegsol_delete(d);
+  EXPECT_EQ(pegsol_test_from_c(), 1);
+}
+
+TEST(CEntry, BadRequestsAndNullPointers) {
+  pegsol_dispatcher* d = pegsol_new("");
+  ASSERT_NE(d, nullptr);
+  for (const char* text : {"", "{", "[1]", "null", R"({"path": "/api/boards"})",
+                           R"({"method": "GET"})", R"({"method": 1, "path": "/api/boards"})",
+                           R"({"method": "GET", "path": "/api/boards", "verb": "x"})"}) {
+    const json r = c_answer(pegsol_request(d, text));
+    EXPECT_EQ(r["status"], 400) << text;
+    EXPECT_TRUE(r["body"]["error"].is_string()) << text;
+    EXPECT_EQ(r["body"]["status"], 400) << text;
+  }
+  EXPECT_EQ(c_answer(pegsol_request(d, nullptr))["status"], 400);
+  EXPECT_EQ(
+      c_answer(pegsol_request(nullptr, R"({"method": "GET", "path": "/api/boards"})"))["status"],
+      400);
+  EXPECT_EQ(c_answer(pegsol_run_job(nullptr, "{}", nullptr, nullptr))["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_run_job(d, nullptr, nullptr, nullptr))["status"], 400);
+  const json kind = c_answer(pegsol_run_job(d, R"({"kind": "dance"})", nullptr, nullptr));
+  EXPECT_EQ(kind["status"], 400);
+  EXPECT_EQ(kind["body"]["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_run_job(d, R"({"kind": "count", "board": "wiegleb"})", nullptr,
+                                    nullptr))["status"],
+            413);
+  EXPECT_EQ(c_answer(pegsol_run_job(d, "{", nullptr, nullptr))["status"], 400);
+  pegsol_free(nullptr);
+  pegsol_delete(nullptr);
+  pegsol_delete(d);
+
+  // Limits: by name; an unknown key, a wrong type or malformed text gives no dispatcher.
+  pegsol_dispatcher* l = pegsol_new(R"({"request_seconds": 2, "background_lookups": false})");
+  EXPECT_NE(l, nullptr);
+  pegsol_delete(l);
+  EXPECT_EQ(pegsol_new(R"({"request_secs": 2})"), nullptr);
+  EXPECT_EQ(pegsol_new(R"({"threads": "1"})"), nullptr);
+  EXPECT_EQ(pegsol_new("{"), nullptr);
+  EXPECT_EQ(pegsol_new("[]"), nullptr);
+}
+
+struct Seen {
+  int reports = 0;
+  bool parsed = true;
+};
+
+int cancel_at_once(const char* progress_json, void* user) {
+  auto* seen = static_cast<Seen*>(user);
+  ++seen->reports;
+  seen->parsed = seen->parsed && json::accept(progress_json);
+  return 1;
+}
+
+int go_on(const char* progress_json, void* user) {
+  auto* seen = static_cast<Seen*>(user);
+  ++seen->reports;
+  seen->parsed = seen->parsed && json::accept(progress_json);
+  return 0;
+}
+
+TEST(CEntry, RunJob) {
+  pegsol_dispatcher* d = pegsol_new(R"({"progress_seconds": 0})");
+  ASSERT_NE(d, nullptr);
+  Seen seen;
+  const json done =
+      c_answer(pegsol_run_job(d, R"({"kind": "count", "board": "triangle:5"})", go_on, &seen));
+  EXPECT_EQ(done["status"], 200);
+  const Problem p = problem_of("triangle:5");
+  CensusOptions co;
+  co.threads = 1;
+  EXPECT_EQ(steady(done["body"]), steady(census_json(p, census(p, co))));
+  EXPECT_TRUE(seen.parsed);
+
+  Seen cancelled;
+  const json stopped = c_answer(
+      pegsol_run_job(d, R"({"kind": "count", "board": "english"})", cancel_at_once, &cancelled));
+  EXPECT_EQ(stopped["status"], 200);
+  EXPECT_EQ(stopped["body"]["stop"], "cancelled");
+  EXPECT_EQ(stopped["body"]["status"], "stopped");
+  EXPECT_GE(cancelled.reports, 1);
+  EXPECT_TRUE(cancelled.parsed);
+  pegsol_delete(d);
+}
+
+}  // namespace
+}  // namespace pegsol
