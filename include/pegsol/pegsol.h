@@ -25,6 +25,11 @@ void pegsol_delete(pegsol_dispatcher* d);
  * The caller frees the text with pegsol_free; NULL only when no memory was left for it. */
 char* pegsol_request(pegsol_dispatcher* d, const char* request_json);
 
+/* Checks the job of POST /api/jobs's body without running it (a front that keeps its own job
+ * table answers a bad job at once): -> {"status": 200, "body": {"kind"}} or the error reply
+ * pegsol_run_job would give. The caller frees the text with pegsol_free. */
+char* pegsol_check_job(pegsol_dispatcher* d, const char* body_json);
+
 /* Runs the job of POST /api/jobs's body to its end in this thread: -> {"status": 200, "body":
  * result} or an error reply ({"status": 400|413, "body": {"error", "status"}}; 503 when memory ran
  * out, 500 for an internal error). `progress` (may be NULL) gets each report as JSON text and

@@ -51,6 +51,10 @@ inline std::size_t resident_bytes() {
 class SpillFile {
  public:
   explicit SpillFile(const std::string& dir) : dir_(dir) {
+#ifdef __EMSCRIPTEN__
+    // WebAssembly has no files to map: no spill there.
+    throw InputError("--spill-dir " + dir_ + ": this build (WebAssembly) cannot spill to disk");
+#endif
     fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
       std::string name = dir + "/pegsol-spill.XXXXXX";
@@ -97,7 +101,7 @@ class SpillFile {
       off = end_;
       end_ += size;
     }
-    if (::fallocate(fd_, 0, static_cast<off_t>(off), static_cast<off_t>(size)) != 0) {
+    if (allocate(off, size) != 0) {
       const int e = errno;
       if (e != EOPNOTSUPP || ::ftruncate(fd_, static_cast<off_t>(end_)) != 0) {
         free_.emplace(size, off);  // for a smaller request, or a later one once space is free
@@ -111,8 +115,10 @@ class SpillFile {
   }
   // Gives back a chunk: its disk space and cached pages are freed, its offset reused.
   void give(char* p, std::size_t size) {
+#ifndef __EMSCRIPTEN__
     ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, p - base_,
                 static_cast<off_t>(size));
+#endif
     std::lock_guard<std::mutex> lock(m_);
     free_.emplace(size, static_cast<std::size_t>(p - base_));
     live_ -= size;
@@ -136,6 +142,16 @@ class SpillFile {
   }
 
  private:
+  // Disk space for [off, off + size): 0, or -1 with errno.
+  int allocate(std::size_t off, std::size_t size) {
+#ifdef __EMSCRIPTEN__
+    (void)off, (void)size;
+    errno = EOPNOTSUPP;
+    return -1;
+#else
+    return ::fallocate(fd_, 0, static_cast<off_t>(off), static_cast<off_t>(size));
+#endif
+  }
   // A full disk (or another failure to grow the file): a memory stop, which keeps what the
   // census settled.
   [[noreturn]] void fail(const std::string& what, int e) const {

@@ -121,6 +121,15 @@ char* pegsol_request(pegsol_dispatcher* d, const char* request_json) {
   });
 }
 
+char* pegsol_check_job(pegsol_dispatcher* d, const char* body_json) {
+  return answer([&]() -> Reply {
+    if (!d) throw ApiError(400, "pegsol_check_job: the dispatcher is NULL");
+    if (!body_json) throw ApiError(400, "pegsol_check_job: the job's body is NULL");
+    const pegsol::api::JobSpec job = d->dispatcher.job(pegsol::api::parse_body(body_json));
+    return {200, json{{"kind", job.kind}}};
+  });
+}
+
 char* pegsol_run_job(pegsol_dispatcher* d, const char* body_json,
                      int (*progress)(const char* progress_json, void* user), void* user) {
   return answer([&]() -> Reply {
