@@ -1,6 +1,7 @@
 // The page: play, feedback, hints, finishing, replay, editor, files, jobs. Every answer comes from
-// the server's JSON API (docs/api.md); the page only draws and keeps the game's moves.
+// the engine's JSON API (docs/api.md); the page only draws and keeps the game's moves.
 import { layout, el, picture } from './board.js';
+import { createEngine } from './engine.js';
 
 const $ = (id) => document.getElementById(id);
 const S = {
@@ -9,14 +10,10 @@ const S = {
   feedbackCtl: null, lost: false, job: null,
 };
 
-async function api(path, body, signal) {
-  const r = await fetch(path, body === undefined ? { signal } : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal,
-  });
-  const j = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
-  return j;
-}
+// Every answer comes from the engine: `pegsol serve` over HTTP, or the WebAssembly worker of the
+// static edition (engine.js); the same requests and answers either way.
+const engine = createEngine();
+const api = (path, body, signal) => engine.request(path, body, signal);
 
 // ---- game state -----------------------------------------------------------------------------
 const names = (h) => S.geo.names[h];

@@ -1,11 +1,21 @@
 // End-to-end tests of the page in the system's headless Chromium (playwright-core, no browser
-// download): node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR. Starts `pegsol serve` on a free
-// loopback port, plays, and keeps a screenshot of every step in SCREENSHOT_DIR.
+// download), against either engine:
+//   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR                   the page `pegsol serve` serves
+//   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR --static SITE_DIR the static edition (build/wasm/site)
+// Starts `pegsol serve` on a free loopback port (the page's server, or in the static run the
+// reference the checks compare with, which the page never calls), plays, and keeps a screenshot of
+// every step in SCREENSHOT_DIR.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
-const [pegsol, shots = 'screenshots'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const staticAt = args.indexOf('--static');
+const site = staticAt >= 0 ? args.splice(staticAt, 2)[1] : null;
+const [pegsol, shots = 'screenshots'] = args;
 mkdirSync(shots, { recursive: true });
 let failures = 0, passes = 0;
 const check = (name, ok, detail = '') => {
@@ -13,7 +23,7 @@ const check = (name, ok, detail = '') => {
 };
 
 const server = spawn(pegsol, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
+const served = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d) => {
     out += d;
@@ -24,9 +34,33 @@ const base = await new Promise((resolve, reject) => {
   setTimeout(() => reject(new Error('pegsol serve did not start')), 10000);
 });
 const api = async (path, body) => {
-  const r = await fetch(base + path.slice(1), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const r = await fetch(served + path.slice(1), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
   return r.json();
 };
+
+// The static edition: a plain static file server over SITE_DIR (what `python3 -m http.server`
+// does), which counts the requests that are not for a file of the site.
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const strays = [];
+let staticServer = null;
+let base = served;
+if (site) {
+  staticServer = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let file = path.join(path.resolve(site), decodeURIComponent(url.pathname));
+    if (file.endsWith('/')) file += 'index.html';
+    if (!file.startsWith(path.resolve(site)) || !existsSync(file) || statSync(file).isDirectory()) {
+      if (!url.pathname.includes('__pegsol__')) strays.push(url.pathname);
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${staticServer.address().port}/`;
+}
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 const figures = {};
@@ -36,6 +70,7 @@ try {
   page.setDefaultTimeout(30000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') console.log(`console error: ${m.text()}`); });
   const shot = (name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
   const ready = () => page.waitForSelector('#feedback-body[data-state="done"]', { timeout: 15000 });
   const text = (sel) => page.textContent(sel);
@@ -51,14 +86,47 @@ try {
   for (let i = 0; i < 5; i++) {
     await page.goto('about:blank');
     await page.goto(base + '#board=triangle:5');
-    await page.waitForSelector('body[data-ready="1"]');
+    await page.waitForSelector('body[data-ready="1"]').catch(async (e) => {
+      console.log(`load ${i}: ${await page.textContent('#status')} | ${await page.textContent('#feedback-body')}`);
+      throw e;
+    });
     paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
   }
   paints.sort((a, b) => a - b);
   figures.first_paint_ms_median = paints[2];
+  if (site) {
+    // The static edition from cold (a new profile: no cache, no service worker) until the board
+    // is playable: the engine's module fetched, compiled, and the board drawn. A measurement
+    // (docs/static.md); the check only catches seconds.
+    const cold = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await browser.newContext();
+      const p = await c.newPage();
+      p.on('pageerror', (e) => errors.push(e.message));
+      p.on('console', (m) => { if (m.type() === 'error') console.log(`console error: ${m.text()}`); });
+      await p.goto(base + '#board=english');
+      await p.waitForSelector('body[data-ready="1"]', { timeout: 30000 }).catch(async (e) => {
+        console.log(`cold load: ${await p.textContent('#status')} | ${await p.textContent('#feedback-body')}`);
+        await p.screenshot({ path: `${shots}/cold-failed.png` });
+        throw e;
+      });
+      cold.push(await p.evaluate(() => performance.now()));
+      await c.close();
+    }
+    cold.sort((a, b) => a - b);
+    figures.static_cold_playable_ms_median = Math.round(cold[1]);
+    check('static-cold-playable', cold[1] < 5000, `median ${cold[1]} ms`);
+  }
   let bytes = 0;
-  for (const f of ['', 'app.js', 'board.js', 'style.css']) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
+  for (const f of ['', 'app.js', 'board.js', 'engine.js', 'style.css']) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
   figures.page_bytes = bytes;
+  if (site) {
+    // The whole transfer of the static edition, every file gzipped (what a server that compresses sends).
+    let gz = 0;
+    for (const f of readdirSync(site)) gz += gzipSync(readFileSync(path.join(site, f)), { level: 9 }).length;
+    figures.site_gzip_bytes = gz;
+    check('site-size', gz < 1.5e6, `${gz} bytes gzipped`);
+  }
   // The figure is a measurement (docs/api.md); the check only catches a page that paints late by
   // seconds, since a shared CI machine under load moves it by a hundred milliseconds and more.
   check('first-paint', paints[2] > 0 && paints[2] < 1000, `median ${paints[2]} ms`);
@@ -310,9 +378,34 @@ try {
   await ready();
   await shot('16-phone');
   check('no-page-errors', errors.length === 0, errors.join('; '));
+  if (site) {
+    // Installable (Chromium's own checks of the manifest, icons and service worker) and offline:
+    // with the network gone, a reload still plays and the engine still answers.
+    await page.setViewportSize({ width: 1100, height: 820 });
+    await page.goto(base + '#board=triangle:5');
+    await ready();
+    const controlled = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      return !!navigator.serviceWorker.controller;
+    });
+    check('static-service-worker', controlled);
+    const cdp = await ctx.newCDPSession(page);
+    const inst = await cdp.send('Page.getInstallabilityErrors');
+    check('static-installable', inst.installabilityErrors.length === 0, JSON.stringify(inst.installabilityErrors));
+    await ctx.setOffline(true);
+    await page.reload();
+    await ready();
+    await page.click('#hint-btn');
+    await page.waitForSelector('#board line.hint-arrow');
+    check('static-offline', (await text('#status')).startsWith('Hint: '), await text('#status'));
+    await shot('17-offline');
+    await ctx.setOffline(false);
+    check('static-no-server', strays.length === 0, `requests for what the site lacks: ${strays.join(' ')}`);
+  }
 } finally {
   await browser.close();
   server.kill('SIGTERM');
+  staticServer?.close();
 }
 writeFileSync(`${shots}/figures.json`, JSON.stringify(figures, null, 1));
 console.log(JSON.stringify(figures));

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// The library's C entry point (pegsol/pegsol.h) on the command line, one request a line: for the
+// tests that compare the WebAssembly module's answers with the native ones. A line
+// {"method", "path", "body"} goes to pegsol_request; {"job": body} to pegsol_run_job. Each answer
+// is printed on a line of its own.
+#include <iostream>
+#include <string>
+
+#include "pegsol/pegsol.h"
+
+int main(int argc, char** argv) {
+  pegsol_dispatcher* d = pegsol_new(argc > 1 ? argv[1] : nullptr);
+  if (!d) {
+    std::cerr << "dispatch_lines: bad limits " << (argc > 1 ? argv[1] : "") << "\n";
+    return 2;
+  }
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    const bool job = line.rfind("{\"job\":", 0) == 0;
+    char* out = nullptr;
+    if (job) {
+      // {"job": BODY}: the body is the text between the first colon and the last brace.
+      const std::string body = line.substr(7, line.size() - 8);
+      out = pegsol_run_job(d, body.c_str(), nullptr, nullptr);
+    } else {
+      out = pegsol_request(d, line.c_str());
+    }
+    std::cout << (out ? out : "null") << std::endl;
+    pegsol_free(out);
+  }
+  pegsol_delete(d);
+  return 0;
+}
