@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the Release suite, then the same suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer (clang; with the fuzz targets' corpora and 5,000 seeded mutants each:
-# label fuzz), then the census tests with the AVX2 kernels, then the library and examples
-# cross-compiled for aarch64 and run under qemu, then each libFuzzer target of the sanitizer build
-# for a few seconds (scripts/fuzz.sh), then the formatting check.
+# Builds and runs every test: the static edition (WebAssembly), the Release suite, then the same
+# suite under AddressSanitizer and UndefinedBehaviorSanitizer (clang; with the fuzz targets'
+# corpora and 5,000 seeded mutants each: label fuzz), then the census tests with the AVX2 kernels,
+# then the library and examples cross-compiled for aarch64 and run under qemu, then each libFuzzer
+# target of the sanitizer build for a few seconds (scripts/fuzz.sh), then the formatting check.
 # Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,13 @@ step() {
 }
 step install-deps
 bash scripts/install-deps.sh
+# The static edition first (Debian's emscripten): the Release suite's wasm tests compare it with
+# the native library and drive it in the browser (label wasm; required here, skipped elsewhere
+# when it is not built).
+step "wasm build (the static edition, build/wasm/site)"
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm
+export PEGSOL_REQUIRE_WASM=1
 for preset in release sanitize; do
   step "$preset build"
   # Unity builds (batches of a target's files compiled as one; the census tiers and the kernel
