@@ -1,12 +1,17 @@
-// The positions on the solution paths of one census, kept for look-ups: a position reached from
-// the census's start by legal jumps can still reach its goal exactly when it lies on a solution
-// path, so "still solvable?" and a hint become a binary search. Boards whose layout fits 64 bits.
+// The positions on the solution paths of one census, kept for look-ups, with the number of ways
+// from each to the target: a position reached from the census's start by legal jumps can still
+// reach its target exactly when it lies on a solution path, so "still solvable?", "how many ways
+// are left?", "where can the last peg end?" and a hint become a few binary searches. Boards whose
+// layout fits 64 bits.
 //
 // PathIndexCache shares the indexes between threads (a server's requests, an analyzer pool):
-// each problem's census runs once, in a background thread one build at a time, within a memory
-// budget; until it is built, callers answer another way (Analyzer's searches).
+// each problem's census runs once, in a background thread one build at a time (or in the
+// caller's thread, where there are no threads), within a memory budget; status() says how far a
+// problem's look-ups are without blocking; until they are built, callers answer another way
+// (Analyzer's searches).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -19,54 +24,108 @@
 #include <thread>
 #include <vector>
 
+#include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
 
+// What an index answers about: the problem's goal, or one peg anywhere.
+enum class PathTarget { Goal, OnePeg };
+
 class PathIndex {
  public:
-  // Runs the census of p keeping its solution paths, within `memory` bytes (0: the census's
-  // default) and `control` (may be null). A census that stops or fails leaves ok() false and
-  // failed() saying why. Throws InputError for a layout wider than 64 bits.
+  struct Options {
+    std::size_t memory = 0;            // bytes for the census (0: the census's default)
+    const Control* control = nullptr;  // deadline, cancel, progress (phases "forward",
+                                       // "backward" of the census, then "ways"); may be null
+    int threads = 0;                   // 0: the hardware's
+    // For a goal of one peg on a hole that the symmetries fixing the start all fix: one census
+    // towards one peg anywhere answers both targets (answers(OnePeg)); false: the goal's census.
+    bool one_peg = true;
+  };
+
+  // Runs the census of p keeping its solution paths (for a goal of one peg on a hole, usually
+  // the census towards one peg anywhere: answers_one_peg), then a backward pass over the paths
+  // giving each position its ways to the target(s) and, towards one peg anywhere, the holes its
+  // last peg can end on. A census that stops or fails leaves ok() false and failed() saying why.
+  // Throws InputError for a layout wider than 64 bits.
+  PathIndex(const Problem& p, const Options& o);
   PathIndex(const Problem& p, std::size_t memory, const Control* control, int threads = 0);
   ~PathIndex();
   PathIndex(const PathIndex&) = delete;
   PathIndex& operator=(const PathIndex&) = delete;
 
+  // Whether the index of p (built with `one_peg`) answers towards one peg anywhere too.
+  static bool answers_one_peg(const Problem& p, bool one_peg = true);
+
   bool ok() const { return failed_.empty(); }
   const std::string& failed() const { return failed_; }
   const Problem& problem() const { return problem_; }
-  // Whether `pegs` (on the problem's board) lies on a solution path; false when !ok().
-  bool on_path(const HoleSet& pegs) const;
-  // The solution from `pegs` along the paths (each jump the first in board order that stays on
-  // one); empty when `pegs` is the goal. Requires on_path(pegs).
-  std::vector<Jump> solution_from(const HoleSet& pegs) const;
-  std::uint64_t positions() const { return positions_; }  // up to the census group
+  // Whether the index answers towards `t` (Goal always, once ok()).
+  bool answers(PathTarget t) const;
+
+  // Whether `pegs` (on the problem's board) lies on a solution path to `t`; false when
+  // !ok() or !answers(t). Answers about positions reached from the start by legal jumps alone.
+  bool on_path(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
+  // The solution from `pegs` along the paths to `t` (each jump the first in board order that
+  // stays on one); empty when `pegs` is the target. Requires on_path(pegs, t).
+  std::vector<Jump> solution_from(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
+  // Jump sequences from `pegs` to `t` (0 off the paths). Requires answers(t).
+  Count ways(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
+  // The holes a single last peg can end on from `pegs` (empty off the paths). Requires
+  // answers(OnePeg).
+  HoleSet end_holes(const HoleSet& pegs) const;
+
+  std::uint64_t positions() const { return positions_; }  // on the goal's paths, up to the group
+  std::uint64_t kept() const { return kept_; }  // positions held (the census's paths), up to it
   std::size_t bytes() const;
-  double seconds() const { return seconds_; }  // the census's time
+  double seconds() const { return census_seconds_ + ways_seconds_; }  // the whole build
+  double census_seconds() const { return census_seconds_; }
+  double ways_seconds() const { return ways_seconds_; }  // the backward pass over the paths
+  std::size_t census_peak_bytes() const { return census_peak_; }
 
  private:
-  struct Impl;  // the board's tables (path_index.cpp)
-  bool on_path_bits(const std::uint64_t& layout) const;
+  struct Impl;  // the board's tables and the levels (path_index.cpp)
   Problem problem_;
   std::unique_ptr<Impl> impl_;
-  std::vector<int> syms_;
-  std::vector<std::vector<std::uint64_t>> levels_;  // by peg count: canonical layouts, sorted
-  std::uint64_t positions_ = 0;
-  double seconds_ = 0;
+  std::uint64_t positions_ = 0, kept_ = 0;
+  double census_seconds_ = 0, ways_seconds_ = 0;
+  std::size_t census_peak_ = 0;
   std::string failed_;
 };
+
+// How far the look-ups of one problem are (PathIndexCache::status).
+struct LookupStatus {
+  enum class State {
+    None,      // not asked for (or forgotten: evicted, or a build its caller stopped)
+    Queued,    // waiting for the background thread
+    Building,  // a census or the pass after it is running
+    Ready,     // built: the analysis answers from them
+    Failed     // a census stopped or failed; not tried again (`why`)
+  };
+  State state = State::None;
+  std::string phase;      // Building: "forward" or "backward" (the census), then "ways"
+  int level = -1;         // Building: the level (peg count) being worked on, -1 when not known
+  double fraction = 0;    // Building: of the whole build, in [0, 1] (estimated); Ready: 1
+  double seconds = 0;     // Building: since the build started; Ready: the build's time
+  std::size_t bytes = 0;  // Ready: held by the indexes
+  std::string why;        // Failed: why; None: why the look-ups cannot be built, if they cannot
+  int censuses = 1;       // indexes the problem's look-ups need (1, or 2: goal and one peg)
+};
+
+// "none", "queued", "building", "ready", "failed".
+const char* lookup_state_name(LookupStatus::State s);
 
 class PathIndexCache {
  public:
   struct Options {
     std::size_t build_memory = std::size_t{512} << 20;  // bytes for one census
-    double build_seconds = 30;                          // time for one census
+    double build_seconds = 30;                          // time for one census and its pass
     int build_threads = 0;                              // 0: the hardware's
     std::size_t keep_bytes = std::size_t{256} << 20;    // indexes kept; the least recent go first
     std::size_t max_queued = 4;                         // builds waiting; more are not queued
-    bool background = true;  // false: get() builds in the caller's thread
+    bool background = true;  // false: get() and start() build in the caller's thread
   };
   explicit PathIndexCache(Options o);
   PathIndexCache() : PathIndexCache(Options{}) {}
@@ -84,14 +143,29 @@ class PathIndexCache {
   // to stop; null at once when p has no build queued or running (get() queues one).
   std::shared_ptr<const PathIndex> await(const Problem& p, const Control& control,
                                          std::string* note = nullptr);
+
+  // The look-ups a game of p needs (its goal and one peg anywhere: one index, or two when one
+  // census cannot answer both, PathIndex::answers_one_peg): how far they are, never blocking,
+  // starting nothing. Two indexes report the less advanced one's state, and their mean fraction.
+  LookupStatus status(const Problem& p) const;
+  // Starts the look-ups a game of p needs, and returns their status. With background builds it
+  // queues them (Queued when the queue is full stays None: ask again) and returns at once.
+  // Without (Options::background false), it builds them now in the caller's thread: `control`
+  // (may be null) receives progress reports (phase, level, fraction of the whole build) and
+  // stops it; a build the caller stopped is forgotten (None, to be started again), one the
+  // cache's own bounds stopped is remembered as Failed.
+  LookupStatus start(const Problem& p, const Control* control = nullptr);
+
   std::size_t bytes() const;  // held by the built indexes
 
  private:
   struct Slot;
   std::shared_ptr<Slot> slot_for(const Problem& p);  // under mutex_
   void run();
-  void build(Slot& s);
-  void trim();  // under mutex_
+  void build(Slot& s, const Control* caller);
+  void trim();                                                                       // under mutex_
+  LookupStatus slot_status(const Problem& p) const;                                  // under mutex_
+  std::shared_ptr<const PathIndex> get_locked(const Problem& p, std::string* note);  // mutex_
 
   Options opt_;
   mutable std::mutex mutex_;
@@ -99,7 +173,7 @@ class PathIndexCache {
   std::map<std::string, std::shared_ptr<Slot>> slots_;
   std::deque<std::shared_ptr<Slot>> queue_;
   std::uint64_t tick_ = 0;
-  Control stop_;
+  std::atomic<bool> cancel_{false};  // set by the destructor: stops a running build
   bool stopping_ = false;
   std::thread worker_;
 };
