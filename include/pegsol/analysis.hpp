@@ -2,10 +2,12 @@
 // and if not why; how many ways remain and on which holes the last peg can still end; a hint;
 // and for a game, the first move after which no solution remained ("where did I go wrong").
 //
-// Every answer is computed: a count walks every jump sequence from the position (memoised), a
-// "not solvable" carries a proof (position class, peg types, pagoda) or a completed search, a
-// solution is replayed. Work is bounded by the options' time and memory; what the bound cut short
-// is said (Solvability::Unknown, `counted` false with a note).
+// Every answer is computed: the census look-ups of a game's start (path_index.hpp) answer every
+// question exactly once built; otherwise a count walks every jump sequence from the position
+// (memoised), a "not solvable" carries a proof (position class, peg types, pagoda) or a completed
+// search, a solution is replayed. Work is bounded by the options' time and memory; what the bound
+// cut short is said (Solvability::Unknown, `counted` false with a note). Each verdict comes with
+// the engine's reason and an explanation in plain words for a player.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +32,7 @@ struct AnalysisOptions {
   double time_limit = 2;  // seconds for one call; 0: no limit
   // Count the ways left and the end holes when the board fits 64 bits and the positions
   // reachable from here stay within count_positions (the memo's bound, about 40 bytes each).
+  // (The census look-ups give them whenever they answer, asked or not.)
   bool count = true;
   std::size_t count_positions = 2'000'000;
   double count_seconds = 0.5;  // at most this much of the call goes to the count
@@ -43,18 +46,33 @@ struct AnalysisOptions {
   // (false: the count only decides what the short searches could not, as solvable() does).
   bool ways = true;
   bool hint = true;  // fill Analysis::hint
+  // Fill the explanations in plain words (a pagoda proof costs a small linear program, about a
+  // tenth of a millisecond on the English board).
+  bool explain = true;
   // The start the position was reached from by legal jumps (a game's start). With it, on boards
-  // of up to 64 bits, the census of (start, goal) keeping its solution paths answers by one
-  // look-up (path_index.hpp): a position reachable from the start can reach the goal exactly when
-  // it lies on a solution path; likewise towards one peg anywhere. The index comes from `paths`
-  // (shared, built in its background: until built the searches answer) or else from the
-  // analyzer's own, built in the call within lookup_memory and lookup_seconds. A census that
-  // stops is not tried again. A start the position was not reached from gives wrong answers.
+  // of up to 64 bits, the census of (start, goal) keeping its solution paths answers by a few
+  // look-ups (path_index.hpp): a position reachable from the start can reach the goal exactly
+  // when it lies on a solution path, and the paths carry the ways left and the end holes; likewise
+  // towards one peg anywhere (one census answers both for a goal hole the start's symmetries fix).
+  // The indexes come from `paths` (shared, built in its background: until built the searches
+  // answer) or else from the analyzer's own, built in the call within lookup_memory and
+  // lookup_seconds. A census that stops is not tried again. A start the position was not reached
+  // from gives wrong answers.
   std::optional<HoleSet> start;
   bool lookup = true;
   PathIndexCache* paths = nullptr;
   std::size_t lookup_memory = std::size_t{512} << 20;  // bytes: the own census's memory limit
   double lookup_seconds = 10;                          // the census's time limit
+};
+
+// A verdict in plain words for a player, beside the engine's reason (SolvabilityAnswer::reason):
+// "no sequence of jumps from here ends with one peg on d4 (pegsol checked every one)", or the
+// position class, peg types or pagoda proof explained.
+struct Explanation {
+  std::string text;
+  // The holes the proof is about, for a page to mark: a position class's or a peg type's holes,
+  // a pagoda function's weighted holes. nullopt when the explanation concerns no holes.
+  std::optional<std::vector<int>> holes;
 };
 
 // What analyze() found about one position.
@@ -63,6 +81,8 @@ struct Analysis {
   // Solvable answers carry a replayed solution; NotSolvable ones the proof in `reason`.
   SolvabilityAnswer one_peg;
   SolvabilityAnswer goal;
+  Explanation one_peg_explanation;  // the verdicts in plain words
+  Explanation goal_explanation;
   // The next move of a solution to the goal (to one peg when the goal cannot be reached but one
   // peg can); nullopt when neither is solvable, or the position already is the goal.
   std::optional<Move> hint;
@@ -75,6 +95,7 @@ struct Analysis {
   HoleSet end_holes;
   std::string count_note;       // why not counted (empty when counted)
   std::string lookup_note;      // how the census look-up answered, or why it did not
+  bool exact = false;           // both verdicts and the counts came from the census look-ups
   std::uint64_t positions = 0;  // distinct positions the count holds for this position's subtree
   double seconds = 0;
 };
@@ -91,8 +112,9 @@ struct Mistake {
   // Rewind here (the number of moves to keep: Game's cursor before `move`) to stand on the last
   // position that could still reach the goal.
   std::size_t rewind_to = 0;
-  std::string reason;  // why the position after `move` (or the start) cannot reach the goal
-  std::string note;    // for Unknown: which position the bound left undecided, and why
+  std::string reason;       // why the position after `move` (or the start) cannot reach the goal
+  Explanation explanation;  // the same in plain words (empty text when there is no reason)
+  std::string note;         // for Unknown: which position the bound left undecided, and why
   double seconds = 0;
 };
 
@@ -122,6 +144,13 @@ class Analyzer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The verdict `a` about `p` towards `goal` in plain words, with the holes its proof is about; a
+// "not solvable" from a search or a look-up is explained by the position class, the peg types or
+// a pagoda function when one of them proves it, else as the exhaustive check it was. `ways`: the
+// jump sequences left, when known (said for a solvable verdict).
+Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
+                    std::optional<Count> ways = std::nullopt);
 
 // A game finished by the engine, keeping the player's moves (the seed program's protected moves).
 struct FinishResult {

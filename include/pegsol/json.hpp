@@ -119,16 +119,18 @@ nlohmann::json progress_json(const ProgressReport& r);
 nlohmann::json fewest_progress_json(const FewestProgress& p);
 
 // A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
-// "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason", "solution" (move
-// chains), "nodes", "seconds"}), "hint" (a move chain or null), "hint_moves" ([from, over, to] per
-// jump), "hint_to_goal", "counted", "ways_goal" and "ways_one_peg" (decimal strings, null when not
-// counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
+// "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason" (the engine's
+// words), "explanation" (plain words for a player), "proof_holes" (indices of the holes the proof
+// is about, or null), "solution" (move chains), "nodes", "seconds"}), "hint" (a move chain or
+// null), "hint_moves" ([from, over, to] per jump), "hint_to_goal", "counted", "exact" (every
+// figure from the census look-ups), "ways_goal" and "ways_one_peg" (decimal strings, null when
+// not counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
 // "lookup_note", "positions", "seconds"}.
 nlohmann::json analysis_json(const Position& p, const Analysis& a);
 
 // "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",
 // "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
-// "reason", "note", "seconds"}.
+// "reason", "explanation" (plain words), "proof_holes" (indices, or null), "note", "seconds"}.
 nlohmann::json mistake_json(const Game& game, const Mistake& m);
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",

@@ -385,11 +385,19 @@ std::string SolutionsJson::tail(const EnumerateResult& r, double seconds) const 
 
 namespace {
 
-nlohmann::json answer_json(const Board& b, const SolvabilityAnswer& s) {
+// The holes of an explanation's proof, or null.
+nlohmann::json proof_holes_json(const Explanation& e) {
+  if (!e.holes) return nullptr;
+  return *e.holes;
+}
+
+nlohmann::json answer_json(const Board& b, const SolvabilityAnswer& s, const Explanation& e) {
   nlohmann::json chains = nlohmann::json::array();
   for (const Move& m : group_moves(s.solution)) chains.push_back(move_chain_text(b, m));
   return {{"verdict", std::string(solvability_name(s.verdict))},
           {"reason", s.reason},
+          {"explanation", e.text},
+          {"proof_holes", proof_holes_json(e)},
           {"solution", chains},
           {"nodes", s.nodes},
           {"seconds", s.seconds}};
@@ -443,12 +451,13 @@ nlohmann::json analysis_json(const Position& p, const Analysis& a) {
   return {
       {"position", p.to_string()},
       {"pegs", p.peg_count()},
-      {"goal", answer_json(b, a.goal)},
-      {"one_peg", answer_json(b, a.one_peg)},
+      {"goal", answer_json(b, a.goal, a.goal_explanation)},
+      {"one_peg", answer_json(b, a.one_peg, a.one_peg_explanation)},
       {"hint", hint},
       {"hint_moves", hint_moves},
       {"hint_to_goal", a.hint_to_goal},
       {"counted", a.counted},
+      {"exact", a.exact},
       {"ways_goal", a.counted ? nlohmann::json(count_text(a.ways_goal)) : nlohmann::json()},
       {"ways_one_peg", a.counted ? nlohmann::json(count_text(a.ways_one_peg)) : nlohmann::json()},
       {"end_holes", ends},
@@ -471,6 +480,8 @@ nlohmann::json mistake_json(const Game& game, const Mistake& m) {
           {"move_notation", chain},
           {"rewind_to", m.rewind_to},
           {"reason", m.reason},
+          {"explanation", m.explanation.text},
+          {"proof_holes", proof_holes_json(m.explanation)},
           {"note", m.note},
           {"seconds", m.seconds}};
 }

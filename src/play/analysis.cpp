@@ -63,58 +63,65 @@ struct Analyzer::Impl {
   // The analyzer's own look-ups, built in the caller's thread, when the options name no cache.
   mutable std::unique_ptr<PathIndexCache> own_paths;
 
-  // The solution-path index of (start, target) from the options' cache or this analyzer's own;
-  // null when there is none (yet), with `note` saying why.
-  std::shared_ptr<const PathIndex> lookup_for(const HoleSet& start, bool to_goal,
-                                              const AnalysisOptions& o, std::string& note) const {
+  // The census look-ups of a game from `start`: the index answering the goal, and the one
+  // answering one peg anywhere (the same index when one census answers both), each null while
+  // it is not built; `note` says how they answer or why they do not.
+  struct Lookups {
+    std::shared_ptr<const PathIndex> goal, one;
+    std::string note;
+  };
+
+  PathIndexCache& cache_for(const AnalysisOptions& o) const {
+    if (o.paths) return *o.paths;
+    if (!own_paths) {
+      PathIndexCache::Options co;
+      co.background = false;
+      co.build_memory = o.lookup_memory;
+      co.build_seconds = o.lookup_seconds;
+      own_paths = std::make_unique<PathIndexCache>(co);
+    }
+    return *own_paths;
+  }
+
+  // The problem whose index answers towards the goal (to_goal) or one peg anywhere.
+  Problem lookup_problem(const HoleSet& start, bool to_goal) const {
+    const Problem pg{board, start, goal};
+    if (to_goal || PathIndex::answers_one_peg(pg)) return pg;
+    return Problem{board, start, Goal{}};
+  }
+
+  // The look-ups from `start`: the goal's, and with `want_one` one peg anywhere's too. A shared
+  // cache builds in the background: one peg anywhere's, which a lost goal asks next, is queued
+  // with the goal's.
+  Lookups lookups(const HoleSet& start, const AnalysisOptions& o, bool want_one) const {
+    Lookups l;
     if (!geo) {
-      note = "no census look-up: the board's layout is wider than 64 bits";
-      return nullptr;
+      l.note = "no census look-up: the board's layout is wider than 64 bits";
+      return l;
     }
-    PathIndexCache* cache = o.paths;
-    if (!cache) {
-      if (!own_paths) {
-        PathIndexCache::Options co;
-        co.background = false;
-        co.build_memory = o.lookup_memory;
-        co.build_seconds = o.lookup_seconds;
-        own_paths = std::make_unique<PathIndexCache>(co);
+    PathIndexCache& cache = cache_for(o);
+    const Problem pg{board, start, goal};
+    l.goal = cache.get(pg, &l.note);
+    const bool two = !PathIndex::answers_one_peg(pg);
+    std::string one_note = "not asked";
+    if (!two)
+      l.one = l.goal;
+    else if (want_one || o.paths)
+      l.one = cache.get(lookup_problem(start, false), &one_note);
+    if (l.goal) {
+      std::uint64_t kept = l.goal->kept();
+      double seconds = l.goal->seconds();
+      if (two && l.one) {
+        kept += l.one->kept();
+        seconds += l.one->seconds();
       }
-      cache = own_paths.get();
+      l.note = "census look-up: " + std::to_string(l.goal->positions()) +
+               " positions on solution paths up to symmetry, " + std::to_string(kept) +
+               " kept (built in " + std::to_string(static_cast<int>(seconds * 1000)) + " ms)";
+      if (two && !l.one) l.note += "; towards one peg anywhere, " + one_note;
     }
-    std::shared_ptr<const PathIndex> l =
-        cache->get(Problem{board, start, to_goal ? goal : Goal{}}, &note);
-    // A shared cache builds in the background: the look-up towards one peg anywhere, which a
-    // lost goal asks next, is queued with the goal's.
-    if (o.paths && to_goal && goal.kind != Goal::Kind::Any) o.paths->get(Problem{board, start, {}});
-    if (l)
-      note = "census look-up: " + std::to_string(l->positions()) +
-             " positions on solution paths up to symmetry (built in " +
-             std::to_string(static_cast<int>(l->seconds() * 1000)) + " ms)";
     return l;
   }
-
-  // The answer of the look-up for p, reached from the look-up's start: on a solution path, the
-  // solution along the paths (replayed); else not solvable.
-  SolvabilityAnswer from_lookup(const Position& p, const PathIndex& l, bool to_goal) const {
-    SolvabilityAnswer a;
-    if (!l.on_path(p.pegs())) {
-      a.verdict = Solvability::NotSolvable;
-      a.reason =
-          "no solution exists (the census from the start: this position lies on no "
-          "solution path, and every position reached from the start that can reach the " +
-          std::string(to_goal ? "goal" : "one peg") + " lies on one)";
-      return a;
-    }
-    a.solution = l.solution_from(p.pegs());
-    Position q = p;
-    for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
-    if (!goal_reached(problem(p, to_goal ? goal : Goal{}), q.pegs()))
-      throw std::logic_error("analysis: the look-up's solution misses the target");
-    a.verdict = Solvability::Solvable;
-    return a;
-  }
-
   Problem problem(const Position& p, const Goal& g) const { return Problem{board, p.pegs(), g}; }
 
   bool is_goal(const Pos& x) const {
@@ -276,26 +283,46 @@ struct Analyzer::Impl {
     return a;
   }
 
-  // A remembered solution, a short depth-first search, a short beam search: most positions a
-  // player meets are settled there. Then the count when asked, then the search to its end. With
-  // `want_count`, the count runs even after a decisive short search (for the ways and end holes).
+  // The answer of the look-up `l` for p, reached from the look-up's start, towards the goal or
+  // one peg anywhere: on a solution path, the solution along the paths (replayed); else not
+  // solvable.
+  SolvabilityAnswer from_lookup(const Position& p, const PathIndex& l, bool to_goal) const {
+    const PathTarget t = to_goal ? PathTarget::Goal : PathTarget::OnePeg;
+    SolvabilityAnswer a;
+    if (!l.on_path(p.pegs(), t)) {
+      a.verdict = Solvability::NotSolvable;
+      a.reason =
+          "no solution exists (the census from the start: this position lies on no "
+          "solution path, and every position reached from the start that can reach the " +
+          std::string(to_goal ? "goal" : "one peg") + " lies on one)";
+      return a;
+    }
+    a.solution = l.solution_from(p.pegs(), t);
+    Position q = p;
+    for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
+    if (!goal_reached(problem(p, to_goal ? goal : Goal{}), q.pegs()))
+      throw std::logic_error("analysis: the look-up's solution misses the target");
+    a.verdict = Solvability::Solvable;
+    return a;
+  }
+
+  // The look-up `index` when given; else a remembered solution, a short depth-first search, a
+  // short beam search: most positions a player meets are settled there. Then the count when
+  // asked, then the search to its end. With `want_count`, the count runs even after a decisive
+  // short search or a look-up (for the ways and end holes).
   SolvabilityAnswer decide(const Position& p, bool to_goal, const AnalysisOptions& o,
                            const Control& call, bool want_count, std::optional<Entry>& counted,
-                           std::string& note, std::uint64_t& expanded,
+                           std::string& note, std::uint64_t& expanded, const PathIndex* index,
                            std::string* lookup_note = nullptr) const {
     const bool lookups = o.lookup && o.start && geo;
     // The look-up's answer, with the count when asked for.
-    auto answered = [&](const PathIndex& l, const std::string& how) {
-      if (lookup_note) *lookup_note = how;
+    auto answered = [&](const PathIndex& l, const std::string* how) {
+      if (lookup_note && how) *lookup_note = *how;
       SolvabilityAnswer a = from_lookup(p, l, to_goal);
       if (want_count) counted = try_count(p, o, call, note, expanded);
       return a;
     };
-    if (lookups) {
-      std::string why;
-      if (auto l = lookup_for(*o.start, to_goal, o, why)) return answered(*l, why);
-      if (lookup_note) *lookup_note = why;
-    }
+    if (index) return answered(*index, nullptr);
     std::uint64_t nodes = 0;
     for (Bound b : {Bound{o.quick_nodes, 0}, Bound{0, o.beam_seconds}}) {
       if (!b.dfs_nodes && b.beam_seconds <= 0) continue;
@@ -313,8 +340,10 @@ struct Analyzer::Impl {
       Control wait(&call);
       wait.set_time_limit(call.has_deadline() ? call.remaining_seconds() / 2 : 1.0);
       std::string why;
-      if (auto l = o.paths->await(Problem{board, *o.start, to_goal ? goal : Goal{}}, wait, &why))
-        return answered(*l, "census look-up (waited for its build)");
+      if (auto l = o.paths->await(lookup_problem(*o.start, to_goal), wait, &why)) {
+        const std::string how = "census look-up (waited for its build)";
+        return answered(*l, &how);
+      }
     }
     counted = try_count(p, o, call, note, expanded);
     if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
@@ -397,10 +426,22 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   Analysis a;
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
+  Impl::Lookups l;
+  if (options.lookup && options.start && m.geo) l = m.lookups(*options.start, options, true);
+  if (options.lookup && options.start) a.lookup_note = l.note;
+  // Both look-ups built: every figure is exact, and no count runs.
+  const bool exact = l.goal && l.one;
   std::optional<Entry> e;
-  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways, e, a.count_note,
-                    expanded, &a.lookup_note);
-  if (e) {
+  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways && !exact, e,
+                    a.count_note, expanded, l.goal.get(), &a.lookup_note);
+  if (exact) {
+    a.counted = true;
+    a.exact = true;
+    a.ways_goal = l.goal->ways(p.pegs(), PathTarget::Goal);
+    a.ways_one_peg = l.one->ways(p.pegs(), PathTarget::OnePeg);
+    a.end_holes = l.one->end_holes(p.pegs());
+    a.one_peg = m.from_lookup(p, *l.one, false);
+  } else if (e) {
     a.counted = true;
     a.ways_goal = e->goal;
     a.ways_one_peg = e->one;
@@ -418,10 +459,21 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
       no_count.count = false;
       std::optional<Entry> none;
       std::string unused;
-      a.one_peg = m.decide(p, false, no_count, call.ctl, false, none, unused, expanded);
+      a.one_peg =
+          m.decide(p, false, no_count, call.ctl, false, none, unused, expanded, l.one.get());
     }
   }
-  if (!e && a.count_note.empty()) a.count_note = "not asked";
+  if (!a.counted && a.count_note.empty()) a.count_note = "not asked";
+  if (a.counted) a.count_note.clear();
+  std::optional<Count> ways_goal, ways_one;
+  if (a.counted) {
+    ways_goal = a.ways_goal;
+    ways_one = a.ways_one_peg;
+  }
+  if (options.explain) {
+    a.goal_explanation = explain(p, m.goal, a.goal, ways_goal);
+    a.one_peg_explanation = explain(p, Goal{}, a.one_peg, ways_one);
+  }
   a.positions = expanded;
   if (options.hint) {
     const SolvabilityAnswer* s = a.goal.verdict == Solvability::Solvable      ? &a.goal
@@ -444,7 +496,9 @@ SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& o
   std::string note;
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
-  return m.decide(p, true, options, call.ctl, false, e, note, expanded);
+  Impl::Lookups l;
+  if (options.lookup && options.start && m.geo) l = m.lookups(*options.start, options, false);
+  return m.decide(p, true, options, call.ctl, false, e, note, expanded, l.goal.get());
 }
 
 Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options) const {
@@ -487,6 +541,7 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   if (first.verdict == Solvability::NotSolvable) {
     r.start_lost = true;
     r.reason = first.reason;
+    r.explanation = explain(at[0], m.goal, first);
     return finish();
   }
   if (first.verdict == Solvability::Unknown) {
@@ -512,6 +567,7 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   r.move = lo;
   r.rewind_to = lo;
   r.reason = last.reason;
+  r.explanation = explain(at[hi], m.goal, last);
   return finish();
 }
 
