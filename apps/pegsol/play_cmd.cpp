@@ -88,11 +88,7 @@ class Session {
         colour_(want_colour()),
         prompt_(isatty(STDIN_FILENO) != 0) {
     // The solution-path look-ups of this game's start start building at once, in the background.
-    const Problem& p = game_.problem();
-    if (analysis_) {
-      paths_.get(p);
-      paths_.get(Problem{p.board, p.start, Goal{}});
-    }
+    if (analysis_) paths_.start(game_.problem());
   }
 
   int run() {
@@ -280,17 +276,28 @@ class Session {
     fmt::print("{}", out);
   }
 
-  std::string verdict(const SolvabilityAnswer& a) const {
+  // A verdict, and why in plain words when it is not solvable (the engine's words with `details`).
+  std::string verdict(const SolvabilityAnswer& a, const Explanation& why,
+                      bool details = false) const {
     switch (a.verdict) {
       case Solvability::Solvable:
         return colour_ ? "\x1b[32msolvable\x1b[0m" : "solvable";
       case Solvability::NotSolvable:
         return (colour_ ? "\x1b[31mnot solvable\x1b[0m" : "not solvable") + std::string(": ") +
-               a.reason;
+               (why.text.empty() ? a.reason : why.text) +
+               (details && !why.text.empty() ? "\n  (details: " + a.reason + ")" : "");
       case Solvability::Unknown:
         return "unknown (" + a.reason + ")";
     }
     return "";
+  }
+
+  // While the game's look-ups are being built: a line saying so (the answers are searches' till
+  // then, and may be "unknown").
+  void preparing() const {
+    const LookupStatus st = paths_.status(game_.problem());
+    if (st.state == LookupStatus::State::Queued || st.state == LookupStatus::State::Building)
+      fmt::print("preparing exact answers... ({:.0f}%)\n", 100 * st.fraction);
   }
 
   // "Still solvable?" for the current position; with `full`, the counts even when not asked.
@@ -303,14 +310,15 @@ class Session {
     }
     Analysis a = analyzer_.analyze(p, options());
     const Goal& g = game_.problem().goal;
+    if (!a.exact) preparing();
     std::string ways;
     if (a.counted) ways = fmt::format(" ({} ways left)", grouped(count_text(a.ways_goal)));
-    fmt::print("goal, {}: {}{}\n", goal_words(b, g), verdict(a.goal),
+    fmt::print("goal, {}: {}{}\n", goal_words(b, g), verdict(a.goal, a.goal_explanation, full),
                a.goal.verdict == Solvability::Solvable ? ways : "");
     if (g.kind != Goal::Kind::Any) {
       std::string ways1;
       if (a.counted) ways1 = fmt::format(" ({} ways left)", grouped(count_text(a.ways_one_peg)));
-      fmt::print("one peg anywhere: {}{}\n", verdict(a.one_peg),
+      fmt::print("one peg anywhere: {}{}\n", verdict(a.one_peg, a.one_peg_explanation, full),
                  a.one_peg.verdict == Solvability::Solvable ? ways1 : "");
     }
     if (a.counted && a.ways_one_peg > 0) {
@@ -339,7 +347,7 @@ class Session {
     if (game_.won())
       fmt::print("the goal is reached\n");
     else
-      fmt::print("no hint: {}\n", verdict(a.goal));
+      fmt::print("no hint: {}\n", verdict(a.goal, a.goal_explanation));
   }
 
   // Plays a solution from here to the end, keeping the moves played.
@@ -347,7 +355,7 @@ class Session {
     Analysis a = analyzer_.analyze(game_.position(), options(false));
     const SolvabilityAnswer& s = a.goal.verdict == Solvability::Solvable ? a.goal : a.one_peg;
     if (s.verdict != Solvability::Solvable) {
-      fmt::print("cannot finish: {}\n", verdict(a.goal));
+      fmt::print("cannot finish: {}\n", verdict(a.goal, a.goal_explanation));
       return;
     }
     const std::size_t kept = game_.cursor();
@@ -412,12 +420,14 @@ class Session {
     if (m.now == Solvability::Solvable) {
       fmt::print("nothing went wrong: the goal can still be reached\n");
     } else if (m.start_lost) {
-      fmt::print("the start itself cannot reach the goal: {}\n", m.reason);
+      fmt::print("the start itself cannot reach the goal: {}\n",
+                 m.explanation.text.empty() ? m.reason : m.explanation.text);
     } else if (m.move) {
       mistake_ = m.move;
       fmt::print(
           "move {} ({}) lost the game: after it, {}\nType rewind to go back to just before it.\n",
-          *m.move + 1, move_chain_text(board(), game_.moves()[*m.move]), m.reason);
+          *m.move + 1, move_chain_text(board(), game_.moves()[*m.move]),
+          m.explanation.text.empty() ? m.reason : m.explanation.text);
     } else {
       fmt::print("cannot tell: {}\n", m.note);
     }
