@@ -15,6 +15,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/path_index.hpp"
 #ifdef PEGSOL_TEST_JSON
@@ -407,6 +408,7 @@ TEST(Analysis, CensusLookupMatchesPlainRecursionOnEveryReachablePosition) {
     AnalysisOptions o;
     o.start = p.start;
     o.count = false;
+    o.explain = false;  // a pagoda's linear program for each lost position: checked elsewhere
     o.time_limit = 0;
     for (const HoleSet& s : all_reachable(p)) {
       Position pos(p.board, s);
@@ -657,4 +659,371 @@ TEST(Analysis, SharedLookupsCanBeAwaited) {
   const Analysis a = an.analyze(Position(p.board, p.start), o);
   EXPECT_EQ(a.lookup_note, "census look-up (waited for its build)");
   EXPECT_EQ(a.goal.verdict, verdict_of(ref.of(p.start).goal));
+}
+
+namespace {
+
+// The problems of the exact look-ups: every kind of goal, symmetric and asymmetric starts, goals
+// the start's symmetries fix (one census answers both targets) and goals they do not (two).
+std::vector<Problem> lookup_problems() {
+  std::vector<Problem> out = small_problems();
+  BoardPtr rect = make_board("rect:3x5");
+  out.push_back(Problem{rect, single_vacancy(*rect, 7), Goal{}});  // the centre: four symmetries
+  out.push_back(Problem{rect, single_vacancy(*rect, 7), Goal{Goal::Kind::Hole, 5, {}}});
+  // A pinwheel of vacancies on the 4x4 square: its symmetries are the rotations alone, so the end
+  // holes of a position are mapped back through a symmetry that is not its own inverse.
+  BoardPtr square = make_board("rect:4x4");
+  HoleSet pinwheel = HoleSet::from_bits("1011111001111101");
+  out.push_back(Problem{square, pinwheel, Goal{}});
+  out.push_back(Problem{square, pinwheel, Goal{Goal::Kind::Hole, 0, {}}});
+  return out;
+}
+
+// A cache that builds in the caller's thread, and options that answer from it.
+AnalysisOptions exact_options(const Problem& p, PathIndexCache& cache) {
+  AnalysisOptions o;
+  o.start = p.start;
+  o.paths = &cache;
+  o.time_limit = 0;
+  o.count_seconds = 0;
+  return o;
+}
+
+PathIndexCache::Options foreground() {
+  PathIndexCache::Options o;
+  o.background = false;
+  return o;
+}
+
+}  // namespace
+
+// With the look-ups built, every figure comes from them (exact, counted, the note says so) and
+// equals plain recursion at every position of random games: ways to the goal and to one peg, end
+// holes, verdicts, solutions, hints; and the first losing move of every prefix.
+TEST(Analysis, ExactLookupsMatchPlainRecursionAlongRandomGames) {
+  std::mt19937 rng(31);
+  for (const Problem& p : lookup_problems()) {
+    SCOPED_TRACE(describe(p));
+    PathIndexCache cache(foreground());
+    ASSERT_EQ(cache.start(p).state, LookupStatus::State::Ready);
+    EXPECT_EQ(cache.status(p).censuses, PathIndex::answers_one_peg(p) ? 1 : 2);
+    Analyzer an(p.board, p.goal);
+    Reference ref(p);
+    const AnalysisOptions o = exact_options(p, cache);
+    for (int g = 0; g < 4; ++g) {
+      const std::vector<HoleSet> at = random_game(p, rng);
+      Game game(p);
+      for (std::size_t i = 0; i < at.size(); ++i) {
+        Position pos(p.board, at[i]);
+        const Analysis a = an.analyze(pos, o);
+        EXPECT_TRUE(a.exact);
+        EXPECT_EQ(a.lookup_note.rfind("census look-up:", 0), 0u) << a.lookup_note;
+        EXPECT_EQ(a.positions, 0u);  // nothing counted by the memo
+        expect_matches(p, pos, a, ref);
+        EXPECT_FALSE(a.goal_explanation.text.empty());
+        EXPECT_FALSE(a.one_peg_explanation.text.empty());
+        if (i + 1 < at.size()) {
+          for (const Jump& j : pos.legal_jumps()) {
+            Position q = pos;
+            q.apply(j);
+            if (q.pegs() == at[i + 1]) {
+              game.play(Move{{j}});
+              break;
+            }
+          }
+        }
+      }
+      ASSERT_EQ(game.cursor() + 1, at.size());
+      for (;;) {
+        const Mistake m = an.first_mistake(game, o);
+        std::optional<std::size_t> first_lost;
+        for (std::size_t i = 0; i <= game.cursor() && !first_lost; ++i)
+          if (ref.of(at[i]).goal == 0) first_lost = i;
+        if (!first_lost) {
+          EXPECT_EQ(m.now, Solvability::Solvable);
+          EXPECT_FALSE(m.move.has_value());
+        } else if (*first_lost == 0) {
+          EXPECT_TRUE(m.start_lost);
+          EXPECT_FALSE(m.explanation.text.empty());
+        } else {
+          ASSERT_TRUE(m.move.has_value());
+          EXPECT_EQ(*m.move, *first_lost - 1);
+          EXPECT_FALSE(m.explanation.text.empty());
+        }
+        if (!game.undo()) break;
+      }
+    }
+  }
+}
+
+// The index itself on every position reachable from the start: ways to each target it answers
+// and the end holes (mapped back through the symmetry that canonicalised the position) equal
+// plain recursion.
+TEST(Analysis, PathIndexWaysAndEndHolesMatchPlainRecursion) {
+  for (const Problem& p : lookup_problems()) {
+    SCOPED_TRACE(describe(p));
+    Reference ref(p);
+    PathIndex index(p, PathIndex::Options{});
+    ASSERT_TRUE(index.ok()) << index.failed();
+    ASSERT_EQ(index.answers(PathTarget::OnePeg), PathIndex::answers_one_peg(p));
+    for (const HoleSet& s : all_reachable(p)) {
+      const Ref& r = ref.of(s);
+      ASSERT_EQ(count_text(index.ways(s)), count_text(r.goal)) << s.to_bits();
+      if (!index.answers(PathTarget::OnePeg)) continue;
+      ASSERT_EQ(count_text(index.ways(s, PathTarget::OnePeg)), count_text(r.one)) << s.to_bits();
+      std::set<int> ends;
+      for (int h : index.end_holes(s).members()) ends.insert(h);
+      ASSERT_EQ(ends, r.ends) << s.to_bits();
+    }
+  }
+}
+
+// English from the centre (too large for the recursion): along random games, the look-ups are
+// consistent with themselves: a position's ways are its children's summed, the goal has one, a
+// position's end holes are its children's united; every answer is exact, and a hint leads to a
+// position with ways left.
+TEST(Analysis, EnglishExactLookupsAreConsistent) {
+#ifdef PEGSOL_TEST_SANITIZED
+  GTEST_SKIP() << "the English census under the sanitizers takes minutes: the Release run's";
+#endif
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  PathIndexCache::Options co = foreground();
+  co.build_seconds = 0;  // a slow machine must not make the look-ups fail
+  PathIndexCache cache(co);
+  ASSERT_EQ(cache.start(p).state, LookupStatus::State::Ready);
+  EXPECT_EQ(cache.status(p).censuses, 1);  // one census: d4 is fixed by the centre's symmetries
+  Analyzer an(b, p.goal);
+  AnalysisOptions o = exact_options(p, cache);
+  o.explain = false;
+  const Analysis first = an.analyze(Position(b, p.start), o);
+  ASSERT_TRUE(first.exact) << first.lookup_note;
+  EXPECT_EQ(count_text(first.ways_goal), "40861647040079968");  // the known solution count
+  std::mt19937 rng(9);
+  for (int g = 0; g < 6; ++g)
+    for (const HoleSet& s : random_game(p, rng)) {
+      Position pos(b, s);
+      SCOPED_TRACE(pos.to_string());
+      const Analysis a = an.analyze(pos, o);
+      ASSERT_TRUE(a.exact);
+      EXPECT_EQ(a.goal.verdict, verdict_of(a.ways_goal));
+      EXPECT_EQ(a.one_peg.verdict, verdict_of(a.ways_one_peg));
+      if (s.count() == 1) {
+        EXPECT_EQ(a.ways_one_peg, Count{1});
+        EXPECT_EQ(a.ways_goal, goal_reached(p, s) ? Count{1} : Count{0});
+        EXPECT_EQ(a.end_holes, s);
+        continue;
+      }
+      Count goal = 0, one = 0;
+      HoleSet ends(b->size());
+      for (const Jump& j : pos.legal_jumps()) {
+        Position next = pos;
+        next.apply(j);
+        const Analysis c = an.analyze(next, o);
+        ASSERT_TRUE(c.exact);
+        goal += c.ways_goal;
+        one += c.ways_one_peg;
+        for (int h : c.end_holes.members()) ends.set(h);
+      }
+      EXPECT_EQ(count_text(a.ways_goal), count_text(goal));
+      EXPECT_EQ(count_text(a.ways_one_peg), count_text(one));
+      EXPECT_EQ(a.end_holes, ends);
+      if (a.hint) {
+        Position next = pos;
+        next.apply(*a.hint);
+        const Analysis c = an.analyze(next, o);
+        EXPECT_GT(a.hint_to_goal ? c.ways_goal : c.ways_one_peg, Count{0});
+      }
+    }
+}
+
+// The status of a problem's look-ups in a background cache: none before they are asked for,
+// queued behind another build, then building, then ready; never going back.
+TEST(Analysis, LookupStatusGoesFromQueuedToReady) {
+  const std::vector<Problem> ps = lookup_problems();
+  BoardPtr b = make_board("english");
+  const Problem english = default_problem(b);
+  PathIndexCache::Options co;
+  co.build_seconds = 0;
+  PathIndexCache cache(co);
+  EXPECT_EQ(cache.status(ps[0]).state, LookupStatus::State::None);
+  EXPECT_STREQ(lookup_state_name(cache.status(ps[0]).state), "none");
+  cache.start(english);
+  // One build at a time: the small problem waits behind the English census.
+  EXPECT_EQ(cache.start(ps[0]).state, LookupStatus::State::Queued);
+  int last = 0;
+  bool saw_building = false;
+  for (int i = 0; i < 6000; ++i) {
+    const LookupStatus st = cache.status(english);
+    const int rank = st.state == LookupStatus::State::Queued     ? 1
+                     : st.state == LookupStatus::State::Building ? 2
+                     : st.state == LookupStatus::State::Ready    ? 3
+                                                                 : -1;
+    ASSERT_GE(rank, last) << lookup_state_name(st.state) << " " << st.why;
+    last = rank;
+    if (st.state == LookupStatus::State::Building) {
+      saw_building = true;
+      EXPECT_GE(st.fraction, 0.0);
+      EXPECT_LE(st.fraction, 1.0);
+      EXPECT_FALSE(st.phase.empty());
+    }
+    if (rank == 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(saw_building);
+  const LookupStatus ready = cache.status(english);
+  ASSERT_EQ(ready.state, LookupStatus::State::Ready);
+  EXPECT_EQ(ready.fraction, 1.0);
+  EXPECT_GT(ready.bytes, 0u);
+  ASSERT_NE(cache.wait(ps[0]), nullptr);
+  EXPECT_EQ(cache.status(ps[0]).state, LookupStatus::State::Ready);
+}
+
+// A build the cache's bounds stop is remembered as failed (and not tried again); a board too wide
+// for the look-ups says so.
+TEST(Analysis, LookupStatusRemembersAFailure) {
+  const Problem p = lookup_problems()[0];
+  PathIndexCache::Options co = foreground();
+  co.build_memory = 1;  // no census fits
+  PathIndexCache cache(co);
+  const LookupStatus st = cache.start(p);
+  ASSERT_EQ(st.state, LookupStatus::State::Failed);
+  EXPECT_NE(st.why.find("memory"), std::string::npos) << st.why;
+  const LookupStatus again = cache.start(p);
+  EXPECT_EQ(again.state, LookupStatus::State::Failed);
+  EXPECT_EQ(again.why, st.why);
+  std::string note;
+  EXPECT_EQ(cache.get(p, &note), nullptr);
+  EXPECT_EQ(note, "no census look-up: " + st.why);
+
+  BoardPtr wide = make_board("triangle:12");
+  const Problem big = default_problem(wide);
+  const LookupStatus w = cache.start(big);
+  EXPECT_EQ(w.state, LookupStatus::State::None);
+  EXPECT_NE(w.why.find("64 bits"), std::string::npos) << w.why;
+}
+
+// Without a background thread, start() builds in the caller's thread: the caller's control gets
+// progress reports (fractions in [0, 1] that never go back) and stops the build, which is then
+// forgotten, not failed: started again, it completes.
+TEST(Analysis, ForegroundLookupsReportProgressAndStop) {
+  BoardPtr b = make_board("triangle:6");
+  const Problem p{b, single_vacancy(*b, 3), Goal{Goal::Kind::Hole, 3, {}}};
+  PathIndexCache cache(foreground());
+  std::vector<double> fractions;
+  Control c;
+  c.set_progress([&](const ProgressReport& r) { fractions.push_back(r.fraction); }, 0);
+  const LookupStatus done = cache.start(p, &c);
+  ASSERT_EQ(done.state, LookupStatus::State::Ready) << done.why;
+  ASSERT_FALSE(fractions.empty());
+  for (std::size_t i = 0; i < fractions.size(); ++i) {
+    EXPECT_GE(fractions[i], 0.0);
+    EXPECT_LE(fractions[i], 1.0);
+    if (i) EXPECT_GE(fractions[i], fractions[i - 1]);
+  }
+
+  const Problem q{b, single_vacancy(*b, 0), Goal{}};
+  PathIndexCache other(foreground());
+  Control stopper;
+  int reports = 0;
+  stopper.set_progress(
+      [&](const ProgressReport&) {
+        if (++reports == 1) stopper.cancel();
+      },
+      0);
+  const LookupStatus stopped = other.start(q, &stopper);
+  EXPECT_GE(reports, 1);
+  EXPECT_EQ(stopped.state, LookupStatus::State::None) << stopped.why;
+  EXPECT_EQ(other.start(q).state, LookupStatus::State::Ready);
+}
+
+// Plain words beside the engine's: the position class, peg types and pagoda proofs name their
+// holes; the exhaustive checks say so; the JSON carries both.
+TEST(Analysis, ExplanationsInPlainWords) {
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  // One peg on c1 from the centre: the position class.
+  Analyzer wrong(b, Goal{Goal::Kind::Hole, *b->find("c1"), {}});
+  AnalysisOptions o;
+  o.count = false;
+  const Position start(b, p.start);
+  const Analysis a = wrong.analyze(start, o);
+  ASSERT_EQ(a.goal.verdict, Solvability::NotSolvable);
+  EXPECT_EQ(a.goal_explanation.text.rfind("position class: ", 0), 0u) << a.goal_explanation.text;
+  ASSERT_TRUE(a.goal_explanation.holes.has_value());
+  // The marked holes are a class invariant of the board, and c1 is on it.
+  bool is_class = false;
+  for (const HoleSet& inv : b->class_invariants())
+    is_class |= inv.members() == *a.goal_explanation.holes;
+  EXPECT_TRUE(is_class);
+  EXPECT_NE(
+      std::find(a.goal_explanation.holes->begin(), a.goal_explanation.holes->end(), *b->find("c1")),
+      a.goal_explanation.holes->end());
+  EXPECT_EQ(a.one_peg_explanation.text.rfind("still possible: ", 0), 0u)
+      << a.one_peg_explanation.text;
+  EXPECT_FALSE(a.one_peg_explanation.holes.has_value());
+
+  // Peg types: two pegs of the goal's position class, neither of the goal hole's peg type.
+  BoardPtr tri = make_board("triangle:5");
+  const Goal corner{Goal::Kind::Hole, 14, {}};
+  HoleSet goal_set(tri->size());
+  goal_set.set(14);
+  std::optional<HoleSet> few;
+  for (int x = 0; x < tri->size() && !few; ++x)
+    for (int y = x + 1; y < tri->size() && !few; ++y) {
+      HoleSet s(tri->size());
+      s.set(x);
+      s.set(y);
+      if (tri->peg_type(x) == tri->peg_type(14) || tri->peg_type(y) == tri->peg_type(14)) continue;
+      if (position_class(*tri, s) == position_class(*tri, goal_set)) few = s;
+    }
+  ASSERT_TRUE(few.has_value());
+  SolvabilityAnswer lost;
+  lost.verdict = Solvability::NotSolvable;
+  const Explanation types = explain(Position(tri, *few), corner, lost);
+  EXPECT_EQ(types.text.rfind("peg types: ", 0), 0u) << types.text;
+  ASSERT_TRUE(types.holes.has_value());
+  EXPECT_FALSE(types.holes->empty());
+  for (int h : *types.holes) EXPECT_EQ(tri->peg_type(h), tri->peg_type(14));
+
+  // The first losing move of the English game in the issue: a pagoda proof, with its holes.
+  Game game(p);
+  for (const char* m : {"d2-d4", "f3-d3", "e1-e3", "c1-e1", "d4-d2", "f5-f3", "d6-d4"})
+    game.play(parse_move_chain(*b, m));
+  Analyzer an(b, p.goal);
+  AnalysisOptions patient_search;
+  patient_search.time_limit = 0;
+  const Mistake m = an.first_mistake(game, patient_search);
+  ASSERT_TRUE(m.move.has_value());
+  EXPECT_EQ(*m.move, 6u);
+  EXPECT_FALSE(m.explanation.text.empty());
+  if (m.explanation.text.rfind("pagoda weights: ", 0) == 0) {
+    ASSERT_TRUE(m.explanation.holes.has_value());
+    EXPECT_FALSE(m.explanation.holes->empty());
+  }
+
+  // The census look-up's "not solvable" with no short proof: the exhaustive check, in words.
+  const Problem t = small_problems()[0];  // triangle:5, anywhere
+  PathIndexCache cache(foreground());
+  Analyzer tan(t.board, t.goal);
+  Position late(t.board, t.start);
+  for (const char* mv : {"4-1", "6-4", "15-6", "13-15", "11-13"})
+    late.apply(parse_move(*t.board, mv));
+  const Analysis x = tan.analyze(late, exact_options(t, cache));
+  ASSERT_TRUE(x.exact);
+  ASSERT_EQ(x.goal.verdict, Solvability::NotSolvable);
+  EXPECT_EQ(x.goal_explanation.text,
+            "no sequence of jumps from here ends with a single peg (pegsol checked every one)");
+  EXPECT_FALSE(x.goal_explanation.holes.has_value());
+#ifdef PEGSOL_TEST_JSON
+  const nlohmann::json j = analysis_json(late, x);
+  EXPECT_EQ(j["goal"]["explanation"], x.goal_explanation.text);
+  EXPECT_TRUE(j["goal"]["proof_holes"].is_null());
+  EXPECT_EQ(j["exact"], true);
+  const nlohmann::json k = analysis_json(start, a);
+  EXPECT_EQ(k["goal"]["proof_holes"].size(), a.goal_explanation.holes->size());
+  const nlohmann::json mj = mistake_json(game, m);
+  EXPECT_EQ(mj["explanation"], m.explanation.text);
+  EXPECT_TRUE(mj.contains("proof_holes"));
+#endif
 }
