@@ -153,6 +153,17 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--census", bench_census, "Benchmark the exact census (English included)");
   bench_cmd->add_option("--threads", bench_threads, "Census worker threads (default: one per core)")
       ->check(cli::whole_number_check(0, cli::max_threads()));
+  bool bench_play = false;
+  int bench_games = 100;
+  double bench_think = 2;
+  std::string bench_only;
+  bench_cmd->add_flag("--play", bench_play,
+                      "Benchmark the analysis after each move of random games (docs/play.md)");
+  bench_cmd->add_option("--games", bench_games, "--play: random games per problem")
+      ->check(cli::whole_number_check(1, 1000000));
+  bench_cmd->add_option("--think", bench_think, "--play: seconds of analysis per move")
+      ->check(cli::seconds_check());
+  bench_cmd->add_option("--only", bench_only, "--play: the problems whose name holds this");
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
   cli::PresetsCommand presets_cmd(app);
@@ -192,6 +203,10 @@ int main(int argc, char** argv) {
       if (auto rc = fewest_cmd.run(control)) return status(*rc);
       if (auto rc = serve_cmd.run(control))
         return control.stop_reason() == StopReason::Signal ? 0 : *rc;
+      if (*bench_cmd && bench_play) {
+        if (bench_json) throw InputError("bench --play prints a table; --json is not available");
+        return status(cli::run_play_bench(bench_games, bench_think, bench_only, control));
+      }
       if (*bench_cmd && bench_census)
         return cli::run_census_bench(repeats, bench_threads, bench_json);
       if (*bench_cmd)

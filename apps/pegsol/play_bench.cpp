@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// `pegsol bench --play`: the analysis a player sees after each move, along random games.
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "pegsol/analysis.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/path_index.hpp"
+#include "pegsol/play.hpp"
+
+namespace pegsol::cli {
+
+namespace {
+
+// One row of the bench: a problem whose games are played from its start, or with `edited`, games
+// from random starts of `edited` pegs and more (a position a player drew in the editor).
+struct PlayCase {
+  std::string name;
+  Problem problem;
+  int edited = 0;
+};
+
+std::vector<PlayCase> play_cases() {
+  std::vector<PlayCase> out;
+  auto add = [&](const std::string& board, const std::string& start, const std::string& end) {
+    BoardPtr b = make_board(board);
+    Problem p = default_problem(b);
+    if (!start.empty()) p.start = single_vacancy(*b, *b->find(start));
+    if (end == "any")
+      p.goal = Goal{};
+    else if (!end.empty())
+      p.goal = Goal{Goal::Kind::Hole, *b->find(end), {}};
+    out.push_back({board + " " + (start.empty() ? "default" : start + " -> " + end), p});
+  };
+  add("english", "", "");
+  add("english", "e4", "any");
+  add("english", "c1", "any");
+  add("french", "", "");
+  add("diamond41", "", "");
+  add("wiegleb", "", "");
+  for (const char* t : {"triangle:5", "triangle:6", "triangle:7", "triangle:8"}) add(t, "", "");
+  BoardPtr english = make_board("english");
+  out.push_back({"english edited (18-26 pegs) -> any", Problem{english, HoleSet(33), Goal{}}, 18});
+  return out;
+}
+
+// A random start of `least` to least + 8 pegs.
+HoleSet random_start(const Board& b, int least, std::mt19937_64& rng) {
+  std::vector<int> holes(static_cast<std::size_t>(b.size()));
+  for (int h = 0; h < b.size(); ++h) holes[static_cast<std::size_t>(h)] = h;
+  std::shuffle(holes.begin(), holes.end(), rng);
+  const int pegs = least + static_cast<int>(rng() % 9);
+  HoleSet s(b.size());
+  for (int i = 0; i < pegs && i < b.size(); ++i) s.set(holes[static_cast<std::size_t>(i)]);
+  return s;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+// Waits until p's look-ups are ready or cannot be (failed, or never to be built): the seconds
+// it took, and the final status.
+LookupStatus await_lookups(PathIndexCache& cache, const Problem& p, const Control& control,
+                           double& seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  LookupStatus st = cache.start(p);
+  while ((st.state == LookupStatus::State::Queued || st.state == LookupStatus::State::Building) &&
+         !control.should_stop()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    st = cache.status(p);
+  }
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+}  // namespace
+
+int run_play_bench(int games, double think, const std::string& only, const Control& control) {
+  fmt::print("{:<36} {:>6} {:>7} {:>22} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7}\n", "game", "games",
+             "moves", "look-ups (s, MiB)", "p50 ms", "p95 ms", "max ms", "unk%", "unk1%", "exact%");
+  std::uint64_t seed = 20;
+  for (const PlayCase& c : play_cases()) {
+    ++seed;
+    if (!only.empty() && c.name.find(only) == std::string::npos) continue;
+    std::mt19937_64 rng(seed);
+    PathIndexCache cache;  // the cache's defaults: what a front end keeps
+    Analyzer an(c.problem.board, c.problem.goal);
+    std::vector<double> ms, builds;
+    std::size_t moves = 0, unknown_goal = 0, unknown_one = 0, exact = 0;
+    std::string lookups;
+    for (int g = 0; g < games && !control.should_stop(); ++g) {
+      Problem p = c.problem;
+      if (c.edited) p.start = random_start(*p.board, c.edited, rng);
+      // The game opens: its look-ups start; this bench plays once they are ready (or cannot be).
+      double built = 0;
+      const LookupStatus st = await_lookups(cache, p, control, built);
+      if (st.state == LookupStatus::State::Ready) {
+        builds.push_back(built);
+        if (lookups.empty() || c.edited)
+          lookups = fmt::format("{:.2f}, {:.1f}", percentile(builds, 0.5),
+                                static_cast<double>(st.bytes) / (1 << 20));
+      } else if (lookups.empty()) {
+        lookups = st.state == LookupStatus::State::Failed ? "failed" : "none";
+        if (!st.why.empty()) fmt::print("  {}: look-ups {}: {}\n", c.name, lookups, st.why);
+      }
+      Position pos(p.board, p.start);
+      for (;;) {
+        AnalysisOptions o;
+        o.control = &control;
+        o.time_limit = think;
+        o.start = p.start;
+        o.paths = &cache;
+        const auto t0 = std::chrono::steady_clock::now();
+        const Analysis a = an.analyze(pos, o);
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+        ++moves;
+        unknown_goal += a.goal.verdict == Solvability::Unknown;
+        unknown_one += a.one_peg.verdict == Solvability::Unknown;
+        exact += a.exact;
+        const std::vector<Jump> js = pos.legal_jumps();
+        if (js.empty()) break;
+        pos.apply(js[static_cast<std::size_t>(rng() % js.size())]);
+      }
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(moves, 1));
+    fmt::print("{:<36} {:>6} {:>7} {:>22} {:>8.3f} {:>8.3f} {:>8.1f} {:>7.2f} {:>7.2f} {:>7.1f}\n",
+               c.name, games, moves, lookups, percentile(ms, 0.5), percentile(ms, 0.95),
+               ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()),
+               100.0 * static_cast<double>(unknown_goal) / n,
+               100.0 * static_cast<double>(unknown_one) / n,
+               100.0 * static_cast<double>(exact) / n);
+    std::fflush(stdout);
+  }
+  return control.should_stop() ? kStopped : kSolved;
+}
+
+}  // namespace pegsol::cli
