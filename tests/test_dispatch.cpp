@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -648,6 +650,96 @@ TEST(CEntry, RunJob) {
   EXPECT_EQ(stopped["body"]["status"], "stopped");
   EXPECT_GE(cancelled.reports, 1);
   EXPECT_TRUE(cancelled.parsed);
+  pegsol_delete(d);
+}
+
+// POST /api/lookups with background builds: started and reported, then ready; the analysis then
+// answers from them. Without background builds: reported, never built there; prepare() builds them
+// with progress. Off: never built, and said so.
+TEST(Dispatch, LookupsStartedReportedAndPrepared) {
+  const json body = {{"board", "triangle:6"}, {"start", "4"}, {"end", "4"}};
+  {
+    api::Dispatcher d;
+    const api::Reply first = d.handle("POST", "/api/lookups", body);
+    ASSERT_EQ(first.status, 200) << first.body.dump();
+    EXPECT_NE(first.body["state"], "none") << first.body.dump();
+    json now = first.body;
+    for (int i = 0; i < 600 && now["state"] != "ready" && now["state"] != "failed"; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      now = d.handle("POST", "/api/lookups", body).body;
+    }
+    EXPECT_EQ(now["state"], "ready") << now.dump();
+    EXPECT_EQ(now["fraction"], 1.0);
+    EXPECT_GT(now["bytes"].get<std::size_t>(), 0u);
+    for (const char* k : {"phase", "level", "seconds", "why", "censuses"})
+      EXPECT_TRUE(now.contains(k)) << k;
+    json req = body;
+    req["moves"] = json::array({"13-4"});
+    const json a = d.handle("POST", "/api/analysis", req).body;
+    EXPECT_TRUE(a["counted"].get<bool>()) << a.dump();
+    EXPECT_EQ(a["lookup_note"].get<std::string>().rfind("census look-up", 0), 0u) << a.dump();
+  }
+  {
+    api::Dispatcher d(foreground());
+    EXPECT_EQ(d.handle("POST", "/api/lookups", body).body["state"], "none");
+    Control c;
+    std::vector<json> seen;
+    const json ready = d.prepare(body, c, [&](const json& s) { seen.push_back(s); });
+    EXPECT_EQ(ready["state"], "ready") << ready.dump();
+    EXPECT_EQ(d.handle("POST", "/api/lookups", body).body["state"], "ready");
+    ASSERT_FALSE(seen.empty());
+    for (const json& s : seen) EXPECT_EQ(s["state"], "building") << s.dump();
+    // Stopped by its caller: forgotten, to be started again.
+    const json other = {{"board", "english"}, {"end", "any"}};
+    Control stop;
+    const json stopped = d.prepare(other, stop, [&](const json&) { stop.cancel(); });
+    EXPECT_EQ(stopped["state"], "none") << stopped.dump();
+    EXPECT_EQ(d.handle("POST", "/api/lookups", other).body["state"], "none");
+  }
+  {
+    api::Limits off = foreground();
+    off.lookups = false;
+    api::Dispatcher d(off);
+    const json none = d.handle("POST", "/api/lookups", body).body;
+    EXPECT_EQ(none["state"], "none");
+    EXPECT_NE(none["why"], "");
+    Control c;
+    EXPECT_EQ(d.prepare(body, c)["state"], "none");
+    json req = body;
+    req["moves"] = json::array({"13-4"});
+    const json a = d.handle("POST", "/api/analysis", req).body;
+    EXPECT_EQ(a["lookup_note"].get<std::string>().find("census look-up:"), std::string::npos)
+        << a.dump();
+  }
+  api::Dispatcher d;
+  EXPECT_EQ(d.handle("POST", "/api/lookups", {{"board", "englsh"}}).status, 400);
+  EXPECT_EQ(d.handle("POST", "/api/lookups", json::array()).status, 400);
+}
+
+// The C entry's job check and look-ups.
+TEST(CEntry, CheckJobAndPrepare) {
+  pegsol_dispatcher* d = pegsol_new(R"({"background_lookups": false, "lookup_threads": 1})");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(c_answer(pegsol_check_job(d, R"({"kind": "count", "board": "triangle:5"})")),
+            json({{"status", 200}, {"body", {{"kind", "count"}}}}));
+  EXPECT_EQ(c_answer(pegsol_check_job(d, R"({"kind": "dance"})"))["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_check_job(d, R"({"kind": "table", "board": "wiegleb"})"))["status"],
+            413);
+  EXPECT_EQ(c_answer(pegsol_check_job(nullptr, "{}"))["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_check_job(d, nullptr))["status"], 400);
+  Seen seen;
+  const json ready = c_answer(
+      pegsol_prepare(d, R"({"board": "triangle:6", "start": "4", "end": "4"})", go_on, &seen));
+  EXPECT_EQ(ready["status"], 200);
+  EXPECT_EQ(ready["body"]["state"], "ready") << ready.dump();
+  EXPECT_GE(seen.reports, 1);
+  EXPECT_TRUE(seen.parsed);
+  EXPECT_EQ(c_answer(pegsol_prepare(d, "{", nullptr, nullptr))["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_prepare(nullptr, "{}", nullptr, nullptr))["status"], 400);
+  Seen cancelled;
+  const json stopped = c_answer(
+      pegsol_prepare(d, R"({"board": "english", "end": "any"})", cancel_at_once, &cancelled));
+  EXPECT_EQ(stopped["body"]["state"], "none") << stopped.dump();
   pegsol_delete(d);
 }
 

@@ -34,7 +34,8 @@ struct Limits {
   double lookup_seconds = 30;
   std::size_t lookup_keep = 256u << 20;
   bool background_lookups =
-      true;  // false: look-ups are built in the calling thread (no threads: WebAssembly)
+      true;             // false: look-ups are built in the calling thread (no threads: WebAssembly)
+  bool lookups = true;  // false: no census look-ups at all, the searches answer (a spare worker)
   int lookup_threads = 0;         // worker threads of a look-up census (0: the hardware's)
   int threads = 1;                // worker threads of one computation
   double progress_seconds = 0.2;  // a job's progress reports: at most one per this long
@@ -104,6 +105,13 @@ class Dispatcher {
   // what the job's engine throws (InputError for a problem it cannot take).
   nlohmann::json run(const JobSpec& job, Control& control,
                      const std::function<void(const nlohmann::json&)>& progress = {}) const;
+  // Builds the census look-ups a game of the body's problem needs (POST /api/lookups's body:
+  // board or drawing, lattice, start, end, goal) now, in this thread, under `control` (stop,
+  // deadline); progress reports go to `progress` as lookup_status_json objects. Returns the
+  // look-ups' status then (ready, failed and why, or none when they cannot be built). For fronts
+  // without background threads (WebAssembly), where POST /api/lookups only reports.
+  nlohmann::json prepare(const nlohmann::json& body, Control& control,
+                         const std::function<void(const nlohmann::json&)>& progress = {});
   std::size_t lookup_bytes() const;  // held by the solution-path look-ups (for /api/status)
   const Limits& limits() const;
 

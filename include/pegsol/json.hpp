@@ -13,6 +13,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/fewest.hpp"
+#include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
 #include "pegsol/problem.hpp"
@@ -132,6 +133,11 @@ nlohmann::json analysis_json(const Position& p, const Analysis& a);
 // "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
 // "reason", "explanation" (plain words), "proof_holes" (indices, or null), "note", "seconds"}.
 nlohmann::json mistake_json(const Game& game, const Mistake& m);
+
+// How far a game's census look-ups are (PathIndexCache::status; POST /api/lookups): {"state"
+// ("none", "queued", "building", "ready", "failed"), "phase", "level", "fraction", "seconds",
+// "bytes", "why", "censuses"}.
+nlohmann::json lookup_status_json(const LookupStatus& s);
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 // "bit_width", "names"}.

@@ -38,7 +38,16 @@ char* pegsol_check_job(pegsol_dispatcher* d, const char* body_json);
 char* pegsol_run_job(pegsol_dispatcher* d, const char* body_json,
                      int (*progress)(const char* progress_json, void* user), void* user);
 
-/* Frees a text pegsol_request or pegsol_run_job returned (NULL: nothing). */
+/* Builds the census look-ups a game of the body's problem needs (POST /api/lookups's body) now,
+ * in this thread: for fronts without threads (WebAssembly), whose POST /api/lookups only reports.
+ * -> {"status": 200, "body": the look-ups' status (docs/api.md)} or an error reply. `progress` (may
+ * be NULL) gets the status as the build advances and returns 0 to go on, 1 to stop (the build is
+ * forgotten, to be started again). The caller frees the text with pegsol_free. */
+char* pegsol_prepare(pegsol_dispatcher* d, const char* body_json,
+                     int (*progress)(const char* status_json, void* user), void* user);
+
+/* Frees a text pegsol_request, pegsol_check_job, pegsol_prepare or pegsol_run_job returned (NULL:
+ * nothing). */
 void pegsol_free(char* text);
 
 #ifdef __cplusplus

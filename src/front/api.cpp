@@ -44,6 +44,7 @@ void each_limit(L& l, F&& f) {
   f("lookup_seconds", l.lookup_seconds);
   f("lookup_keep", l.lookup_keep);
   f("background_lookups", l.background_lookups);
+  f("lookups", l.lookups);
   f("lookup_threads", l.lookup_threads);
   f("threads", l.threads);
   f("progress_seconds", l.progress_seconds);
@@ -424,7 +425,8 @@ struct Dispatcher::Impl {
     AnalysisOptions o;
     o.control = c;
     o.start = g.problem().start;
-    o.paths = &paths;
+    o.paths = limits.lookups ? &paths : nullptr;
+    o.lookup = limits.lookups;
     const double fallback = limits.request_seconds > 0
                                 ? std::min(limits.analysis_seconds, limits.request_seconds)
                                 : limits.analysis_seconds;
@@ -514,6 +516,17 @@ struct Dispatcher::Impl {
     return mistake_json(g, an->first_mistake(g, o));
   }
 
+  // POST /api/lookups: the census look-ups of the game's problem, started in the background
+  // (where there is one) and their status; without background builds, the status alone
+  // (prepare() builds them).
+  json lookups_status(const json& body) {
+    const Problem p = request_problem(body);
+    if (!limits.lookups)
+      return lookup_status_json(LookupStatus{
+          LookupStatus::State::None, {}, -1, 0, 0, 0, "look-ups are off in this engine", 1});
+    return lookup_status_json(limits.background_lookups ? paths.start(p) : paths.status(p));
+  }
+
   json game(const json& body) {
     if (body.contains("text")) {
       auto it = body.find("text");
@@ -570,9 +583,10 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
         return {200, geometry_json(*request_board(b))};
       }
     } else if (method == "POST") {
-      enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake };
+      enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake, Lookups };
       Endpoint e = path == "/api/board"      ? Endpoint::Board
                    : path == "/api/game"     ? Endpoint::Game
+                   : path == "/api/lookups"  ? Endpoint::Lookups
                    : path == "/api/solve"    ? Endpoint::Solve
                    : path == "/api/hint"     ? Endpoint::Hint
                    : path == "/api/analysis" ? Endpoint::Analysis
@@ -596,6 +610,8 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
             return {200, impl_->analysis(b, control, admit)};
           case Endpoint::Mistake:
             return {200, impl_->mistake(b, control, admit)};
+          case Endpoint::Lookups:
+            return {200, impl_->lookups_status(b)};
           case Endpoint::None:
             break;
         }
@@ -613,6 +629,23 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
   } catch (...) {
     return error_reply(500, "internal error");
   }
+}
+
+json Dispatcher::prepare(const json& body_in, Control& control,
+                         const std::function<void(const json&)>& progress) {
+  if (!body_in.is_null() && !body_in.is_object())
+    throw ApiError(400, "the request body must be a JSON object");
+  const Problem p = request_problem(body_in.is_null() ? json::object() : body_in);
+  if (!impl_->limits.lookups)
+    return lookup_status_json(LookupStatus{
+        LookupStatus::State::None, {}, -1, 0, 0, 0, "look-ups are off in this engine", 1});
+  if (progress) {
+    // The look-ups' own status, as the build advances (the census's reports carry its level).
+    control.set_progress(
+        [&](const ProgressReport&) { progress(lookup_status_json(impl_->paths.status(p))); },
+        impl_->limits.progress_seconds);
+  }
+  return lookup_status_json(impl_->paths.start(p, &control));
 }
 
 JobSpec Dispatcher::job(const json& body_in) const {

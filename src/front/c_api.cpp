@@ -130,6 +130,23 @@ char* pegsol_check_job(pegsol_dispatcher* d, const char* body_json) {
   });
 }
 
+char* pegsol_prepare(pegsol_dispatcher* d, const char* body_json,
+                     int (*progress)(const char* status_json, void* user), void* user) {
+  return answer([&]() -> Reply {
+    if (!d) throw ApiError(400, "pegsol_prepare: the dispatcher is NULL");
+    if (!body_json) throw ApiError(400, "pegsol_prepare: the problem's body is NULL");
+    const json body = pegsol::api::parse_body(body_json);
+    pegsol::Control control;
+    std::function<void(const json&)> report;
+    if (progress)
+      report = [&](const json& s) {
+        if (progress(pegsol::dump_json(s).c_str(), user) != 0)
+          control.cancel(pegsol::StopReason::Cancelled);
+      };
+    return {200, d->dispatcher.prepare(body, control, report)};
+  });
+}
+
 char* pegsol_run_job(pegsol_dispatcher* d, const char* body_json,
                      int (*progress)(const char* progress_json, void* user), void* user) {
   return answer([&]() -> Reply {

@@ -486,6 +486,17 @@ nlohmann::json mistake_json(const Game& game, const Mistake& m) {
           {"seconds", m.seconds}};
 }
 
+nlohmann::json lookup_status_json(const LookupStatus& s) {
+  return {{"state", lookup_state_name(s.state)},
+          {"phase", s.phase},
+          {"level", s.level},
+          {"fraction", s.fraction},
+          {"seconds", s.seconds},
+          {"bytes", s.bytes},
+          {"why", s.why},
+          {"censuses", s.censuses}};
+}
+
 nlohmann::json board_json(const Board& b) {
   nlohmann::json names = nlohmann::json::array();
   for (int h = 0; h < b.size(); ++h) names.push_back(b.hole_name(h));
