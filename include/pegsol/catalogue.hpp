@@ -1,6 +1,7 @@
 // The board catalogue and drawings: every way a board enters the engine.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,8 +47,16 @@ HoleSet parse_position(const Board& board, std::string_view text, std::string_vi
 // unless the lattice is square).
 std::string format_drawing(const Board& board, const HoleSet& pegs);
 
-// Reads a whole file; throws InputError when it cannot.
-std::string read_file(const std::string& path);
+// The most bytes read_file() takes by default: drawings and games are far smaller (a board has at
+// most 1,024 holes).
+inline constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
+
+// Reads the whole of a file given by the user: a regular file, a device, a pipe or a FIFO, never
+// more than max_bytes + 1 bytes whatever it is. Throws InputError when the file cannot be opened
+// or read, is a directory, or holds more than max_bytes; the message starts with `what` (the
+// option and the file, "--board @b.txt"; when empty, "file 'PATH'").
+std::string read_file(const std::string& path, std::string_view what = {},
+                      std::size_t max_bytes = kMaxInputBytes);
 
 // The name in `names` closest to `word` by edit distance (insertions, deletions, substitutions
 // and swaps of neighbours), when it is close enough to be a typing slip (at most 1 edit for

@@ -1,10 +1,13 @@
 #include "pegsol/catalogue.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 #include "bits.hpp"
 #include "pegsol/error.hpp"
@@ -349,20 +352,46 @@ std::optional<std::string> closest_name(std::string_view word,
   return best;
 }
 
-std::string read_file(const std::string& path) {
-  // Larger inputs are no drawing or game this program can use (a board has at most 1,024 holes).
-  constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes)
-    throw InputError("file '" + path + "' is " + std::to_string(size >> 20) +
-                     " MiB; drawings and games are read up to 16 MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read file '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError("error while reading file '" + path + "'");
-  return ss.str();
+std::string read_file(const std::string& path, std::string_view what, std::size_t max_bytes) {
+  const std::string who = what.empty() ? "file '" + path + "'" : std::string(what);
+  auto mib = [](std::uintmax_t bytes) {
+    return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                   : std::to_string(bytes) + " bytes";
+  };
+  const std::string larger =
+      "larger than " + mib(max_bytes) + ", the most a drawing or a game may be";
+  auto cannot = [&](int err) {
+    return InputError(who + ": cannot read file '" + path + "' (" + std::strerror(err) + ")");
+  };
+  // Opening a FIFO waits for its writer, as reading one from the shell does.
+  int fd;
+  do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw cannot(errno);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw cannot(errno);
+  if (S_ISDIR(st.st_mode)) throw InputError(who + ": is a directory, not a file");
+  // A regular file says its size: refused without reading it.
+  if (S_ISREG(st.st_mode) && static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    throw InputError(who + ": " + std::to_string(st.st_size >> 20) + " MiB, " + larger);
+  // Devices, pipes and FIFOs may not end: at most max_bytes + 1 bytes are read.
+  std::string text;
+  char buf[1 << 16];
+  while (true) {
+    const std::size_t want = std::min(sizeof buf, max_bytes + 1 - text.size());
+    const ssize_t r = ::read(fd, buf, want);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0)
+      throw errno == EISDIR ? InputError(who + ": is a directory, not a file") : cannot(errno);
+    if (r == 0) break;
+    text.append(buf, static_cast<std::size_t>(r));
+    if (text.size() > max_bytes) throw InputError(who + ": " + larger);
+  }
+  return text;
 }
 
 }  // namespace pegsol

@@ -14,7 +14,7 @@ namespace {
 HoleSet load_position(const Board& board, const std::string& arg, const char* option) {
   std::string path = arg.substr(1);
   if (path.empty()) throw InputError(std::string(option) + " @FILE: the file name is missing");
-  return parse_position(board, read_file(path), path);
+  return parse_position(board, read_file(path, std::string(option) + " @" + path), path);
 }
 
 int hole_named(const Board& board, const std::string& name, const char* option) {
@@ -63,7 +63,8 @@ BoardPtr build_board(const ProblemSpec& a) {
   std::optional<Lattice> lattice = lattice_of(a);
   if (!a.board.empty() && a.board[0] == '@') {
     std::string path = a.board.substr(1);
-    return parse_drawing(read_file(path), path, lattice).board;
+    if (path.empty()) throw InputError("--board @FILE: the file name is missing");
+    return parse_drawing(read_file(path, "--board @" + path), path, lattice).board;
   }
   return make_board(a.board.empty() ? "english" : a.board, lattice);
 }
@@ -76,7 +77,7 @@ Problem build_problem(const ProblemSpec& a) {
   if (!a.start.empty() && a.start[0] == '@') {
     start_path = a.start.substr(1);
     if (start_path.empty()) throw InputError("--start @FILE: the file name is missing");
-    start_text = read_file(start_path);
+    start_text = read_file(start_path, "--start @" + start_path);
     if (is_game_text(start_text)) game = Game::parse(start_text, start_path);
   }
   Problem p;
@@ -86,7 +87,7 @@ Problem build_problem(const ProblemSpec& a) {
   } else if (!a.board.empty() && a.board[0] == '@') {
     std::string path = a.board.substr(1);
     if (path.empty()) throw InputError("--board @FILE: the file name is missing");
-    Drawing d = parse_drawing(read_file(path), path, lattice);
+    Drawing d = parse_drawing(read_file(path, "--board @" + path), path, lattice);
     p.board = d.board;
     if (d.pegs.count() < d.board->size()) drawn = d.pegs;
   } else {
