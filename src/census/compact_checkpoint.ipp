@@ -10,7 +10,10 @@
 //
 // Each file is written under a temporary name, flushed and renamed; files the state no longer
 // names are removed after it is written. A kill during the solution-path pass resumes from the
-// last forward level saved and does the pass again.
+// last forward level saved and does the pass again. Every file ends in a checksum trailer
+// (checkpoint.hpp); a resume reads each file through once to check it before it uses a byte, and
+// refuses a damaged file, or one from before the trailers (formats 1 and 2), as bad input naming
+// it.
 
 // A hash of what the files depend on: the problem, the options that change the levels, the
 // key layout and the residues.
@@ -38,10 +41,12 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
 }
 
 namespace checkpoint_file {
-// Format 2 keeps a level's keys packed (format 1 wrote them in 8 bytes, and a second, packed copy
-// of a level the solution-path pass would store).
-constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '2'};
+// Format 3 ends every file in a checksum trailer. Format 2 kept a level's keys packed as format 3
+// does (format 1 wrote them in 8 bytes, and a second, packed copy of a level the solution-path
+// pass would store); neither has checksums.
+constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '3'};
 constexpr char kMagicV1[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
+constexpr char kMagicV2[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '2'};
 constexpr std::size_t kKeyBlock = 1 << 16;  // keys packed or unpacked at a time
 inline std::string state(const std::string& dir) {
   return dir + "/census.state";
@@ -209,18 +214,25 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
   if (::access(cf::state(dir).c_str(), F_OK) != 0)
     throw InputError("--resume " + dir + ": no census checkpoint there (" + cf::state(dir) +
                      " is missing)");
+  const std::string head = file_head(cf::state(dir), sizeof cf::kMagic);
+  for (const auto& [magic, format] : {std::pair{cf::kMagicV1, 1}, std::pair{cf::kMagicV2, 2}})
+    if (head == std::string_view(magic, sizeof cf::kMagic))
+      throw InputError("--resume " + dir + ": the checkpoint there is in an earlier format (" +
+                       std::to_string(format) +
+                       ", without checksums) written by an older version of pegsol, which this "
+                       "pegsol does not read; run the census again without --resume");
+  // A file that cannot be read, is damaged or is not what the state says: bad input, named.
+  auto refused = [&](const CensusError& e) {
+    return InputError("--resume " + dir + ": " + e.what());
+  };
   // The files are read in blocks of their own, so that none stays open (and, once the next
   // checkpoint removes it, on the disk) while the run goes on.
   int k = 0;
   bool wide = false;
-  {
+  try {
     FileReader f(cf::state(dir));
     char magic[sizeof cf::kMagic];
     f.read(magic, sizeof magic);
-    if (std::memcmp(magic, cf::kMagicV1, sizeof magic) == 0)
-      throw InputError("--resume " + dir +
-                       ": the checkpoint there is in an earlier format (1), which this pegsol "
-                       "does not read; run the census again without --resume");
     if (std::memcmp(magic, cf::kMagic, sizeof magic) != 0)
       throw CensusError("checkpoint: " + f.name() + " is not a census state");
     const u64 print = f.get<u64>();
@@ -259,16 +271,27 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
         throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(j));
       Level<u64> lv(pool_, mem_);
       load_level<u64, kKeys>(g, lv, true);
+      if (!g.at_end())
+        throw CensusError("checkpoint: " + g.name() + " is damaged (bytes left over)");
       stored_[j] = std::move(lv);
       saved_stored_.insert(j);
     }
+    if (!f.at_end()) throw CensusError("checkpoint: " + f.name() + " is damaged (bytes left over)");
+  } catch (const CensusError& e) {
+    throw refused(e);
   }
   // Level k's file, read into `cur` and closed.
   auto load = [&]<class D>(Level<D>& cur) {
-    FileReader g(cf::level(dir, k));
-    if (g.get<int>() != k)
-      throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(k));
-    load_level<D, kCounts>(g, cur, false);
+    try {
+      FileReader g(cf::level(dir, k));
+      if (g.get<int>() != k)
+        throw CensusError("checkpoint: " + g.name() + " is not level " + std::to_string(k));
+      load_level<D, kCounts>(g, cur, false);
+      if (!g.at_end())
+        throw CensusError("checkpoint: " + g.name() + " is damaged (bytes left over)");
+    } catch (const CensusError& e) {
+      throw refused(e);
+    }
   };
   mem_.set_level(k);
   if constexpr (kCounts != kKeys) {

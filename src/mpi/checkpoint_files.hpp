@@ -1,14 +1,17 @@
 // The files of a distributed census's checkpoint (census_mpi.hpp, docs/mpi.md), in DIR:
 //
-//   committed      the last level every rank wrote, as text; rank 0 writes it after all ranks
-//                  wrote theirs, so it is the point a resume starts from
+//   committed      the last level every rank wrote, as text (digits and a newline, no trailer:
+//                  read whole and parsed strictly); rank 0 writes it after all ranks wrote
+//                  theirs, so it is the point a resume starts from
 //   rR.kK.state    rank R's figures when level K was complete (a State, then one LevelRow per
 //                  level); the files of level K+1 go once K is committed
 //   rR.kK.level    rank R's positions of level K: its sorted entries (key, count, chance)
 //   rR.kK.keys     rank R's keys of level K, kept for the solution-path pass
 //
-// Every file is written under a temporary name, flushed and renamed (census/checkpoint.hpp), so
-// a kill leaves whole files only. Failures throw CensusError naming the file.
+// Every file is written under a temporary name, flushed and renamed, and ends in a checksum
+// trailer (census/checkpoint.hpp), so a kill leaves whole files only and a damaged file is
+// refused before it is used. Files of format 1 (state magic "PEGCKPT1") have no trailer and are
+// refused as written by an older version. Failures throw CensusError naming the file.
 #pragma once
 
 #include <sys/stat.h>
@@ -26,7 +29,7 @@ namespace pegsol::mpi::checkpoint {
 
 // The header of a state file.
 struct State {
-  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '1'};
+  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '2'};
   std::uint64_t fingerprint = 0;  // the problem, the options that change the files, the ranks
   std::uint64_t ranks = 0, rank = 0;
   std::int64_t level = 0;               // the level the files hold, complete and not yet expanded
@@ -64,30 +67,37 @@ void read_file(const std::string& file, V& out) {
   r.read(out.data(), size);
 }
 
-// Records of T in `file`, from its size.
+// Records of T in `file`, from its size less the trailer (read_file checks the file).
 template <class T>
 std::size_t records(const std::string& file) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0)
     throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
-  return static_cast<std::size_t>(st.st_size) / sizeof(T);
+  const std::size_t size = static_cast<std::size_t>(st.st_size);
+  constexpr std::size_t kTrailer = sizeof(census_detail::ChecksumTrailer);
+  return size < kTrailer ? 0 : (size - kTrailer) / sizeof(T);
 }
 
 // The last committed level in dir; CensusError when there is none.
 inline int read_committed(const std::string& dir) {
-  std::vector<char> text;
-  read_file(dir + "/committed", text);
-  const std::string s(text.begin(), text.end());
-  try {
-    return std::stoi(s);
-  } catch (const std::exception&) {
-    throw CensusError("checkpoint: " + dir + "/committed does not hold a level");
-  }
+  const std::string file = dir + "/committed";
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0)
+    throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
+  const std::string s = census_detail::file_head(file, 16);
+  // One to four digits and a newline, nothing else.
+  const bool digits = s.size() >= 2 && s.size() <= 5 && s.back() == '\n' &&
+                      s.find_first_not_of("0123456789") == s.size() - 1;
+  if (!S_ISREG(st.st_mode) || !digits)
+    throw CensusError("checkpoint: " + file + " does not hold a level");
+  return std::stoi(s);
 }
 
 inline void write_committed(const std::string& dir, int level) {
   const std::string s = std::to_string(level) + "\n";
-  write_file(dir + "/committed", s.data(), s.size());
+  census_detail::FileWriter w(dir + "/committed", false);
+  w.write(s.data(), s.size());
+  w.commit();
 }
 
 }  // namespace pegsol::mpi::checkpoint

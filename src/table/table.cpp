@@ -81,12 +81,14 @@ class Matrix {
 //
 //   table.state   the pairs settled and the figures so far, written after the searches and after
 //                 each forward pass:
-//                   "PEGTABL2", board fingerprint (u64), holes (i32), searches done (u8),
-//                   passes, proved, searched, solved, impossible, half passes (i32 each;
-//                   format 1, "PEGTABL1", has no half passes),
+//                   "PEGTABL3", board fingerprint (u64), holes (i32), searches done (u8),
+//                   passes, proved, searched, solved, impossible, half passes (i32 each),
 //                   peak bytes, spill peak bytes (u64 each), the matrix (holes x holes, u8),
 //                   certificates (u64 count; each vacancy, end (i32), solvable (u8),
-//                   jumps (u64 count; from, over, to as i32 each), reason (u64 length, bytes))
+//                   jumps (u64 count; from, over, to as i32 each), reason (u64 length, bytes)),
+//                 then the checksum trailer of every checkpoint file (census/checkpoint.hpp).
+//                 Formats 1 ("PEGTABL1", without half passes) and 2 ("PEGTABL2") have no
+//                 trailer: refused as written by an older version.
 //   pass.V/       the census checkpoint of the forward pass from vacancy V while it runs
 //                 (CensusOptions::checkpoint_dir), removed once its pairs are in table.state
 class TableCheckpoint {
@@ -134,30 +136,30 @@ class TableCheckpoint {
   }
 
  private:
-  static constexpr char kMagic[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '2'};
-  static constexpr char kMagicV1[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '1'};
+  static constexpr char kMagic[8] = {'P', 'E', 'G', 'T', 'A', 'B', 'L', '3'};
 
   bool read(SolvabilityTable& t, Matrix& m) const {
     if (!std::filesystem::exists(state_file()))
       throw InputError("--resume " + dir_ + ": no table checkpoint there (" + state_file() +
                        " is missing)");
-    census_detail::FileReader f(state_file());
-    const int n = b_.size();
     auto bad = [&](const std::string& what) {
       return InputError("--resume " + dir_ + ": " + state_file() + " " + what);
     };
+    const std::string head = census_detail::file_head(state_file(), sizeof kMagic);
+    if (head == "PEGTABL1" || head == "PEGTABL2")
+      throw bad("is in an earlier format (" + head.substr(7) +
+                ", without checksums) written by an older version of pegsol, which this pegsol "
+                "does not read; make the table again without --resume");
+    census_detail::FileReader f(state_file());
+    const int n = b_.size();
     char magic[sizeof kMagic];
     f.read(magic, sizeof magic);
-    const bool v1 = std::equal(magic, magic + sizeof magic, kMagicV1);
-    if (!v1 && !std::equal(magic, magic + sizeof magic, kMagic))
-      throw bad("is not a table checkpoint");
+    if (!std::equal(magic, magic + sizeof magic, kMagic)) throw bad("is not a table checkpoint");
     if (f.get<std::uint64_t>() != fingerprint() || f.get<std::int32_t>() != n)
       throw bad("is the table of another board, not " + b_.name());
     const bool searches_done = f.get<std::uint8_t>() != 0;
-    t.half_passes = 0;
     for (int* x : {&t.passes, &t.proved, &t.searched, &t.solved_by_search, &t.impossible_by_search,
-                   v1 ? nullptr : &t.half_passes}) {
-      if (!x) continue;
+                   &t.half_passes}) {
       *x = f.get<std::int32_t>();
       if (*x < 0) throw bad("is damaged (a negative count)");
     }
@@ -203,6 +205,7 @@ class TableCheckpoint {
       }
       t.certificates.push_back(std::move(c));
     }
+    if (!f.at_end()) throw bad("is damaged (bytes left over)");
     return searches_done;
   }
 
