@@ -241,6 +241,8 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
 // `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically
 // least sequence (by jump index) of each class of reorderings of independent jumps. Returns the
 // number emitted and why it stopped early, if it did (the control's deadline, cancel, signal).
+// A problem that a proof without search shows impossible (impossibility(), as solve() finds it)
+// emits nothing and returns at once with the proof in `reason`.
 struct EnumerateOptions {
   std::uint64_t limit = 0;
   bool distinct = false;
@@ -251,6 +253,7 @@ struct EnumerateOptions {
 struct EnumerateResult {
   std::uint64_t emitted = 0;
   StopReason stop = StopReason::None;
+  std::string reason;  // the proof that there is no solution, when one was found without search
   operator std::uint64_t() const { return emitted; }  // the count, as callers used to get it
 };
 EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& options,

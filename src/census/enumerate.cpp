@@ -1,14 +1,64 @@
 // Streaming solutions (or complete games) one at a time: depth first, jumps in index order.
 #include <algorithm>
-#include <unordered_set>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../core/widths.hpp"
 #include "engine.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/invariants.hpp"
 
 namespace pegsol {
 
 namespace {
+
+// The positions known to reach no goal: an open-addressing set (linear probing; an empty position
+// marks a free slot, and a dead end always has pegs). One allocation, so that it goes at once
+// when the enumeration stops; it grows by doubling, polling the control while it copies, and
+// only while the old and the new slots fit the memory budget.
+template <class Pos>
+class DeadEnds {
+ public:
+  bool contains(const Pos& x) const {
+    if (slots_.empty()) return false;
+    for (std::size_t i = x.digest() & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i] == x) return true;
+      if (slots_[i].none()) return false;
+    }
+  }
+
+  // Adds x (not in the set, not empty). Throws Stopped when the control stops during a growth,
+  // or for the memory budget (0: none) when the grown set would not fit it.
+  void insert(const Pos& x, const Control& ctl, std::size_t budget) {
+    if (4 * (size_ + 1) > 3 * slots_.size()) grow(ctl, budget);
+    std::size_t i = x.digest() & mask_;
+    while (!slots_[i].none()) i = (i + 1) & mask_;
+    slots_[i] = x;
+    ++size_;
+  }
+
+ private:
+  void grow(const Control& ctl, std::size_t budget) {
+    const std::size_t n = slots_.empty() ? std::size_t{1} << 12 : 2 * slots_.size();
+    if (budget && (n + slots_.size()) * sizeof(Pos) > budget) throw Stopped(StopReason::Memory);
+    ctl.throw_if_stopped();
+    std::vector<Pos> old(n);
+    old.swap(slots_);
+    mask_ = n - 1;
+    std::size_t k = 0;
+    for (const Pos& x : old) {
+      if (x.none()) continue;
+      if ((++k & 65535) == 0) ctl.throw_if_stopped();
+      std::size_t i = x.digest() & mask_;
+      while (!slots_[i].none()) i = (i + 1) & mask_;
+      slots_[i] = x;
+    }
+  }
+
+  std::vector<Pos> slots_;
+  std::size_t mask_ = 0, size_ = 0;
+};
 
 template <int W>
 class Enumerator {
@@ -19,6 +69,8 @@ class Enumerator {
              const std::function<bool(const std::vector<Jump>&)>& emit)
       : p_(p), o_(o), emit_(emit), b_(*p.board), g_(*p.board), ctl_(o.control) {
     ctl_.watch(o.cancel, StopReason::Cancelled);
+    budget_ = ctl_.memory_budget();
+    legal_.resize(static_cast<std::size_t>(b_.size()) + 1);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
     if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
@@ -38,10 +90,6 @@ class Enumerator {
   }
 
  private:
-  struct Hash {
-    std::size_t operator()(const Pos& x) const { return x.digest(); }
-  };
-
   bool is_goal(const Pos& x) const {
     return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;
   }
@@ -53,9 +101,6 @@ class Enumerator {
     if (stop_) return true;
     if ((++nodes_ & 4095) == 0) {
       ctl_.throw_if_stopped();
-      // The dead-end set is all the memory the enumeration holds: a node and a bucket each.
-      const std::size_t budget = ctl_.memory_budget();
-      if (budget && dead_.size() * (sizeof(Pos) + 32) > budget) throw Stopped(StopReason::Memory);
       ProgressReport pr;
       pr.done = emitted_;
       pr.total = o_.limit;
@@ -63,14 +108,16 @@ class Enumerator {
       pr.positions = nodes_;
       ctl_.report(pr);
     }
-    std::vector<int> legal;
+    // The legal jumps, in this depth's buffer (made once: a game has fewer jumps than holes).
+    std::vector<int>& legal = legal_[path_.size()];
+    legal.clear();
     g_.for_each_jump(x, [&](int j) { legal.push_back(j); });
     std::sort(legal.begin(), legal.end());
     if (o_.games ? legal.empty() : is_goal(x)) {
       emit();
       return true;
     }
-    if (!o_.games && (x.count() <= goal_pegs_ || dead_.count(x))) return false;
+    if (!o_.games && (x.count() <= goal_pegs_ || dead_.contains(x))) return false;
     if (o_.distinct && legal.size() > 64)
       throw CensusError("a position has more than 64 legal jumps; --distinct cannot order them");
     bool any = false;
@@ -102,7 +149,8 @@ class Enumerator {
       path_.pop_back();
     }
     // With nothing forbidden every continuation class is open, so "none found" means dead.
-    if (!any && !stop_ && forbid == 0 && !o_.games) dead_.insert(x);
+    // The dead-end set is all the memory the enumeration holds.
+    if (!any && !stop_ && forbid == 0 && !o_.games) dead_.insert(x, ctl_, budget_);
     return any;
   }
 
@@ -120,8 +168,10 @@ class Enumerator {
   int goal_pegs_ = 1;
   std::vector<Jump> path_;
   std::vector<int> kids_;
-  std::unordered_set<Pos, Hash> dead_;
+  std::vector<std::vector<int>> legal_;  // by depth
+  DeadEnds<Pos> dead_;
   Control ctl_;
+  std::size_t budget_ = 0;  // bytes for the dead ends (0: no limit)
   std::uint64_t emitted_ = 0, nodes_ = 0;
   bool stop_ = false;
 };
@@ -140,6 +190,13 @@ EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& o,
   if (p.board->width() > 128)
     throw InputError("solutions: board " + p.board->name() +
                      " is wider than the 128-bit layouts this command handles");
+  // Proofs first, as solve() does: an impossible problem is not searched through.
+  if (!o.games)
+    if (std::optional<std::string> why = impossibility(p)) {
+      EnumerateResult r;
+      r.reason = std::move(*why);
+      return r;
+    }
   return with_width<128>(p.board->width(),
                          [&](auto w) { return run_enumerate<decltype(w)::value>(p, o, emit); });
 }
