@@ -110,8 +110,9 @@ CensusCommands::CensusCommands(CLI::App& app) {
         ->excludes(checkpoint);
   };
   count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
-  count_->add_flag("--no-distinct", no_distinct_,
-                   "Skip counting solutions up to reordering of independent jumps");
+  auto* no_distinct =
+      count_->add_flag("--no-distinct", no_distinct_,
+                       "Skip counting solutions up to reordering of independent jumps");
   checkpoints(count_, "each completed level");
   count_->add_flag("--no-random-player", no_random_player_,
                    "Skip the random player's chances (8 bytes less per position and edge)");
@@ -119,7 +120,8 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--distinct-limit", distinct_limit_,
                    "Count up to reordering only when at most this many positions lie on "
                    "solution paths (default 2000000)")
-      ->check(whole_number_check(0, UINT64_MAX));
+      ->check(whole_number_check(0, UINT64_MAX))
+      ->excludes(no_distinct);
 
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
   table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
@@ -223,6 +225,23 @@ int CensusCommands::table(const Control& control) {
   Problem p = build_problem(a);
   const Board& b = *p.board;
   fewest_flags_.check(table_, minimize_ == "moves", true);
+  // Options of the solvability table's way of working that the fewest-moves table has not.
+  if (minimize_ == "moves")
+    for (const char* name : {"--method", "--search-seconds", "--spill-dir", "--threads"})
+      if (table_->count(name))
+        return report_error("input",
+                            std::string("table --minimize moves: ") + name +
+                                " is an option of the solvability table, which --minimize moves "
+                                "does not make",
+                            json_);
+  if (table_method_ == "passes" && table_->count("--search-seconds"))
+    return report_error("input",
+                        "--search-seconds: the time of a pair's search, and --method passes "
+                        "runs no search",
+                        json_);
+  if (no_level_checkpoints_ && checkpoint_dir_.empty() && resume_dir_.empty())
+    return report_error(
+        "input", "--no-level-checkpoints: applies with --checkpoint or --resume alone", json_);
   if (minimize_ == "moves") {
     if (!checkpoint_dir_.empty() || !resume_dir_.empty())
       return report_error("input",
@@ -329,7 +348,10 @@ int CensusCommands::solutions(const Control& control) {
                          : "solutions",
              st == "stopped" ? fmt::format(" (stopped: {})", stop_reason_name(n.stop))
              : st == "limit" ? " (limit reached)"
-                             : "");
+             : st == "impossible"
+                 ? fmt::format(" (impossible: {})",
+                               n.reason.empty() ? "the enumeration completed" : n.reason)
+                 : "");
   return st == "stopped" ? kStopped : st == "impossible" ? kImpossible : kSolved;
 }
 

@@ -30,9 +30,10 @@ std::string exit_status_help();
 int exit_status(Status s);
 
 // Option checks with messages that name the range as people write it.
-// Seconds: a number >= 0 (0: no limit; huge values: no limit); NaN and negatives are bad input.
+// Seconds: a number >= 0 (0: no limit; huge values: no limit); NaN and negatives are bad input, and
+// so is a positive number too small for a double (1e-999), which would read as 0.
 CLI::Validator seconds_check();
-// A number > 0 (megabytes, seconds per search); NaN is bad input.
+// A number > 0 (megabytes, seconds per search); NaN and 1e-999 are bad input.
 CLI::Validator positive_check();
 // A whole number from lo to hi, checked as text (no wrap-around of "-1" or of values past 2^64).
 CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi);
@@ -40,7 +41,8 @@ CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi);
 std::uint64_t max_threads();
 // A parse error's message, with "did you mean" for a mistyped subcommand or option.
 std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e);
-// Megabytes to bytes; values past what any machine holds are no limit (16 TiB).
+// Megabytes to bytes, at least 1 for any positive amount; values past what any machine holds are
+// no limit (16 TiB).
 std::size_t megabytes(double mb);
 // Creates --checkpoint's directory (and its parents); the input error's message when that fails.
 std::optional<std::string> create_checkpoint_dir(const std::string& dir);

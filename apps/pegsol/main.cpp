@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
   bool json = false, no_draw = false;
   auto* solve_cmd = app.add_subcommand("solve", "Find a solution (or prove there is none)");
   add_problem_options(solve_cmd, solve_args);
-  solve_cmd->add_option("--direction", direction, "forward or backward")
-      ->check(CLI::IsMember(direction_names()));
+  auto* direction_opt = solve_cmd->add_option("--direction", direction, "forward or backward")
+                            ->check(CLI::IsMember(direction_names()));
   solve_cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
       ->check(cli::seconds_check());
   solve_cmd
@@ -87,29 +87,39 @@ int main(int argc, char** argv) {
   std::string algorithm = "auto";
   std::size_t capacity = 0;
   std::uint64_t seed = 1;
-  solve_cmd
-      ->add_option("--algorithm", algorithm,
-                   "auto (bounded DFS, then beam, then complete DFS), dfs (complete), beam "
-                   "(huge boards, incomplete) or beam-report (the 2022 report's beam rule)")
-      ->check(CLI::IsMember(algorithm_names()));
-  solve_cmd
-      ->add_option("--capacity", capacity,
-                   "Beam: positions kept per level (0: default; beam raises it on failure)")
-      ->check(cli::whole_number_check(0, 1'000'000'000'000));
-  solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)")
-      ->check(cli::whole_number_check(0, UINT64_MAX));
+  auto* algorithm_opt =
+      solve_cmd
+          ->add_option("--algorithm", algorithm,
+                       "auto (bounded DFS, then beam, then complete DFS), dfs (complete), beam "
+                       "(huge boards, incomplete) or beam-report (the 2022 report's beam rule)")
+          ->check(CLI::IsMember(algorithm_names()));
+  auto* capacity_opt =
+      solve_cmd
+          ->add_option("--capacity", capacity,
+                       "Beam: positions kept per level (0: default; beam raises it on failure)")
+          ->check(cli::whole_number_check(0, 1'000'000'000'000));
+  auto* seed_opt =
+      solve_cmd->add_option("--seed", seed, "Beam: seed for tie-breaking (runs repeat per seed)")
+          ->check(cli::whole_number_check(0, UINT64_MAX));
   std::string beam_method = "auto";
-  solve_cmd
-      ->add_option(
-          "--beam-method", beam_method,
-          "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
-          "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
-      ->check(CLI::IsMember(beam_method_names()));
+  auto* beam_method_opt =
+      solve_cmd
+          ->add_option(
+              "--beam-method", beam_method,
+              "Beam: auto (the forward sweep; with the meet for whole-position goals), sweep "
+              "(the sweep alone) or meet (the bidirectional meet alone, with complement pairs)")
+          ->check(CLI::IsMember(beam_method_names()));
   std::string minimize;
+  // The fewest-moves search is a search of its own: the other searches' options do not apply.
   solve_cmd
       ->add_option("--minimize", minimize,
                    "moves: a solution with the fewest moves (chains of jumps by one peg), proven")
-      ->check(CLI::IsMember({"moves"}));
+      ->check(CLI::IsMember({"moves"}))
+      ->excludes(direction_opt)
+      ->excludes(algorithm_opt)
+      ->excludes(capacity_opt)
+      ->excludes(seed_opt)
+      ->excludes(beam_method_opt);
   cli::FewestFlags fewest_flags;
   fewest_flags.add(solve_cmd, "; with --minimize moves");
   solve_cmd->add_flag("--json", json, "Print one JSON object");
@@ -147,23 +157,33 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_flag("--json", bench_json, "Print JSON");
   bool bench_beam = false;
-  bench_cmd->add_flag("--beam", bench_beam, "Benchmark the beam searches on large boards");
+  auto* bench_beam_opt =
+      bench_cmd->add_flag("--beam", bench_beam, "Benchmark the beam searches on large boards");
   bool bench_census = false;
   int bench_threads = 0;
-  bench_cmd->add_flag("--census", bench_census, "Benchmark the exact census (English included)");
+  auto* bench_census_opt = bench_cmd->add_flag("--census", bench_census,
+                                               "Benchmark the exact census (English included)");
   bench_cmd->add_option("--threads", bench_threads, "Census worker threads (default: one per core)")
-      ->check(cli::whole_number_check(0, cli::max_threads()));
+      ->check(cli::whole_number_check(0, cli::max_threads()))
+      ->needs(bench_census_opt);
   bool bench_play = false;
   int bench_games = 100;
   double bench_think = 2;
   std::string bench_only;
-  bench_cmd->add_flag("--play", bench_play,
-                      "Benchmark the analysis after each move of random games (docs/play.md)");
+  auto* bench_play_opt =
+      bench_cmd->add_flag("--play", bench_play,
+                          "Benchmark the analysis after each move of random games (docs/play.md)");
+  // One bench at a time, and each bench's options with it alone.
+  bench_beam_opt->excludes(bench_census_opt)->excludes(bench_play_opt);
+  bench_census_opt->excludes(bench_play_opt);
   bench_cmd->add_option("--games", bench_games, "--play: random games per problem")
-      ->check(cli::whole_number_check(1, 1000000));
+      ->check(cli::whole_number_check(1, 1000000))
+      ->needs(bench_play_opt);
   bench_cmd->add_option("--think", bench_think, "--play: seconds of analysis per move")
-      ->check(cli::seconds_check());
-  bench_cmd->add_option("--only", bench_only, "--play: the problems whose name holds this");
+      ->check(cli::seconds_check())
+      ->needs(bench_play_opt);
+  bench_cmd->add_option("--only", bench_only, "--play: the problems whose name holds this")
+      ->needs(bench_play_opt);
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
   cli::PresetsCommand presets_cmd(app);
@@ -241,6 +261,9 @@ int main(int argc, char** argv) {
       o.seed = seed;
       o.beam_method = *parse_beam_method(beam_method);
       check_solve_options(o);
+      if (o.algorithm == Algorithm::Dfs && solve_cmd->count("--seed"))
+        throw InputError("--seed " + std::to_string(seed) +
+                         ": seeds the beam searches' tie-breaking; --algorithm dfs runs none");
       if (!keep_moves.empty())
         return status(cli::run_finish(p, keep_moves, o, json, !no_draw, svg_path));
       bool progress_shown = false;

@@ -33,13 +33,15 @@ std::string with_commas(std::uint64_t v) {
   return out;
 }
 
-// The whole of s as a double; nullopt when anything is left over.
-std::optional<double> to_number(const std::string& s) {
+// The whole of s as a double; nullopt when anything is left over. `tiny` is set when s is a
+// number other than zero too small for a double (1e-999), which strtod reads as zero.
+std::optional<double> to_number(const std::string& s, bool* tiny = nullptr) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size()) return std::nullopt;
+  if (tiny) *tiny = v == 0 && errno == ERANGE;
   return v;
 }
 
@@ -60,9 +62,13 @@ std::string exit_status_help() {
 CLI::Validator seconds_check() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        auto v = to_number(s);
-        if (!v || std::isnan(*v) || *v < 0)
+        bool tiny = false;
+        auto v = to_number(s, &tiny);
+        if (!v || std::isnan(*v) || *v < 0 || (tiny && std::signbit(*v)))
           return "expected a number of seconds >= 0 (0: no limit), got '" + s + "'";
+        // Read as 0 it would mean no limit: refused rather than turned into its opposite.
+        if (tiny)
+          return "'" + s + "' seconds is a time limit too small to be told from 0 (0: no limit)";
         return "";
       },
       "SECONDS", "seconds");
@@ -71,8 +77,11 @@ CLI::Validator seconds_check() {
 CLI::Validator positive_check() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        auto v = to_number(s);
-        if (!v || std::isnan(*v) || *v <= 0) return "expected a number > 0, got '" + s + "'";
+        bool tiny = false;
+        auto v = to_number(s, &tiny);
+        if (!v || std::isnan(*v) || *v <= 0)
+          return "expected a number > 0, got '" + s + "'" +
+                 (tiny && !std::signbit(*v) ? " (too small to be told from 0)" : "");
         return "";
       },
       "POSITIVE", "positive");
@@ -125,7 +134,10 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e) {
 }
 
 std::size_t megabytes(double mb) {
-  return static_cast<std::size_t>(std::min(mb, double(1 << 24)) * 1024 * 1024);
+  if (!(mb > 0)) return 0;
+  // A positive amount is at least a byte: 0 would mean "no limit".
+  return std::max<std::size_t>(
+      1, static_cast<std::size_t>(std::min(mb, double(1 << 24)) * 1024 * 1024));
 }
 
 std::optional<std::string> create_checkpoint_dir(const std::string& dir) {

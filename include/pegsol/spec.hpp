@@ -73,8 +73,9 @@ std::optional<TableMethod> parse_table_method(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
 const std::vector<std::string>& table_method_names();
 
-// Throws InputError when the options combine what does not go together (a beam method other than
-// auto with an algorithm other than beam and auto).
+// Throws InputError when the options combine what does not go together: a beam method other than
+// auto with an algorithm other than beam and auto, a capacity with the DFS, the backward direction
+// with a beam search.
 void check_solve_options(const SolveOptions& o);
 
 // `pegsol bench`: a named group of problems solved one after another with SolveOptions{} but a
