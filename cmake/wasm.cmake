@@ -7,7 +7,8 @@ target_link_libraries(pegsol_wasm PRIVATE pegsol_json)
 set_target_properties(pegsol_wasm PROPERTIES OUTPUT_NAME pegsol SUFFIX .js
   RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/module)
 set(PEGSOL_WASM_EXPORTS
-  _pegsol_new _pegsol_delete _pegsol_request _pegsol_check_job _pegsol_run_job _pegsol_free
+  _pegsol_new _pegsol_delete _pegsol_request _pegsol_check_job _pegsol_prepare _pegsol_run_job
+  _pegsol_free
   _malloc _free)
 string(REPLACE ";" "," PEGSOL_WASM_EXPORTS "${PEGSOL_WASM_EXPORTS}")
 # MAXIMUM_MEMORY: what a 32-bit module can address; the dispatcher's caps keep jobs well inside.

@@ -27,26 +27,30 @@ class HttpEngine {
 }
 
 // ---- in the browser: the WebAssembly worker ---------------------------------------------------------
-// Requests go to one worker, one at a time, in order; a request aborted before it starts is
-// dropped, one aborted while it runs is answered and its answer thrown away (the worker has one
-// thread and the engine's own time caps bound every request). Jobs each get a worker of their own;
-// they are paused and cancelled through the service worker (web/sw.js: the job's worker asks it,
-// at each progress report, whether to go on), or cancelled by ending their worker when no service
-// worker controls the page yet.
-class WorkerEngine {
-  kind = 'worker';
-  constructor() {
+// Two workers answer requests, each one at a time and in order: the main one, which also builds
+// each game's census look-ups (POST /api/lookups, or the first question about a game, starts
+// them) and then answers that game's questions from them in microseconds, and a spare one
+// (worker.js?role=quick) that answers by the searches meanwhile, and every other question. A
+// request aborted before it starts is dropped; one aborted while it runs is answered and its
+// answer thrown away (the engine's own caps bound every request). Jobs each get a worker of their
+// own; they are paused and cancelled through the service worker (web/sw.js: the job's worker asks
+// it, at each progress report, whether to go on), or cancelled by ending their worker when no
+// service worker controls the page yet.
+const GAME_KEYS = ['board', 'drawing', 'lattice', 'start', 'end', 'goal'];
+const gameKey = (body) => JSON.stringify(GAME_KEYS.map((k) => body?.[k] ?? null));
+const ASKS = new Set(['/api/analysis', '/api/hint', '/api/mistake']);
+
+class Lane {
+  constructor(engine, url) {
+    this.engine = engine;
+    this.url = url;
     this.queue = [];
     this.busy = null;
-    this.nextId = 1;
-    this.jobs = new Map();
     this.spawn();
   }
 
-  get canPause() { return !!navigator.serviceWorker?.controller; }
-
   spawn() {
-    this.worker = new Worker('worker.js');
+    this.worker = new Worker(this.url);
     this.worker.onmessage = (e) => this.answered(e.data);
     this.worker.onerror = (e) => this.crashed(e.message || 'the engine failed to load');
   }
@@ -58,36 +62,89 @@ class WorkerEngine {
     for (const r of all) r.reject(new ApiError(500, `internal error: ${message}`));
     this.worker.terminate();
     this.spawn();
+    this.engine.pump();
   }
 
   answered(m) {
-    if (m.type === 'log') return;
     const r = this.busy;
+    if (m.type === 'progress') { r?.progress?.(m.status); return; }
     this.busy = null;
     if (r && m.id === r.id) {
       if (m.status >= 200 && m.status < 300) r.resolve(m.body);
       else r.reject(new ApiError(m.status, m.body?.error || `status ${m.status}`));
     }
-    this.pump();
+    this.engine.pump();
   }
 
+  // Sends the next request that is still wanted, when idle; false when idle with nothing to do.
   pump() {
     while (!this.busy && this.queue.length) {
       const r = this.queue.shift();
       if (r.signal?.aborted) { r.reject(new DOMException('aborted', 'AbortError')); continue; }
       this.busy = r;
-      this.worker.postMessage({ id: r.id, method: r.method, path: r.path, body: r.body });
+      this.worker.postMessage(r.message);
+      return true;
     }
+    return !!this.busy;
+  }
+}
+
+class WorkerEngine {
+  kind = 'worker';
+  constructor() {
+    this.nextId = 1;
+    this.jobs = new Map();
+    this.lookups = new Map(); // game key -> the look-ups' last status
+    this.pending = null;      // the game whose look-ups are to be built next
+    this.main = new Lane(this, 'worker.js');
+    this.quick = new Lane(this, 'worker.js?role=quick');
+  }
+
+  pump() {
+    this.quick.pump();
+    if (this.main.pump() || !this.pending) return;
+    // The main worker is idle: it builds the look-ups asked for last.
+    const { key, body } = this.pending;
+    this.pending = null;
+    const r = {
+      id: this.nextId++, message: null,
+      progress: (status) => this.lookups.set(key, status),
+      resolve: (status) => this.lookups.set(key, status),
+      reject: (e) => this.lookups.set(key, { state: 'failed', why: e.message, fraction: 0 }),
+    };
+    r.message = { type: 'prepare', id: r.id, body };
+    this.lookups.set(key, { state: 'building', phase: '', level: -1, fraction: 0, seconds: 0, bytes: 0, why: '', censuses: 1 });
+    this.main.busy = r;
+    this.main.worker.postMessage(r.message);
+  }
+
+  // The game's look-ups: their status, having asked for them if nobody has.
+  lookupStatus(body) {
+    const key = gameKey(body);
+    if (!this.lookups.has(key)) {
+      this.lookups.set(key, { state: 'queued', phase: '', level: -1, fraction: 0, seconds: 0, bytes: 0, why: '', censuses: 1 });
+      this.pending = { key, body: Object.fromEntries(GAME_KEYS.filter((k) => body[k] != null).map((k) => [k, body[k]])) };
+      this.pump();
+    }
+    return this.lookups.get(key);
   }
 
   call(method, path, body, signal) {
     return new Promise((resolve, reject) => {
-      const r = { id: this.nextId++, method, path, body: body ?? null, signal, resolve, reject };
+      const id = this.nextId++;
+      const r = { id, message: { id, method, path, body: body ?? null }, signal, resolve, reject };
+      // A game's questions go to the main worker once its look-ups are built there; before, and
+      // everything else, to the spare one.
+      let lane = this.quick;
+      if (body && ASKS.has(path)) {
+        const status = this.lookupStatus(body);
+        if (status.state === 'ready') lane = this.main;
+      }
       signal?.addEventListener('abort', () => {
-        const i = this.queue.indexOf(r);
-        if (i >= 0) { this.queue.splice(i, 1); reject(new DOMException('aborted', 'AbortError')); }
+        const i = lane.queue.indexOf(r);
+        if (i >= 0) { lane.queue.splice(i, 1); reject(new DOMException('aborted', 'AbortError')); }
       });
-      this.queue.push(r);
+      lane.queue.push(r);
       this.pump();
     }).then((v) => {
       if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
@@ -98,8 +155,15 @@ class WorkerEngine {
   async request(path, body, signal) {
     const m = path.match(/^\/api\/jobs(?:\/([0-9a-z]+)(?:\/(pause|resume|cancel))?)?$/);
     if (m) return this.jobRequest(m[1], m[2], body);
+    if (path === '/api/lookups' && body) {
+      // The look-ups of a game that cannot have them (too wide, or off) say so from the dispatcher.
+      const status = this.lookupStatus(body);
+      return { ...status };
+    }
     return this.call(body === undefined ? 'GET' : 'POST', path, body, signal);
   }
+
+  get canPause() { return !!navigator.serviceWorker?.controller; }
 
   // The job table of docs/api.md, kept here: each job runs in a worker of its own.
   async jobRequest(id, action, body) {

@@ -2,14 +2,21 @@
 // The static edition's engine in a Web Worker: the library's C entry point (pegsol/pegsol.h),
 // compiled to WebAssembly (pegsol.js, pegsol.wasm). web/engine.js talks to it:
 //   {id, method, path, body}            -> {id, status, body}         one request of docs/api.md
+//   {type: 'prepare', id, body}         -> {type: 'progress', id, status}..., {id, status, body}
+//                                          the census look-ups of a game, built now
 //   {type: 'job', id, body, channel}    -> {type: 'progress', progress}..., {type: 'done', status, body}
 // A job's worker asks the service worker at each progress report whether to go on, pause or stop
 // (web/sw.js); without one (`channel` false) it runs to its end or until its worker is ended.
+// worker.js?role=quick is the spare that answers while the main worker builds look-ups: it never
+// builds them (the searches answer there).
 /* global createPegsol */
 importScripts('pegsol.js');
 
+const QUICK = new URL(self.location.href).searchParams.get('role') === 'quick';
+
 // The caps of the page's engine (the Limits of pegsol/api.hpp): the server's, but jobs have no
-// time cap (the player's own machine; they can be cancelled) and look-ups are built in this thread.
+// time cap (the player's own machine; they can be cancelled), look-ups are built in this thread,
+// one at a time, on demand, and kept up to 256 MiB.
 const LIMITS = {
   request_seconds: 5,
   analysis_seconds: 2,
@@ -18,6 +25,8 @@ const LIMITS = {
   lookup_memory: 512 * 1024 * 1024,
   lookup_seconds: 60,
   background_lookups: false,
+  lookup_threads: 1,
+  lookups: !QUICK,
   threads: 1,
 };
 
@@ -65,6 +74,19 @@ function controlWord(id) {
   }
 }
 
+// The look-ups of a game built now, each step reported: {status, body}.
+function prepare(id, body) {
+  const progress = M.addFunction((p) => {
+    postMessage({ type: 'progress', id, status: JSON.parse(M.UTF8ToString(p)) });
+    return 0;
+  }, 'iii');
+  try {
+    return JSON.parse(withString(JSON.stringify(body), (p) => takeString(M._pegsol_prepare(D, p, progress, 0))));
+  } finally {
+    M.removeFunction(progress);
+  }
+}
+
 function runJob(id, body, channel) {
   const progress = M.addFunction((p) => {
     postMessage({ type: 'progress', progress: JSON.parse(M.UTF8ToString(p)) });
@@ -96,7 +118,8 @@ onmessage = async (e) => {
   }
   let r;
   try {
-    r = m.path === '/api/jobs/check' ? checkJob(m.body) : request(m.method, m.path, m.body);
+    r = m.type === 'prepare' ? prepare(m.id, m.body)
+      : m.path === '/api/jobs/check' ? checkJob(m.body) : request(m.method, m.path, m.body);
   } catch (err) {
     r = { status: 500, body: { error: `internal error: ${err.message || err}`, status: 500 } };
   }

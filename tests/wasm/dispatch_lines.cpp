@@ -2,7 +2,7 @@
 // The library's C entry point (pegsol/pegsol.h) on the command line, one request a line: for the
 // tests that compare the WebAssembly module's answers with the native ones. A line
 // {"method", "path", "body"} goes to pegsol_request; {"job": body} to pegsol_run_job. Each answer
-// is printed on a line of its own.
+// is printed on a line of its own; {"prepare": body} builds a game's look-ups (pegsol_prepare).
 #include <iostream>
 #include <string>
 
@@ -17,12 +17,15 @@ int main(int argc, char** argv) {
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
-    const bool job = line.rfind("{\"job\":", 0) == 0;
     char* out = nullptr;
-    if (job) {
-      // {"job": BODY}: the body is the text between the first colon and the last brace.
+    // {"job": BODY} and {"prepare": BODY}: the body is the text between the first colon and the
+    // last brace.
+    if (line.rfind("{\"job\":", 0) == 0) {
       const std::string body = line.substr(7, line.size() - 8);
       out = pegsol_run_job(d, body.c_str(), nullptr, nullptr);
+    } else if (line.rfind("{\"prepare\":", 0) == 0) {
+      const std::string body = line.substr(11, line.size() - 12);
+      out = pegsol_prepare(d, body.c_str(), nullptr, nullptr);
     } else {
       out = pegsol_request(d, line.c_str());
     }

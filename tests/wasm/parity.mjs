@@ -32,7 +32,7 @@ const withString = (s, f) => {
   try { return f(p); } finally { M._free(p); }
 };
 const take = (p) => { const s = M.UTF8ToString(p); M._pegsol_free(p); return s; };
-const LIMITS = JSON.stringify({ background_lookups: false, threads: 1 });
+const LIMITS = JSON.stringify({ background_lookups: false, lookup_threads: 1, threads: 1 });
 const D = withString(LIMITS, (p) => M._pegsol_new(p));
 if (!D) { console.log('FAIL the module refused its limits'); process.exit(1); }
 const progressSeen = [];
@@ -40,6 +40,7 @@ const progress = M.addFunction((p) => { progressSeen.push(JSON.parse(M.UTF8ToStr
 const wasm = (line) => {
   const r = JSON.parse(line);
   if (r.job) return JSON.parse(withString(JSON.stringify(r.job), (p) => take(M._pegsol_run_job(D, p, progress, 0))));
+  if (r.prepare) return JSON.parse(withString(JSON.stringify(r.prepare), (p) => take(M._pegsol_prepare(D, p, 0, 0))));
   return JSON.parse(withString(line, (p) => take(M._pegsol_request(D, p))));
 };
 
@@ -158,6 +159,30 @@ for (const [board, start, end] of [['triangle:5', '1', 'any'], ['triangle:6', '4
     await compare(`game ${name}`, post('/api/game', req));
   }
 }
+// The census look-ups, built on both sides: then every analysis is counted, exactly, from them.
+let exact = 0;
+for (const [board, start, end] of [['triangle:5', '1', 'any'], ['triangle:6', '4', '4'], ['rect:3x5', 'c2', 'c2']]) {
+  const ready = await compare(`prepare ${board} ${start}->${end}`, { prepare: { board, start, end } }, (s) => ({ state: s.state, censuses: s.censuses }));
+  if (ready?.state !== 'ready') fail(`prepare ${board}`, JSON.stringify(ready));
+  const geo = (await nativeCall(JSON.stringify(get(`/api/board?board=${board}`)))).body;
+  let pos = (await nativeCall(JSON.stringify(post('/api/game', { board, start, end })))).body.position;
+  const moves = [];
+  for (;;) {
+    const req = { board, start, end, moves };
+    const a = await compare(`exact ${board} ${start}->${end} after ${moves.length}`, post('/api/analysis', req),
+      (x) => ({ goal: x.goal.verdict, one_peg: x.one_peg.verdict, counted: x.counted, ways_goal: x.ways_goal, ways_one_peg: x.ways_one_peg, end_holes: x.end_holes, hint: x.hint, explanation: x.goal.explanation }));
+    if (a?.counted) exact++;
+    const legal = geo.jump_list.filter(([f, o, t]) => pos[f] === '1' && pos[o] === '1' && pos[t] === '0');
+    if (!legal.length) break;
+    const [f, o, t] = legal[Math.floor(random() * legal.length)];
+    moves.push(`${geo.names[f]}-${geo.names[t]}`);
+    const p = pos.split('');
+    p[f] = '0'; p[o] = '0'; p[t] = '1';
+    pos = p.join('');
+  }
+}
+if (exact < 20) fail('exact', `only ${exact} analyses answered from the look-ups`); else passes++;
+
 await compare('game text', post('/api/game', { text: 'board: triangle:5\nstart: 1\nmoves: 4-1 6-4\n' }));
 
 // Errors: the same status and message.
