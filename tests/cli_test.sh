@@ -80,7 +80,21 @@ check svg-unwritable 2 'cannot write' -- "$pegsol" solve -b triangle:5 --svg "$t
 check bad-board 2 "unknown board 'nope'" -- "$pegsol" solve -b nope
 check bad-hole 2 "no hole named 'z9'" -- "$pegsol" solve -s z9
 check bad-option 2 'direction' -- "$pegsol" solve --direction sideways
-check missing-file 2 "cannot read file" -- "$pegsol" solve -b @/nonexistent/board.txt
+check missing-file 2 "^pegsol: --board @/nonexistent/board.txt: cannot read file '/nonexistent/board.txt' \(No such file or directory\)" -- "$pegsol" solve -b @/nonexistent/board.txt
+# A file given with @ is read within 16 MiB whatever it is: a directory is named as one, a FIFO
+# and a pipe are read like a file (limits_test.sh reads devices and endless pipes, under ulimit).
+check board-directory 2 "--board @$tmp: is a directory, not a file" -- "$pegsol" solve -b "@$tmp"
+check start-directory 2 "--start @$tmp: is a directory, not a file" -- "$pegsol" solve --start "@$tmp"
+check goal-directory 2 "--goal @$tmp: is a directory, not a file" -- "$pegsol" solve --goal "@$tmp"
+check count-board-directory 2 "--board @$tmp: is a directory, not a file" -- "$pegsol" count -b "@$tmp"
+check show-board-directory 2 "--board @$tmp: is a directory, not a file" -- "$pegsol" show -b "@$tmp"
+check play-directory 2 "$tmp.*is a directory, not a file" -- "$pegsol" play "@$tmp"
+tri5='lattice: triangular\n    .\n   o o\n  o o o\n o o o o\no o o o o\n'
+mkfifo "$tmp/fifo"
+(printf "$tri5" >"$tmp/fifo") &
+check board-fifo 0 'solved in 13 moves' -- "$pegsol" solve -b "@$tmp/fifo" --no-draw
+wait
+check board-pipe 0 'solved in 13 moves' -- bash -c "printf '$tri5' | '$pegsol' solve -b @/dev/stdin --no-draw"
 check boards 0 'english +33 +76 +8' -- "$pegsol" boards
 check version 0 '^pegsol [0-9]+\.[0-9]+\.[0-9]+' -- "$pegsol" --version
 check version-kernels 0 'census kernels: (portable|avx2|avx512)' -- "$pegsol" --version
@@ -204,6 +218,21 @@ flock "$lock_fd"
 check checkpoint-locked 2 'another census is writing its checkpoints there' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck"
 exec {lock_fd}>&-
 check resume-excludes 2 'excludes' -- "$pegsol" count -b english --checkpoint "$tmp/ck2" --resume "$tmp/ck"
+# Every checkpoint file carries a checksum: 4 KB overwritten inside a level is refused, naming
+# the file (issue 44, case 13; before, it resumed to a "complete" census with a chance of 2.7e+292),
+# and so is a state of the format before the checksums.
+ck_cmd=(count -b triangle:6)
+[ -n "$heavy" ] && ck_cmd=(count -b english --no-distinct)
+cp -r "$tmp/ck" "$tmp/ck-bad"
+rm -f "$tmp/ck-bad/census.lock"
+ck_level=$(ls "$tmp/ck-bad"/census.level.* | head -1)
+"$py" -S -c 'import sys
+f = open(sys.argv[1], "r+b"); n = f.seek(0, 2); k = min(4096, n // 4); f.seek(n // 4); f.write(b"\xa5" * k)' "$ck_level"
+check resume-damaged 2 "^pegsol: --resume $tmp/ck-bad: checkpoint: $ck_level is damaged \(its checksum does not match\)" -- "$pegsol" "${ck_cmd[@]}" --resume "$tmp/ck-bad"
+check resume-damaged-json 2 '"kind":"input"' -- "$pegsol" "${ck_cmd[@]}" --resume "$tmp/ck-bad" --json
+mkdir -p "$tmp/ck-v2"
+printf 'PEGCENS2' >"$tmp/ck-v2/census.state"
+check resume-format-2 2 'in an earlier format \(2, without checksums\) written by an older version of pegsol' -- "$pegsol" count -b english --no-distinct --resume "$tmp/ck-v2"
 # The table's checkpoint: killed (kill -9) inside a pass, resumed to the uninterrupted matrix;
 # refused for another board, with none, and for --minimize moves.
 tboard=triangle:6
@@ -227,6 +256,9 @@ check table-whole-passes-state 0 '^table.state$' -- bash -c "ls '$tmp/tck3' | gr
 check table-resume-other 2 'table.state is the table of another board, not triangle:5' -- "$pegsol" table -b triangle:5 --resume "$tmp/tck"
 check table-resume-none 2 'no table checkpoint there' -- "$pegsol" table -b triangle:5 --resume "$tmp/spill"
 check table-checkpoint-fewest 2 'checkpoint and --resume are for the solvability table' -- "$pegsol" table -b triangle:5 --minimize moves --checkpoint "$tmp/tck2"
+"$py" -S -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(20); b = f.read(1); f.seek(20); f.write(bytes([b[0] ^ 1]))' "$tmp/tck/table.state"
+check table-resume-damaged 2 "table.state is damaged \(its checksum does not match\)" -- "$pegsol" table -b "$tboard" --method passes --resume "$tmp/tck"
 # The solvability table: complete by searches, by passes, and incomplete under a tiny memory limit.
 check table-english 0 '33 of 33 single vacancies can be solved; 0 start classes answered by position class and peg types; [0-9]+ pairs searched \([0-9]+ solved, [0-9]+ proved impossible\); 0 forward passes' -- "$pegsol" table -b english --search-seconds 100
 check table-certificates 0 '"certificates":\[\{"end":"[a-g][1-7]","moves":\["[a-g][1-7]-[a-g][1-7]",' -- "$pegsol" table -b english --search-seconds 100 --json
@@ -243,6 +275,29 @@ check solutions-time-limit 4 '^[0-9]+ solutions \(stopped: time\)$' -- "$pegsol"
 check solutions-memory-limit 4 '^[0-9]+ solutions \(stopped: memory\)$' -- "$pegsol" solutions -b english --memory-limit 0.01
 check table-time-limit 4 'table incomplete, [0-9]+ pairs open: stopped \(time\)' -- "$pegsol" table -b english --method passes --time-limit 0.2
 check time-limit-nan 2 'expected a number of seconds >= 0 \(0: no limit\), got .nan.' -- "$pegsol" count -b triangle:5 --time-limit nan
+# A positive limit too small for a double is refused, not read as 0, "no limit" (issue 44,
+# case 14); a negative one is a negative.
+check time-limit-tiny 2 "'1e-999' seconds is a time limit too small to be told from 0" -- "$pegsol" solve -b triangle:5 --time-limit 1e-999
+check time-limit-tiny-solutions 2 'too small to be told from 0' -- "$pegsol" solutions -b triangle:5 --time-limit 1e-999
+check time-limit-tiny-negative 2 'expected a number of seconds >= 0' -- "$pegsol" count -b triangle:5 --time-limit -1e-999
+check memory-limit-tiny 2 "expected a number > 0, got '1e-999' \(too small to be told from 0\)" -- "$pegsol" solve -b triangle:5 --memory-limit 1e-999
+# Options that do not go together are bad input naming both (issue 44, case 14), not dropped.
+check minimize-algorithm 2 '--(minimize excludes --algorithm|algorithm excludes --minimize)' -- "$pegsol" solve -b triangle:5 --minimize moves --algorithm beam
+check minimize-direction 2 '--(minimize excludes --direction|direction excludes --minimize)' -- "$pegsol" solve -b triangle:5 --minimize moves --direction backward
+check minimize-capacity 2 '--(minimize excludes --capacity|capacity excludes --minimize)' -- "$pegsol" solve -b triangle:5 --minimize moves --capacity 10
+check dfs-capacity 2 '--capacity 100: .*--algorithm dfs runs no beam' -- "$pegsol" solve -b triangle:5 --algorithm dfs --capacity 100
+check dfs-seed 2 '--seed 5: .*--algorithm dfs runs none' -- "$pegsol" solve -b triangle:5 --algorithm dfs --seed 5
+check beam-backward 2 '--direction backward: --algorithm beam searches forward only' -- "$pegsol" solve -b triangle:5 --algorithm beam --direction backward
+check count-distinct-limit 2 '--(distinct-limit excludes --no-distinct|no-distinct excludes --distinct-limit)' -- "$pegsol" count -b triangle:5 --no-distinct --distinct-limit 5
+check table-passes-search-seconds 2 '--search-seconds: .*--method passes' -- "$pegsol" table -b triangle:5 --method passes --search-seconds 3
+check table-fewest-method 2 '--minimize moves: --method is an option of the solvability table' -- "$pegsol" table -b triangle:5 --minimize moves --method passes
+check table-level-checkpoints-alone 2 '--no-level-checkpoints: applies with --checkpoint or --resume' -- "$pegsol" table -b triangle:5 --no-level-checkpoints
+check bench-threads-alone 2 '--threads requires --census' -- "$pegsol" bench --threads 2
+check bench-beam-census 2 '--(beam excludes --census|census excludes --beam)' -- "$pegsol" bench --beam --census
+# solutions proves impossibility as solve does, before it searches (issue 44, case 12: before,
+# 549 s of enumeration to "0 solutions").
+check solutions-impossible 1 '^0 solutions \(impossible: (position class|peg types|pagoda)' -- timeout 60 "$pegsol" solutions -b triangle:7
+check solutions-impossible-json 1 '"count":"0","reason":"(position class|peg types|pagoda).*"status":"impossible"' -- timeout 60 "$pegsol" solutions -b triangle:7 --json
 # Progress goes to stderr only when it is a terminal, and only for runs longer than a second.
 slow=(solve -b diamond41 -s a5 -e any --algorithm beam --time-limit 1.6 --no-draw)
 "$pegsol" "${slow[@]}" >/dev/null 2>"$tmp/err"
