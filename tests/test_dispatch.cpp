@@ -688,7 +688,9 @@ TEST(Dispatch, LookupsStartedReportedAndPrepared) {
     EXPECT_EQ(ready["state"], "ready") << ready.dump();
     EXPECT_EQ(d.handle("POST", "/api/lookups", body).body["state"], "ready");
     ASSERT_FALSE(seen.empty());
-    for (const json& s : seen) EXPECT_EQ(s["state"], "building") << s.dump();
+    EXPECT_EQ(seen.back(), ready);
+    for (std::size_t i = 0; i + 1 < seen.size(); ++i)
+      EXPECT_EQ(seen[i]["state"], "building") << seen[i].dump();
     // Stopped by its caller: forgotten, to be started again.
     const json other = {{"board", "english"}, {"end", "any"}};
     Control stop;
@@ -714,6 +716,56 @@ TEST(Dispatch, LookupsStartedReportedAndPrepared) {
   api::Dispatcher d;
   EXPECT_EQ(d.handle("POST", "/api/lookups", {{"board", "englsh"}}).status, 400);
   EXPECT_EQ(d.handle("POST", "/api/lookups", json::array()).status, 400);
+}
+
+// POST /api/solutions: what `pegsol solutions --json` prints (the enumeration called directly),
+// distinct by default, from the position the moves leave, within its limit; bad options are 400.
+TEST(Dispatch, SolutionsAsTheLibrary) {
+  api::Dispatcher d;
+  for (const bool distinct : {true, false}) {
+    const Problem p = problem_of("triangle:5", "1", "any");
+    EnumerateOptions o;
+    o.distinct = distinct;
+    o.limit = 7;
+    SolutionsJson js(p, o);
+    std::string text = js.head();
+    const EnumerateResult n = enumerate_solutions(
+        p, o, [&](const std::vector<Jump>& m) { return text += js.item(m), true; });
+    text += js.tail(n, 0);
+    const api::Reply r = d.handle("POST", "/api/solutions",
+                                  {{"board", "triangle:5"},
+                                   {"start", "1"},
+                                   {"end", "any"},
+                                   {"distinct", distinct},
+                                   {"limit", 7}});
+    ASSERT_EQ(r.status, 200) << r.body.dump();
+    EXPECT_EQ(steady(r.body), steady(json::parse(text)));
+    EXPECT_EQ(r.body["solutions"].size(), 7u);
+  }
+  // From a game's position: every solution starts there (replayed from it).
+  const json from = d.handle("POST", "/api/solutions",
+                             {{"board", "triangle:5"}, {"start", "1"}, {"moves", {"4-1"}}})
+                        .body;
+  ASSERT_FALSE(from["solutions"].empty()) << from.dump();
+  const Problem p = problem_of("triangle:5", "1", "any");
+  Position after(p.board, p.start);
+  after.apply(parse_move_chain(*p.board, "4-1").jumps[0]);
+  for (const json& sol : from["solutions"]) {
+    Position q = after;
+    for (const json& j : sol["moves"]) q.apply(Jump{j[0], j[1], j[2]});
+    EXPECT_EQ(q.pegs().count(), 1);
+  }
+  // Impossible: the proof, no search.
+  const json none =
+      d.handle("POST", "/api/solutions", {{"board", "french"}, {"start", "d4"}, {"end", "d4"}})
+          .body;
+  EXPECT_EQ(none["status"], "impossible") << none.dump();
+  for (const json& bad :
+       {json{{"board", "triangle:5"}, {"limit", 0}}, json{{"board", "triangle:5"}, {"limit", 1001}},
+        json{{"board", "triangle:5"}, {"limit", 2.5}},
+        json{{"board", "triangle:5"}, {"distinct", "yes"}}})
+    EXPECT_EQ(d.handle("POST", "/api/solutions", bad).status, 400) << bad.dump();
+  EXPECT_TRUE(api::Dispatcher::computes("POST", "/api/solutions"));
 }
 
 // The C entry's job check and look-ups.

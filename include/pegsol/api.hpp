@@ -95,7 +95,8 @@ class Dispatcher {
   // server takes a compute slot there); an ApiError it throws is the reply.
   Reply handle(std::string_view method, std::string_view target, const nlohmann::json& body,
                const Control* control, const std::function<void()>& admit);
-  // Whether a request computes (a server gives it a compute slot): solve, hint, analysis, mistake.
+  // Whether a request computes (a server gives it a compute slot): solve, hint, analysis, mistake,
+  // solutions.
   static bool computes(std::string_view method, std::string_view path);
   // POST /api/jobs's body checked: kind, problem, moves, caps. Throws ApiError (status 400 or 413).
   JobSpec job(const nlohmann::json& body) const;
@@ -107,7 +108,8 @@ class Dispatcher {
                      const std::function<void(const nlohmann::json&)>& progress = {}) const;
   // Builds the census look-ups a game of the body's problem needs (POST /api/lookups's body:
   // board or drawing, lattice, start, end, goal) now, in this thread, under `control` (stop,
-  // deadline); progress reports go to `progress` as lookup_status_json objects. Returns the
+  // deadline); progress reports go to `progress` as lookup_status_json objects, the last of them
+  // the outcome. Returns the
   // look-ups' status then (ready, failed and why, or none when they cannot be built). For fronts
   // without background threads (WebAssembly), where POST /api/lookups only reports.
   nlohmann::json prepare(const nlohmann::json& body, Control& control,

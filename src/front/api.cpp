@@ -3,6 +3,7 @@
 #include "pegsol/api.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <list>
@@ -474,6 +475,39 @@ struct Dispatcher::Impl {
     return pegsol::solve_json(g.problem(), pegsol::solve(g.problem(), o));
   }
 
+  // POST /api/solutions: what `pegsol solutions --json` prints, from the position the moves
+  // leave: the distinct solutions (up to reordering independent jumps; "distinct": false for
+  // every one), at most "limit" (1 to 1000, 100 by default), under the request's time cap.
+  json solutions(const json& body, const Control* control, const std::function<void()>& admit) {
+    const Problem p = from_here(request_game(body));
+    EnumerateOptions o;
+    o.distinct = true;
+    if (auto it = body.find("distinct"); it != body.end() && !it->is_null()) {
+      if (!it->is_boolean()) throw ApiError(400, "\"distinct\" must be true or false");
+      o.distinct = it->get<bool>();
+    }
+    const double limit = number(body, "limit", 100);
+    if (!(limit >= 1 && limit <= 1000) || limit != std::floor(limit))
+      throw ApiError(400, "\"limit\" must be a whole number from 1 to 1000");
+    o.limit = static_cast<std::uint64_t>(limit);
+    if (admit) admit();
+    Control c(control);
+    c.set_time_limit(
+        capped(number(body, "time_limit", limits.request_seconds), limits.request_seconds));
+    c.set_memory_budget(limits.request_memory);
+    o.control = &c;
+    SolutionsJson js(p, o);
+    std::string text = js.head();
+    const auto t0 = std::chrono::steady_clock::now();
+    const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
+      text += js.item(moves);
+      return true;
+    });
+    text +=
+        js.tail(n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return json::parse(text);
+  }
+
   // Live feedback (pegsol/analysis.hpp): solvable to one peg and to the goal (the proof when
   // not), the ways left and the holes the last peg can end on, a hint; "finished" and "won".
   json analysis(const json& body, const Control* control, const std::function<void()>& admit) {
@@ -556,8 +590,9 @@ std::size_t Dispatcher::lookup_bytes() const {
 
 bool Dispatcher::computes(std::string_view method, std::string_view path) {
   if (const std::size_t q = path.find('?'); q != std::string_view::npos) path = path.substr(0, q);
-  return method == "POST" && (path == "/api/solve" || path == "/api/hint" ||
-                              path == "/api/analysis" || path == "/api/mistake");
+  return method == "POST" &&
+         (path == "/api/solve" || path == "/api/hint" || path == "/api/analysis" ||
+          path == "/api/mistake" || path == "/api/solutions");
 }
 
 Reply Dispatcher::handle(std::string_view method, std::string_view target, const json& body,
@@ -583,15 +618,16 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
         return {200, geometry_json(*request_board(b))};
       }
     } else if (method == "POST") {
-      enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake, Lookups };
-      Endpoint e = path == "/api/board"      ? Endpoint::Board
-                   : path == "/api/game"     ? Endpoint::Game
-                   : path == "/api/lookups"  ? Endpoint::Lookups
-                   : path == "/api/solve"    ? Endpoint::Solve
-                   : path == "/api/hint"     ? Endpoint::Hint
-                   : path == "/api/analysis" ? Endpoint::Analysis
-                   : path == "/api/mistake"  ? Endpoint::Mistake
-                                             : Endpoint::None;
+      enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake, Lookups, Solutions };
+      Endpoint e = path == "/api/board"       ? Endpoint::Board
+                   : path == "/api/game"      ? Endpoint::Game
+                   : path == "/api/lookups"   ? Endpoint::Lookups
+                   : path == "/api/solutions" ? Endpoint::Solutions
+                   : path == "/api/solve"     ? Endpoint::Solve
+                   : path == "/api/hint"      ? Endpoint::Hint
+                   : path == "/api/analysis"  ? Endpoint::Analysis
+                   : path == "/api/mistake"   ? Endpoint::Mistake
+                                              : Endpoint::None;
       if (e != Endpoint::None) {
         if (!body.is_null() && !body.is_object())
           throw ApiError(400, "the request body must be a JSON object");
@@ -612,6 +648,8 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
             return {200, impl_->mistake(b, control, admit)};
           case Endpoint::Lookups:
             return {200, impl_->lookups_status(b)};
+          case Endpoint::Solutions:
+            return {200, impl_->solutions(b, control, admit)};
           case Endpoint::None:
             break;
         }
@@ -645,7 +683,9 @@ json Dispatcher::prepare(const json& body_in, Control& control,
         [&](const ProgressReport&) { progress(lookup_status_json(impl_->paths.status(p))); },
         impl_->limits.progress_seconds);
   }
-  return lookup_status_json(impl_->paths.start(p, &control));
+  const json done = lookup_status_json(impl_->paths.start(p, &control));
+  if (progress) progress(done);  // the last report is the outcome, however short the build
+  return done;
 }
 
 JobSpec Dispatcher::job(const json& body_in) const {
