@@ -227,15 +227,17 @@ class Api {
 
   void routes(httplib::Server& s) {
     // The endpoints of the dispatcher: each request one call to it.
-    for (const char* path : {"/api/boards", "/api/presets", "/api/board"})
-      s.Get(path, [this](const httplib::Request& req, httplib::Response& res) {
-        forward(req, res, "GET");
-      });
-    for (const char* path :
-         {"/api/board", "/api/game", "/api/solve", "/api/hint", "/api/mistake", "/api/analysis"})
-      s.Post(path, [this](const httplib::Request& req, httplib::Response& res) {
-        forward(req, res, "POST");
-      });
+    for (const api::Dispatcher::Endpoint& e : api::Dispatcher::endpoints()) {
+      const std::string path(e.path);
+      if (e.method == "GET")
+        s.Get(path, [this](const httplib::Request& req, httplib::Response& res) {
+          forward(req, res, "GET");
+        });
+      else
+        s.Post(path, [this](const httplib::Request& req, httplib::Response& res) {
+          forward(req, res, "POST");
+        });
+    }
     s.Get("/api/status", wrap([this](const httplib::Request&) {
             return api::status_json(opt_.compute_slots, slots_.free(), dispatcher_.lookup_bytes(),
                                     clients_.gone());

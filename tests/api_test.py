@@ -115,6 +115,23 @@ try:
           g["moves"] == ["d2-d4"], g)
     st, g2, _ = s.post("/api/game", {"text": g["text"]})
     check("game-roundtrip", st == 200 and g2 == g, g2)
+    # The distinct solutions, as `pegsol solutions --distinct --json` prints them.
+    st, sols, _ = s.post("/api/solutions", {"board": "triangle:5", "start": "1", "limit": 3})
+    check("solutions", st == 200 and sols["kind"] == "distinct" and len(sols["solutions"]) == 3 and
+          sols["status"] == "limit", sols)
+    # The census look-ups of the English game: started, then ready, then the analysis answers
+    # from them with the ways counted.
+    st, lk, _ = s.post("/api/lookups", {"board": "english"})
+    check("lookups-started", st == 200 and lk["state"] in ("queued", "building", "ready"), lk)
+    for _ in range(600):
+        if lk["state"] not in ("queued", "building"):
+            break
+        time.sleep(0.1)
+        lk = s.post("/api/lookups", {"board": "english"})[1]
+    check("lookups-ready", lk["state"] == "ready" and lk["fraction"] == 1, lk)
+    st, a, _ = s.post("/api/analysis", {"board": "english", "moves": ["d2-d4", "f3-d3"]})
+    check("lookups-exact", st == 200 and a["counted"] and a["ways_goal"] not in (None, "0") and
+          a["lookup_note"].startswith("census look-up"), a)
 
     # Bad input: 4xx naming the problem.
     bad = [

@@ -766,6 +766,12 @@ TEST(Dispatch, SolutionsAsTheLibrary) {
         json{{"board", "triangle:5"}, {"distinct", "yes"}}})
     EXPECT_EQ(d.handle("POST", "/api/solutions", bad).status, 400) << bad.dump();
   EXPECT_TRUE(api::Dispatcher::computes("POST", "/api/solutions"));
+  // Every endpoint listed answers something other than "no endpoint".
+  for (const auto& e : api::Dispatcher::endpoints()) {
+    const api::Reply r =
+        d.handle(e.method, std::string(e.path) + "?board=triangle:5", {{"board", "triangle:5"}});
+    EXPECT_NE(r.status, 404) << e.method << " " << e.path << " " << r.body.dump();
+  }
 }
 
 // The C entry's job check and look-ups.

@@ -95,6 +95,11 @@ class Dispatcher {
   // server takes a compute slot there); an ApiError it throws is the reply.
   Reply handle(std::string_view method, std::string_view target, const nlohmann::json& body,
                const Control* control, const std::function<void()>& admit);
+  // The method and path of every endpoint handle() answers (a front routes each to it).
+  struct Endpoint {
+    std::string_view method, path;
+  };
+  static const std::vector<Endpoint>& endpoints();
   // Whether a request computes (a server gives it a compute slot): solve, hint, analysis, mistake,
   // solutions.
   static bool computes(std::string_view method, std::string_view path);

@@ -588,6 +588,15 @@ std::size_t Dispatcher::lookup_bytes() const {
   return impl_->paths.bytes();
 }
 
+const std::vector<Dispatcher::Endpoint>& Dispatcher::endpoints() {
+  static const std::vector<Endpoint> all = {
+      {"GET", "/api/boards"},   {"GET", "/api/presets"},   {"GET", "/api/board"},
+      {"POST", "/api/board"},   {"POST", "/api/game"},     {"POST", "/api/solve"},
+      {"POST", "/api/hint"},    {"POST", "/api/analysis"}, {"POST", "/api/mistake"},
+      {"POST", "/api/lookups"}, {"POST", "/api/solutions"}};
+  return all;
+}
+
 bool Dispatcher::computes(std::string_view method, std::string_view path) {
   if (const std::size_t q = path.find('?'); q != std::string_view::npos) path = path.substr(0, q);
   return method == "POST" &&
