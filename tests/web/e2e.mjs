@@ -1,28 +1,37 @@
 // End-to-end tests of the page in the system's headless Chromium (playwright-core, no browser
 // download), against either engine:
-//   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR                   the page `pegsol serve` serves
-//   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR --static SITE_DIR the static edition (build/wasm/site)
+//   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR                   the page `pegsol serve`
+//   serves node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR --static SITE_DIR the static edition
+//   (build/wasm/site)
 // Starts `pegsol serve` on a free loopback port (the page's server, or in the static run the
 // reference the checks compare with, which the page never calls), plays, and keeps a screenshot of
-// every step in SCREENSHOT_DIR.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { createServer } from 'node:http';
+// every step in SCREENSHOT_DIR. The steps for the page's rough edges and what players expect are
+// in tests/web/steps.mjs.
+import {spawn} from 'node:child_process';
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {createServer} from 'node:http';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import {gzipSync} from 'node:zlib';
+import {chromium} from 'playwright-core';
+
+import * as steps from './steps.mjs';
 
 const args = process.argv.slice(2);
 const staticAt = args.indexOf('--static');
 const site = staticAt >= 0 ? args.splice(staticAt, 2)[1] : null;
 const [pegsol, shots = 'screenshots'] = args;
-mkdirSync(shots, { recursive: true });
+mkdirSync(shots, {recursive: true});
 let failures = 0, passes = 0;
 const check = (name, ok, detail = '') => {
-  if (ok) passes++; else { failures++; console.log(`FAIL ${name} ${detail}`); }
+  if (ok)
+    passes++;
+  else {
+    failures++;
+    console.log(`FAIL ${name} ${detail}`);
+  }
 };
 
-const server = spawn(pegsol, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(pegsol, ['serve', '--port', '0'], {stdio: ['ignore', 'pipe', 'inherit']});
 const served = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d) => {
@@ -34,14 +43,34 @@ const served = await new Promise((resolve, reject) => {
   setTimeout(() => reject(new Error('pegsol serve did not start')), 10000);
 });
 const api = async (path, body) => {
-  const r = await fetch(served + path.slice(1), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const r = await fetch(
+      served + path.slice(1),
+      body === undefined ? {} : {method: 'POST', body: JSON.stringify(body)});
   return r.json();
+};
+// A job run on the reference server to its end: its result.
+const refJob = async (body) => {
+  const {id} = await api('/api/jobs', body);
+  for (;;) {
+    const j = await api(`/api/jobs/${id}`);
+    if (j.state === 'done') return j.result;
+    if (['cancelled', 'failed'].includes(j.state))
+      throw new Error(`reference job ${id}: ${j.state} ${j.error}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 };
 
 // The static edition: a plain static file server over SITE_DIR (what `python3 -m http.server`
 // does), which counts the requests that are not for a file of the site.
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json'
+};
 const strays = [];
 let staticServer = null;
 let base = served;
@@ -55,31 +84,42 @@ if (site) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream'});
     res.end(readFileSync(file));
   });
   await new Promise((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${staticServer.address().port}/`;
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch(
+    {executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox']});
 const figures = {};
 try {
-  const ctx = await browser.newContext({ viewport: { width: 1100, height: 820 }, acceptDownloads: true });
+  const ctx =
+      await browser.newContext({viewport: {width: 1100, height: 820}, acceptDownloads: true});
   const page = await ctx.newPage();
   page.setDefaultTimeout(30000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') console.log(`console error: ${m.text()}`); });
-  const shot = (name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
-  const ready = () => page.waitForSelector('#feedback-body[data-state="done"]', { timeout: 15000 });
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.log(`console error: ${m.text()} (${m.location()?.url})`);
+  });
+  const shot = (name) =>
+      page.screenshot({path: `${shots}/${name}.png`, fullPage: true, animations: 'disabled'});
+  const ready = () => page.waitForSelector('#feedback-body[data-state="done"]', {timeout: 15000});
   const text = (sel) => page.textContent(sel);
   // Waits (up to 15 s) until the element's text satisfies `want` (a string or a RegExp).
-  const waitText = (sel, want) => page.waitForFunction(([s, w, re]) => {
-    const t = document.querySelector(s)?.textContent ?? '';
-    return re ? new RegExp(w).test(t) : t === w;
-  }, [sel, want instanceof RegExp ? want.source : want, want instanceof RegExp], { timeout: 15000 }).then(() => true, () => false);
+  const waitText = (sel, want) =>
+      page.waitForFunction(
+              ([s, w, re]) => {
+                const t = document.querySelector(s)?.textContent ?? '';
+                return re ? new RegExp(w).test(t) : t === w;
+              },
+              [sel, want instanceof RegExp ? want.source : want, want instanceof RegExp],
+              {timeout: 15000})
+          .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
+  const t = {page, api, refJob, check, shot, ready, text, waitText, shots};
 
   // First paint, and the page's size.
   const paints = [];
@@ -87,10 +127,12 @@ try {
     await page.goto('about:blank');
     await page.goto(base + '#board=triangle:5');
     await page.waitForSelector('body[data-ready="1"]').catch(async (e) => {
-      console.log(`load ${i}: ${await page.textContent('#status')} | ${await page.textContent('#feedback-body')}`);
+      console.log(`load ${i}: ${await page.textContent('#status')} | ${
+          await page.textContent('#feedback-body')}`);
       throw e;
     });
-    paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
+    paints.push(await page.evaluate(
+        () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
   }
   paints.sort((a, b) => a - b);
   figures.first_paint_ms_median = paints[2];
@@ -103,11 +145,14 @@ try {
       const c = await browser.newContext();
       const p = await c.newPage();
       p.on('pageerror', (e) => errors.push(e.message));
-      p.on('console', (m) => { if (m.type() === 'error') console.log(`console error: ${m.text()}`); });
+      p.on('console', (m) => {
+        if (m.type() === 'error') console.log(`console error: ${m.text()}`);
+      });
       await p.goto(base + '#board=english');
-      await p.waitForSelector('body[data-ready="1"]', { timeout: 30000 }).catch(async (e) => {
-        console.log(`cold load: ${await p.textContent('#status')} | ${await p.textContent('#feedback-body')}`);
-        await p.screenshot({ path: `${shots}/cold-failed.png` });
+      await p.waitForSelector('body[data-ready="1"]', {timeout: 30000}).catch(async (e) => {
+        console.log(`cold load: ${await p.textContent('#status')} | ${
+            await p.textContent('#feedback-body')}`);
+        await p.screenshot({path: `${shots}/cold-failed.png`});
         throw e;
       });
       cold.push(await p.evaluate(() => performance.now()));
@@ -118,12 +163,18 @@ try {
     check('static-cold-playable', cold[1] < 5000, `median ${cold[1]} ms`);
   }
   let bytes = 0;
-  for (const f of ['', 'app.js', 'board.js', 'engine.js', 'style.css']) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
+  const files = [
+    '', 'style.css', 'app.js', 'board.js', 'engine.js', 'files.js', 'format.js', 'game.js',
+    'jobs.js', 'view.js'
+  ];
+  for (const f of files) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
   figures.page_bytes = bytes;
   if (site) {
-    // The whole transfer of the static edition, every file gzipped (what a server that compresses sends).
+    // The whole transfer of the static edition, every file gzipped (what a server that compresses
+    // sends).
     let gz = 0;
-    for (const f of readdirSync(site)) gz += gzipSync(readFileSync(path.join(site, f)), { level: 9 }).length;
+    for (const f of readdirSync(site))
+      gz += gzipSync(readFileSync(path.join(site, f)), {level: 9}).length;
     figures.site_gzip_bytes = gz;
     check('site-size', gz < 1.5e6, `${gz} bytes gzipped`);
   }
@@ -132,19 +183,29 @@ try {
   check('first-paint', paints[2] > 0 && paints[2] < 1000, `median ${paints[2]} ms`);
   check('page-size', bytes < 200 * 1024, `${bytes} bytes`);
 
-  // Play the 15-hole triangle to one peg by clicks: a solution from the server, clicked move by move.
+  // Play the 15-hole triangle to one peg by clicks: a solution from the server, clicked move by
+  // move.
   await page.goto(base + '#board=triangle:5&start=011111111111111&end=any');
   await ready();
   const geo = await api('/api/board?board=triangle:5');
-  const sol = await api('/api/solve', { board: 'triangle:5', start: '1' });
+  const sol = await api('/api/solve', {board: 'triangle:5', start: '1'});
   await shot('01-start');
-  for (const [f, , t] of sol.moves) {
+  await steps.thousands(t);
+  for (const [i, [f, , to]] of sol.moves.entries()) {
     await page.click(`#board circle.peg[data-hole="${f}"]`);
-    await page.click(`#board circle.target[data-hole="${t}"]`);
+    await page.click(`#board circle.target[data-hole="${to}"]`);
+    if (i === 0) {
+      check(
+          'last-move-marked',
+          (await page.$(`#board circle.peg.last[data-hole="${to}"]`)) !== null &&
+              (await page.$('#board polyline.last-move')) !== null);
+      await shot('01b-last-move');
+    }
   }
   await ready();
   check('play-one-peg', (await text('#pegs-count')) === '1 peg', await text('#pegs-count'));
   check('play-solved', (await text('#status')).includes('Solved'), await text('#status'));
+  await steps.winSaysFewest(t, sol);
   await shot('02-solved-by-clicks');
 
   // Undo with Ctrl+Z, redo with Ctrl+Y.
@@ -155,11 +216,15 @@ try {
   await page.keyboard.press('Control+y');
   check('redo', (await text('#moves-count')) === movesBefore);
   await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+Shift+z');
+  check('redo-shift-z', (await text('#moves-count')) === movesBefore, await text('#moves-count'));
+  await page.keyboard.press('Control+z');
   await ready();
   await shot('03-undone');
 
-  // A move by dragging a peg onto its target hole (the first jump of the solution, from the start).
-  await page.click('#restart');
+  // Restart keeps the moves to redo; then a move by dragging a peg onto its target hole (the
+  // first jump of the solution, from the start), the peg following the pointer.
+  await steps.restartKeeps(t);
   await ready();
   const centre = async (sel) => {
     const r = await (await page.$(sel)).boundingBox();
@@ -170,13 +235,21 @@ try {
   const [tx, ty] = await centre(`#board g.cell[data-hole="${dt}"]`);
   await page.mouse.move(fx, fy);
   await page.mouse.down();
-  await page.mouse.move((fx + tx) / 2, (fy + ty) / 2, { steps: 4 });
-  await page.mouse.move(tx, ty, { steps: 4 });
+  await page.mouse.move((fx + tx) / 2, (fy + ty) / 2, {steps: 4});
+  const [gx, gy] = await centre('#board circle.peg.dragging');
+  check(
+      'drag-follows', Math.hypot(gx - (fx + tx) / 2, gy - (fy + ty) / 2) < 3,
+      `${gx},${gy} / ${(fx + tx) / 2},${(fy + ty) / 2}`);
+  await shot('03a-dragging');
+  await page.mouse.move(tx, ty, {steps: 4});
   await page.mouse.up();
-  check('drag', await waitText('#moves-count', '1 move') && (await text('#pegs-count')) === '13 pegs',
-    `${await text('#moves-count')} ${await text('#pegs-count')}`);
-  check('drag-landed', (await page.$(`#board g.cell[data-hole="${dt}"] circle.peg`)) !== null &&
-    (await page.$(`#board g.cell[data-hole="${df}"] circle.peg`)) === null);
+  check(
+      'drag', await waitText('#moves-count', '1 move') && (await text('#pegs-count')) === '13 pegs',
+      `${await text('#moves-count')} ${await text('#pegs-count')}`);
+  check(
+      'drag-landed',
+      (await page.$(`#board g.cell[data-hole="${dt}"] circle.peg`)) !== null &&
+          (await page.$(`#board g.cell[data-hole="${df}"] circle.peg`)) === null);
   await ready();
   await shot('03b-dragged');
 
@@ -190,15 +263,23 @@ try {
 
   // Two moves, then finish this game: the player's moves kept, the rest animated to one peg.
   const [a, b] = sol.moves;
-  for (const [f, , t] of [a, b]) {
+  for (const [f, , to] of [a, b]) {
     await page.click(`#board circle.peg[data-hole="${f}"]`);
-    await page.click(`#board circle.target[data-hole="${t}"]`);
+    await page.click(`#board circle.target[data-hole="${to}"]`);
   }
   await page.click('#finish-btn');
-  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
+  await page.waitForFunction(
+      () => document.getElementById('pegs-count').textContent === '1 peg', null, {timeout: 20000});
   const list = await page.$$eval('#move-list li', (l) => l.map((x) => x.textContent));
-  check('finish-keeps-moves', list[0] === `${geo.names[a[0]]}-${geo.names[a[2]]}` && list[1] === `${geo.names[b[0]]}-${geo.names[b[2]]}`, list.join(' '));
+  check(
+      'finish-keeps-moves',
+      list[0] === `${geo.names[a[0]]}-${geo.names[a[2]]}` &&
+          list[1] === `${geo.names[b[0]]}-${geo.names[b[2]]}`,
+      list.join(' '));
   await shot('05-finished');
+  await steps.finishSolved(t);
+  await steps.listScrolls(t);
+  await page.click('#move-list li:last-child');
   await page.click('#anim-back');
   check('finish-step-back', (await text('#pegs-count')) === '2 pegs');
 
@@ -208,12 +289,27 @@ try {
   check('fewest-from-two', (await text('#moves-count')) === '2 moves', await text('#moves-count'));
   await page.focus('#board');
   await page.keyboard.press('m');
-  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
-  const best = await api('/api/solve', { board: 'triangle:5', start: '1', moves: [a, b].map(([f, , t]) => `${geo.names[f]}-${geo.names[t]}`), minimize: 'moves' });
+  await page.waitForFunction(
+      () => document.getElementById('pegs-count').textContent === '1 peg', null, {timeout: 20000});
+  const best = await api('/api/solve', {
+    board: 'triangle:5',
+    start: '1',
+    moves: [a, b].map(([f, , t]) => `${geo.names[f]}-${geo.names[t]}`),
+    minimize: 'moves'
+  });
   const fewestList = await page.$$eval('#move-list li', (l) => l.map((x) => x.textContent));
-  check('fewest-moves', best.minimize.proven && fewestList.length === 2 + best.minimize.moves &&
-    fewestList.slice(2).join(' ') === best.minimize.notation.join(' '), `${fewestList.join(' ')} / ${best.minimize.notation.join(' ')}`);
-  check('fewest-note', await waitText('#moves-note', `Moves 3-${2 + best.minimize.moves}: the fewest, ${best.minimize.moves} moves, proven (no shorter finish exists).`), await text('#moves-note'));
+  check(
+      'fewest-moves',
+      best.minimize.proven && fewestList.length === 2 + best.minimize.moves &&
+          fewestList.slice(2).join(' ') === best.minimize.notation.join(' '),
+      `${fewestList.join(' ')} / ${best.minimize.notation.join(' ')}`);
+  check(
+      'fewest-note',
+      await waitText(
+          '#moves-note',
+          `Moves 3-${2 + best.minimize.moves}: the fewest, ${
+              best.minimize.moves} moves, proven (no shorter finish exists).`),
+      await text('#moves-note'));
   await shot('05b-fewest');
   await page.click('#anim-back');
   check('fewest-note-stays', !(await page.isHidden('#moves-note')));
@@ -228,20 +324,26 @@ try {
   for (const [f, o, t] of eng.jump_list) {
     if (cross.start[f] !== '1' || cross.start[o] !== '1' || cross.start[t] !== '0') continue;
     const mv = `${eng.names[f]}-${eng.names[t]}`;
-    const an = await api('/api/analysis', { board: 'english', start: cross.start, end: 'd4', moves: [mv] });
-    if (an.goal.verdict === 'not solvable') { losing = [f, t]; break; }
+    const an =
+        await api('/api/analysis', {board: 'english', start: cross.start, end: 'd4', moves: [mv]});
+    if (an.goal.verdict === 'not solvable') {
+      losing = [f, t];
+      break;
+    }
   }
   check('losing-move-found', losing !== null);
   if (losing) {
     await page.click(`#board circle.peg[data-hole="${losing[0]}"]`);
     await page.click(`#board circle.target[data-hole="${losing[1]}"]`);
-    await page.waitForSelector('#feedback-body [data-verdict="not solvable"]', { timeout: 15000 });
+    await page.waitForSelector('#feedback-body [data-verdict="not solvable"]', {timeout: 15000});
     const why = await text('#feedback-body');
     check('why-not', /not solvable — \S/.test(why), why);
     await shot('06-not-solvable');
     // Where did I go wrong: the first losing move named, the game rewound to just before it.
     await page.click('#wrong-btn');
-    check('where-wrong', await waitText('#status', /^Move 1 \(.+\) lost the game: .+Rewound/), await text('#status'));
+    check(
+        'where-wrong', await waitText('#status', /^Move 1 \(.+\) lost the game: .+Rewound/),
+        await text('#status'));
     check('where-wrong-rewound', (await text('#moves-count')) === '0 moves');
     await shot('07-where-wrong');
     await page.click('#redo');
@@ -266,25 +368,41 @@ try {
   await page.selectOption('#preset-select', 'plus');
   check('preset', await waitText('#pegs-count', '9 pegs'), await text('#pegs-count'));
   check('preset-goal', (await text('#status')).includes('d4'));
+  const plus = (await api('/api/presets')).presets.find((p) => p.name === 'plus');
+  check(
+      'preset-description', (await text('#preset-note')).endsWith(plus.description),
+      await text('#preset-note'));
   await ready();
   await shot('09-preset');
 
-  // The editor: remove two pegs, add one, goal on d4, and play on.
-  await page.click('#editor summary');
+  // The editor: edits undone, clear and fill; then remove two pegs, add one, a goal of one hole
+  // and then of two, and play on.
+  await steps.editor(t, eng);
   await page.click('#edit-start');
   for (const h of ['d2', 'd6', 'd1']) await page.click(hole(h, eng));
   check('editor-pegs', (await text('#pegs-count')) === '8 pegs', await text('#pegs-count'));
-  await page.click('#edit-goal');
-  await page.click(hole('d4', eng));
-  await ready();
-  check('editor-goal', (await text('#status')).includes('one peg on d4'));
+  await steps.editorGoal(t, eng);
   await shot('10-editor');
+  await steps.open(t, 'editor', false);
+
+  // Links, a whole goal position, save with undone moves, print of an unfinished game, a loss,
+  // jobs from the position, other boards, the motion of pegs.
+  await steps.links(t);
+  await steps.goalPosition(t);
+  await steps.saveUndone(t);
+  await steps.printUnfinished(t, geo, sol);
+  await steps.lossSaysSo(t, geo);
+  await steps.jobsFromHere(t);
+  await steps.otherBoards(t);
+  await steps.motion(t, browser, base);
+  if (site) await steps.pauseNeedsWorker(t, browser, base);
 
   // A job: the English census, paused, resumed, then another cancelled.
   await page.selectOption('#board-select', 'english');
   check('board-english', await waitText('#pegs-count', '32 pegs'));
   await ready();
-  await page.click('#jobs summary');
+  await steps.open(t, 'jobs');
+  check('pause-title', (await page.getAttribute('#job-pause', 'title')) === 'Pause the job');
   // The census job, paused: the half-second English census can end before the pause reaches
   // the server (seen under CI's load), so a job that ends first is started again.
   const startPaused = async () => {
@@ -292,7 +410,7 @@ try {
       await page.click('#job-count');
       await page.click('#job-pause');
       const state = await page.waitForSelector(
-        '#job-state[data-state="paused"], #job-state[data-state="done"]', { timeout: 10000 });
+          '#job-state[data-state="paused"], #job-state[data-state="done"]', {timeout: 10000});
       if ((await state.getAttribute('data-state')) === 'paused') return true;
     }
     return false;
@@ -300,36 +418,80 @@ try {
   check('job-paused', await startPaused());
   await shot('11-job-paused');
   await page.click('#job-resume');
-  await page.waitForSelector('#job-state[data-state="done"]', { timeout: 120000 });
+  await page.waitForSelector('#job-state[data-state="done"]', {timeout: 120000});
   check('job-funnel', (await page.$$('#job-result svg.funnel rect')).length > 10);
   await shot('12-job-done');
   // Cancelled while paused, so that the half-second census cannot end first.
   check('job-paused-again', await startPaused());
   await page.click('#job-cancel');
-  await page.waitForSelector('#job-state[data-state="cancelled"]', { timeout: 20000 });
-  check('job-buttons-idle', await page.isDisabled('#job-cancel') && await page.isDisabled('#job-pause'));
+  await page.waitForSelector('#job-state[data-state="cancelled"]', {timeout: 20000});
+  check(
+      'job-buttons-idle',
+      await page.isDisabled('#job-cancel') && await page.isDisabled('#job-pause'));
+  const cancelled = await text('#job-result p');
+  check(
+      'job-cancelled-says',
+      /^Census cancelled before it ended, so no count of the solutions/.test(cancelled) &&
+          !/\d solutions/.test(cancelled),
+      cancelled);
   await shot('13-job-cancelled');
+
+  // Jobs run from the game's position: the English board after f4-d4 and e6-e4, the fewest moves
+  // from there (against the reference server's job), played from the job's answer.
+  const english = ['f4-d4', 'e6-e4'];
+  check(
+      'english-two-moves',
+      await steps.goHash(t, `#board=english&moves=${english.join('%20')}`, '30 pegs'));
+  const refFewest = refJob({kind: 'fewest', board: 'english', moves: english});
+  await page.click('#job-fewest');
+  await page.waitForSelector('#job-state[data-state="done"]', {timeout: 240000});
+  const ref = (await refFewest).minimize;
+  check(
+      'english-fewest-job',
+      ref.proven &&
+          (await text('#job-result p'))
+              .startsWith(`Fewest moves from the position after 2 moves: ${ref.moves}, proven`),
+      await text('#job-result p'));
+  await page.click('#job-play');
+  check(
+      'english-fewest-played',
+      await waitText(
+          '#moves-note',
+          `Moves 3-${2 + ref.moves}: the fewest, ${
+              ref.moves} moves, proven (no shorter finish exists).`),
+      `${await text('#moves-note')} | ${await text('#status')}`);
+  await page.waitForFunction(
+      () => document.getElementById('pegs-count').textContent === '1 peg', null, {timeout: 60000});
+  await shot('13d-english-fewest');
 
   // A fewest-moves job from a triangle:5 position, then played from the job's result.
   await page.selectOption('#board-select', 'triangle:5');
   check('board-triangle', await waitText('#pegs-count', '14 pegs'));
   await ready();
   await page.click('#job-fewest');
-  await page.waitForSelector('#job-state[data-state="done"]', { timeout: 60000 });
-  check('fewest-job', /^Fewest moves from the job's position: \d+, proven/.test(await text('#job-result p')), await text('#job-result p'));
+  await page.waitForSelector('#job-state[data-state="done"]', {timeout: 60000});
+  check(
+      'fewest-job', /^Fewest moves from the start: \d+, proven/.test(await text('#job-result p')),
+      await text('#job-result p'));
   await page.click('#job-play');
-  await page.waitForFunction(() => document.getElementById('pegs-count').textContent === '1 peg', null, { timeout: 20000 });
-  check('fewest-job-played', (await text('#moves-note')).startsWith('These moves: the fewest, '), await text('#moves-note'));
+  await page.waitForFunction(
+      () => document.getElementById('pegs-count').textContent === '1 peg', null, {timeout: 20000});
+  check(
+      'fewest-job-played', (await text('#moves-note')).startsWith('These moves: the fewest, '),
+      await text('#moves-note'));
   await shot('13c-fewest-job');
   await page.selectOption('#board-select', 'english');
+  check('board-english-again', await waitText('#pegs-count', '32 pegs'), await text('#pegs-count'));
   await ready();
 
   // Autosave and the URL: a reload keeps the game.
   const before = [await text('#pegs-count'), await text('#moves-count')];
   await page.reload();
-  check('autosave', await waitText('#pegs-count', before[0]) && (await text('#moves-count')) === before[1]);
+  check(
+      'autosave',
+      await waitText('#pegs-count', before[0]) && (await text('#moves-count')) === before[1]);
   // SVG of the position (the reload closed the sections).
-  await page.click('#files summary');
+  await steps.open(t, 'files');
   const svgDl = page.waitForEvent('download');
   await page.click('#svg-btn');
   check('svg-download', (await svgDl).suggestedFilename() === 'pegsol.svg');
@@ -338,27 +500,46 @@ try {
   await page.click('#png-btn');
   const pngFile = await pngDl;
   const pngBytes = readFileSync(await pngFile.path());
-  check('png-download', pngFile.suggestedFilename() === 'pegsol.png' &&
-    pngBytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) &&
-    pngBytes.readUInt32BE(16) > 100 && pngBytes.readUInt32BE(20) > 100, `${pngBytes.length} bytes`);
+  check(
+      'png-download',
+      pngFile.suggestedFilename() === 'pegsol.png' &&
+          pngBytes.subarray(0, 8).equals(
+              Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) &&
+          pngBytes.readUInt32BE(16) > 100 && pngBytes.readUInt32BE(20) > 100,
+      `${pngBytes.length} bytes`);
   // Print the solution: the print page holds the start and one small board per jump, and the
   // browser's print is called (replaced here, headless Chromium has no printer).
-  await page.evaluate(() => { window.printed = 0; window.print = () => { window.printed++; }; });
+  await page.evaluate(() => {
+    window.printed = 0;
+    window.print = () => {
+      window.printed++;
+    };
+  });
   await page.click('#print-btn');
   await page.waitForFunction(() => window.printed > 0);
   const printed = await page.$$eval('#print-area figure', (l) => l.map((f) => f.textContent));
-  check('print', printed.length >= 2 && printed[0] === 'start' && /^1\. \S+-\S+$/.test(printed[1]),
-    printed.slice(0, 3).join(' | '));
-  check('print-boards', await page.$$eval('#print-area figure svg', (l) => l.length) === printed.length);
-  await page.emulateMedia({ media: 'print' });
+  check(
+      'print', printed.length >= 2 && printed[0] === 'start' && /^1\. \S+-\S+$/.test(printed[1]),
+      printed.slice(0, 3).join(' | '));
+  check(
+      'print-boards',
+      await page.$$eval('#print-area figure svg', (l) => l.length) === printed.length);
+  check(
+      'print-titled', (await text('#print-area h1')).startsWith('pegsol — english'),
+      await text('#print-area h1'));
+  await page.emulateMedia({media: 'print'});
   await shot('13b-print');
-  await page.emulateMedia({ media: 'screen' });
+  await page.emulateMedia({media: 'screen'});
 
   // Other boards: a triangle of 12 rows, a hexagon, a pasted drawing.
-  await page.click('#board-more summary');
+  await steps.open(t, 'board-more');
   await page.fill('#tri-rows', '12');
   await page.click('#use-tri');
   check('triangle-12', await waitText('#pegs-count', '77 pegs'), await text('#pegs-count'));
+  check(
+      'board-select-triangle-12',
+      (await page.$eval('#board-select', (s) => s.selectedOptions[0].textContent)) ===
+          'triangle:12 (78)');
   await ready();
   await shot('14-triangle-12');
   await page.click('#use-hex');
@@ -366,22 +547,25 @@ try {
   await page.fill('#drawing', 'oooo\noo.o\noooo\n');
   await page.click('#use-drawing');
   check('drawing', await waitText('#pegs-count', '11 pegs'), await text('#pegs-count'));
-  check('drawing-start', await page.$$eval('#board circle.peg', (l) => l.length) === 11 &&
-    (await page.$('#board g.cell[data-hole="6"] circle.peg')) === null);
+  check(
+      'drawing-start',
+      await page.$$eval('#board circle.peg', (l) => l.length) === 11 &&
+          (await page.$('#board g.cell[data-hole="6"] circle.peg')) === null);
   await ready();
   await shot('15-drawing');
 
   // A phone-sized screen.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize({width: 390, height: 844});
   await page.goto('about:blank');
   await page.goto(base + '#board=triangle:5');
   await ready();
   await shot('16-phone');
+  await steps.phone(t);
   check('no-page-errors', errors.length === 0, errors.join('; '));
   if (site) {
     // Installable (Chromium's own checks of the manifest, icons and service worker) and offline:
     // with the network gone, a reload still plays and the engine still answers.
-    await page.setViewportSize({ width: 1100, height: 820 });
+    await page.setViewportSize({width: 1100, height: 820});
     await page.goto(base + '#board=triangle:5');
     await ready();
     const controlled = await page.evaluate(async () => {
@@ -389,9 +573,14 @@ try {
       return !!navigator.serviceWorker.controller;
     });
     check('static-service-worker', controlled);
+    check(
+        'static-pause-enabled-title',
+        (await page.getAttribute('#job-pause', 'title')) === 'Pause the job');
     const cdp = await ctx.newCDPSession(page);
     const inst = await cdp.send('Page.getInstallabilityErrors');
-    check('static-installable', inst.installabilityErrors.length === 0, JSON.stringify(inst.installabilityErrors));
+    check(
+        'static-installable', inst.installabilityErrors.length === 0,
+        JSON.stringify(inst.installabilityErrors));
     await ctx.setOffline(true);
     await page.reload();
     await ready();
@@ -400,7 +589,9 @@ try {
     check('static-offline', (await text('#status')).startsWith('Hint: '), await text('#status'));
     await shot('17-offline');
     await ctx.setOffline(false);
-    check('static-no-server', strays.length === 0, `requests for what the site lacks: ${strays.join(' ')}`);
+    check(
+        'static-no-server', strays.length === 0,
+        `requests for what the site lacks: ${strays.join(' ')}`);
   }
 } finally {
   await browser.close();
