@@ -59,7 +59,7 @@ struct Counts {
   std::size_t bytes() const { return (lo.capacity() + hi.capacity()) * sizeof(u64); }
 };
 
-void add(Count& a, Count b) {
+void add_ways(Count& a, Count b) {
   if (b > ~Count{0} - a) throw CensusError("path index: a count of ways overflows 128 bits");
   a += b;
 }
@@ -376,8 +376,8 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
               const long at = below.search(ed.key, ed.lo, ed.len);
               if (at < 0) continue;
               const auto ci = static_cast<std::size_t>(at);
-              add(w[ed.parent], below.ways.at(ci));
-              if (m.combined) add(g[ed.parent], below.goal.at(ci));
+              add_ways(w[ed.parent], below.ways.at(ci));
+              if (m.combined) add_ways(g[ed.parent], below.goal.at(ci));
               if (m.to_any) {
                 const u64 ce = m.end_masks[below.ends[ci]];
                 e[ed.parent] |=
