@@ -1112,23 +1112,32 @@ TEST(Census, SolvabilityTableResumes) {
   }
   expect_same_table(r, want.finals, "auto resumed");
 
-  // A state of the first format (no count of half passes) still resumes.
+  // The state carries a checksum (census/checkpoint.hpp); a state of the formats before it
+  // (1: no count of half passes, 2) is refused as an older version's.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(stopped_at(1000, passes).stop, StopReason::Cancelled);
+  std::string good;
   {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    ASSERT_EQ(stopped_at(1000, passes).stop, StopReason::Cancelled);
     std::ifstream in(dir / "table.state", std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
-    ASSERT_EQ(bytes.substr(0, 8), "PEGTABL2");
-    bytes[7] = '1';
-    bytes.erase(8 + 8 + 4 + 1 + 5 * 4, 4);  // magic, fingerprint, holes, searches, five counts
-    std::ofstream(dir / "table.state", std::ios::binary) << bytes;
-    const SolvabilityTable v1 = resumed(passes);
-    ASSERT_TRUE(v1.complete()) << v1.stopped;
-    EXPECT_EQ(v1.passes, want.passes);
-    expect_same_table(v1, want.finals, "resumed from format 1");
+    good.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
+  ASSERT_EQ(good.substr(0, 8), "PEGTABL3");
+  for (const char* old : {"PEGTABL1", "PEGTABL2"}) {
+    std::ofstream(dir / "table.state", std::ios::binary)
+        << old << good.substr(8, good.size() - 8 - 24);
+    CensusOptions o = small_options();
+    o.checkpoint_dir = dir.string();
+    o.resume = true;
+    try {
+      solvability_table(b, o, passes);
+      ADD_FAILURE() << "no error for " << old;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("written by an older version"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::ofstream(dir / "table.state", std::ios::binary) << good;
 
   auto input_error = [&](const BoardPtr& board, const std::string& what) {
     CensusOptions o = small_options();
@@ -1143,7 +1152,7 @@ TEST(Census, SolvabilityTableResumes) {
   };
   input_error(make_board("triangle:5"), "another board");
   std::filesystem::resize_file(dir / "table.state", 40);
-  input_error(b, "cut short");
+  input_error(b, "has no checksum");
   std::filesystem::remove(dir / "table.state");
   input_error(b, "no table checkpoint");
   std::filesystem::remove_all(dir);
