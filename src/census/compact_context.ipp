@@ -335,7 +335,7 @@ class Engine : public Context<64> {
   bool want_paths(const CensusResult&) const;
   void backward(CensusResult& r);
   void record_path_level(CensusResult& r, const Level<u64>& lv, int k);
-  void export_paths(CensusResult& r) const;
+  void export_paths(CensusResult& r);
 
   // ---- distinct count (compact_distinct.ipp) ----
   void distinct(CensusResult& r);

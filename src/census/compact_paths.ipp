@@ -298,14 +298,37 @@ inline void Engine<Kernel, kVec>::record_path_level(CensusResult& r, const Level
   if (want_paths(r)) {
     std::vector<u64>& keys = paths_[static_cast<std::size_t>(k)];
     for (const Segment<u64>& s : lv.seg) keys.insert(keys.end(), s.key, s.key + s.n);
-    std::sort(keys.begin(), keys.end());
+    // The reordering count searches them; kept for CensusResult::paths alone, export_paths
+    // sorts them in their layout form.
+    if (o_.distinct) std::sort(keys.begin(), keys.end());
+  }
+}
+
+// Sorts v by least significant digit, 11 bits a pass, as many passes as its largest value needs:
+// linear in the largest levels' size, where std::sort was a visible share of a large census.
+inline void radix_sort(std::vector<u64>& v) {
+  if (v.size() < 4096) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  constexpr int kDigit = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigit;
+  u64 all = 0;
+  for (u64 x : v) all |= x;
+  std::vector<u64> tmp(v.size());
+  for (int shift = 0; shift < std::bit_width(all); shift += kDigit) {
+    std::vector<std::size_t> at(kBuckets + 1, 0);
+    for (u64 x : v) ++at[((x >> shift) & (kBuckets - 1)) + 1];
+    for (std::size_t b = 1; b <= kBuckets; ++b) at[b] += at[b - 1];
+    for (u64 x : v) tmp[at[(x >> shift) & (kBuckets - 1)]++] = x;
+    v.swap(tmp);
   }
 }
 
 // CensusResult::paths from the kept keys: layout bits, each the least of its orbit under the
 // census group by Geometry::canonical (the kernels' canonical form orders keys, not layouts).
 template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) const {
+inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
   std::array<int, 64> key_to_layout{};
   for (int h = 0; h < n_; ++h)
     key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = b_.bit(h);
@@ -320,7 +343,9 @@ inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) const {
         x.set(key_to_layout[static_cast<std::size_t>(std::countr_zero(m))]);
       out.push_back(g_.canonical(x, syms_).w[0]);
     }
-    std::sort(out.begin(), out.end());
+    // No reordering count to come: the keys go as their layouts come.
+    if (!o_.distinct) std::vector<u64>().swap(paths_[k]);
+    radix_sort(out);
   }
   r.paths_kept = true;
 }
