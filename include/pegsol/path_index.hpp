@@ -120,8 +120,12 @@ const char* lookup_state_name(LookupStatus::State s);
 class PathIndexCache {
  public:
   struct Options {
-    std::size_t build_memory = std::size_t{512} << 20;  // bytes for one census
-    double build_seconds = 30;                          // time for one census and its pass
+    // Bytes for one census and its index (0: a quarter of the machine's memory as the census
+    // counts it, at least 512 MiB and at most 4 GiB: English from c1 needs about 2 GiB).
+    std::size_t build_memory = 0;
+    // Time for one census and its pass: a bound on runaway builds (a board whose census takes
+    // minutes), well above what the memory lets finish.
+    double build_seconds = 120;
     int build_threads = 0;                              // 0: the hardware's
     std::size_t keep_bytes = std::size_t{256} << 20;    // indexes kept; the least recent go first
     std::size_t max_queued = 4;                         // builds waiting; more are not queued

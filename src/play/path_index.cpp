@@ -12,7 +12,6 @@
 #include <bit>
 #include <chrono>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "../core/geometry.hpp"
 #include "../core/pool.hpp"
@@ -20,6 +19,10 @@
 #include "pegsol/error.hpp"
 
 namespace pegsol {
+
+namespace census_detail {
+std::size_t default_memory_limit();  // the census's own default (src/census/engine.cpp)
+}  // namespace census_detail
 
 namespace {
 
@@ -57,6 +60,41 @@ struct Counts {
     hi.shrink_to_fit();
   }
   std::size_t bytes() const { return (lo.capacity() + hi.capacity()) * sizeof(u64); }
+};
+
+// The end-hole masks' numbers: an open-addressing table (the masks are few, and each position
+// of a level looks its mask up in turn).
+class MaskTable {
+ public:
+  // The number of `mask` in `masks`, appended when new.
+  u32 id(u64 mask, std::vector<u64>& masks) {
+    if (2 * (masks.size() + 1) > slots_.size()) grow(masks);
+    for (std::size_t i = hash(mask);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i] == kFree) {
+        slots_[i] = static_cast<u32>(masks.size());
+        masks.push_back(mask);
+        return slots_[i];
+      }
+      if (masks[slots_[i]] == mask) return slots_[i];
+    }
+  }
+
+ private:
+  static constexpr u32 kFree = ~u32{0};
+  std::size_t hash(u64 x) const {
+    return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ull) >> 20) & (slots_.size() - 1);
+  }
+  void grow(const std::vector<u64>& masks) {
+    std::size_t size = 64;
+    while (size < 4 * (masks.size() + 1)) size *= 2;
+    slots_.assign(size, kFree);
+    for (u32 k = 0; k < masks.size(); ++k) {
+      std::size_t i = hash(masks[k]);
+      while (slots_[i] != kFree) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = k;
+    }
+  }
+  std::vector<u32> slots_;
 };
 
 void add_ways(Count& a, Count b) {
@@ -301,12 +339,7 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
   std::uint64_t total = 0;
   for (const auto& lv : m.levels) total += lv.keys.size();
   std::uint64_t done = 0;
-  std::unordered_map<u64, u32> mask_index;
-  auto mask_id = [&](u64 mask) {
-    auto [it, fresh] = mask_index.try_emplace(mask, static_cast<u32>(m.end_masks.size()));
-    if (fresh) m.end_masks.push_back(mask);
-    return it->second;
-  };
+  MaskTable mask_ids;
   try {
     WorkerPool pool(o.threads);
     const int workers = pool.size();
@@ -396,7 +429,7 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
       if (m.combined) lv.goal.assign(goal);
       if (m.to_any) {
         lv.ends.resize(n);
-        for (std::size_t i = 0; i < n; ++i) lv.ends[i] = mask_id(ends[i]);
+        for (std::size_t i = 0; i < n; ++i) lv.ends[i] = mask_ids.id(ends[i], m.end_masks);
       }
       if (m.combined) {
         for (const Count& g : goal) positions_ += g > 0;
@@ -527,6 +560,9 @@ struct PathIndexCache::Slot {
 };
 
 PathIndexCache::PathIndexCache(Options o) : opt_(o) {
+  if (opt_.build_memory == 0)
+    opt_.build_memory = std::clamp(census_detail::default_memory_limit() / 4,
+                                   std::size_t{512} << 20, std::size_t{4} << 30);
   if (opt_.background) worker_ = std::thread([this] { run(); });
 }
 
