@@ -46,8 +46,7 @@ struct AnalysisOptions {
   // (false: the count only decides what the short searches could not, as solvable() does).
   bool ways = true;
   bool hint = true;  // fill Analysis::hint
-  // Fill the explanations in plain words (a pagoda proof costs a small linear program, about a
-  // tenth of a millisecond on the English board).
+  // Fill the explanations in plain words (a pagoda proof costs a small linear program).
   bool explain = true;
   // The start the position was reached from by legal jumps (a game's start). With it, on boards
   // of up to 64 bits, the census of (start, goal) keeping its solution paths answers by a few

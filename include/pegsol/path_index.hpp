@@ -121,14 +121,14 @@ class PathIndexCache {
  public:
   struct Options {
     // Bytes for one census and its index (0: a quarter of the machine's memory as the census
-    // counts it, at least 512 MiB and at most 4 GiB: English from c1 needs about 2 GiB).
+    // counts it, at least 512 MiB and at most 4 GiB; docs/play.md says what games need).
     std::size_t build_memory = 0;
     // Time for one census and its pass: a bound on runaway builds (a board whose census takes
     // minutes), well above what the memory lets finish.
     double build_seconds = 120;
-    int build_threads = 0;                              // 0: the hardware's
-    std::size_t keep_bytes = std::size_t{256} << 20;    // indexes kept; the least recent go first
-    std::size_t max_queued = 4;                         // builds waiting; more are not queued
+    int build_threads = 0;                            // 0: the hardware's
+    std::size_t keep_bytes = std::size_t{256} << 20;  // indexes kept; the least recent go first
+    std::size_t max_queued = 4;                       // builds waiting; more are not queued
     bool background = true;  // false: get() and start() build in the caller's thread
   };
   explicit PathIndexCache(Options o);

@@ -324,8 +324,23 @@ struct Analyzer::Impl {
     };
     if (index) return answered(*index, nullptr);
     std::uint64_t nodes = 0;
+    bool pagodas_tried = false;
     for (Bound b : {Bound{o.quick_nodes, 0}, Bound{0, o.beam_seconds}}) {
       if (!b.dfs_nodes && b.beam_seconds <= 0) continue;
+      // After the short depth-first search, before the beam: a position that can leave no
+      // single peg (pagoda functions, one per hole the last peg could stand on) cannot reach a
+      // one-peg goal either; a few linear programs, far cheaper than a search that cannot end.
+      if (!b.dfs_nodes && !pagodas_tried && one_peg_target(to_goal)) {
+        pagodas_tried = true;
+        if (auto why = one_peg_pagodas(p)) {
+          SolvabilityAnswer a;
+          a.verdict = Solvability::NotSolvable;
+          a.reason = *why;
+          a.nodes = nodes;
+          if (want_count) counted = try_count(p, o, call, note, expanded);
+          return a;
+        }
+      }
       SolvabilityAnswer quick = search(p, to_goal, call, b);
       nodes += quick.nodes;
       if (quick.verdict != Solvability::Unknown || call.should_stop()) {
@@ -350,6 +365,30 @@ struct Analyzer::Impl {
     SolvabilityAnswer a = search(p, to_goal, call, Bound{0, 0});
     a.nodes += nodes;
     return a;
+  }
+
+  // Whether the target (the goal, or one peg anywhere) is a single peg.
+  bool one_peg_target(bool to_goal) const {
+    return !to_goal || goal.kind == Goal::Kind::Any || goal.kind == Goal::Kind::Hole;
+  }
+
+  // A proof that p can leave no single peg: for each hole a last peg could stand on (its
+  // position class and peg type allow it), a pagoda function worth less on p than on that one
+  // peg. nullopt when a hole has none (or none can be found).
+  std::optional<std::string> one_peg_pagodas(const Position& p) const {
+    if (p.peg_count() <= 1) return std::nullopt;
+    const HoleSet finals = admissible_finals(*board, p.pegs());
+    if (finals.count() == 0) return std::nullopt;  // impossibility() says so
+    std::string names;
+    for (int f : finals.members()) {
+      HoleSet one(board->size());
+      one.set(f);
+      if (!find_separating_pagoda(*board, p.pegs(), one)) return std::nullopt;
+      names += (names.empty() ? "" : " ") + board->hole_name(f);
+    }
+    return "pagoda functions: for each hole a last peg could stand on (" + names +
+           ") a pagoda function (w(from)+w(over) >= w(to) for every jump, so the weighted peg "
+           "sum never increases) is worth less on this position than on that one peg";
   }
 
   // Counts p when the options allow and the bounds hold; fills `note` when it does not.
@@ -432,7 +471,13 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   // Both look-ups built: every figure is exact, and no count runs.
   const bool exact = l.goal && l.one;
   std::optional<Entry> e;
-  a.goal = m.decide(p, true, options, call.ctl, options.count && options.ways && !exact, e,
+  // Without the look-ups, when the one-peg verdict may need a search of its own (a goal other
+  // than one peg anywhere), the goal's searches get half the call's time, so that a lost goal
+  // leaves the other half to one peg anywhere.
+  Control goal_call(&call.ctl);
+  if (!exact && m.goal.kind != Goal::Kind::Any && call.ctl.has_deadline())
+    goal_call.set_time_limit(call.ctl.remaining_seconds() / 2);
+  a.goal = m.decide(p, true, options, goal_call, options.count && options.ways && !exact, e,
                     a.count_note, expanded, l.goal.get(), &a.lookup_note);
   if (exact) {
     a.counted = true;
@@ -461,6 +506,22 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
       std::string unused;
       a.one_peg =
           m.decide(p, false, no_count, call.ctl, false, none, unused, expanded, l.one.get());
+      // A goal of one peg on a hole is lost with one peg anywhere, and reached by a solution to
+      // one peg anywhere that ends there.
+      if (m.goal.kind == Goal::Kind::Hole && a.goal.verdict == Solvability::Unknown) {
+        if (a.one_peg.verdict == Solvability::NotSolvable) {
+          a.goal.verdict = Solvability::NotSolvable;
+          a.goal.reason = "no single peg can be left: " + a.one_peg.reason;
+        } else if (a.one_peg.verdict == Solvability::Solvable) {
+          Position q = p;
+          for (const Jump& j : a.one_peg.solution) q.apply(j);
+          if (goal_reached(m.problem(p, m.goal), q.pegs())) {
+            a.goal.verdict = Solvability::Solvable;
+            a.goal.solution = a.one_peg.solution;
+            a.goal.reason.clear();
+          }
+        }
+      }
     }
   }
   if (!a.counted && a.count_note.empty()) a.count_note = "not asked";

@@ -47,12 +47,22 @@ std::string pegs_words(int n) {
 std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal& g) {
   const std::string target = target_words(b, g);
   if (g.kind == Goal::Kind::Any) {
-    if (admissible_finals(b, pegs).count() == 0)
+    const HoleSet finals = admissible_finals(b, pegs);
+    if (finals.count() == 0)
       return Explanation{
           "no hole can hold the last peg: for each hole, either its position class differs from "
           "this position's or no peg of its type is left",
           std::nullopt};
-    return std::nullopt;
+    for (int f : finals.members()) {
+      HoleSet one(b.size());
+      one.set(f);
+      if (!find_separating_pagoda(b, pegs, one)) return std::nullopt;
+    }
+    return Explanation{
+        "pagoda weights: the last peg could only stand on the marked holes, and for "
+        "each of them there is a way to weigh the holes that no jump ever raises "
+        "and under which the pegs now weigh less than one peg there",
+        finals.members()};
   }
   HoleSet goal(b.size());
   if (g.kind == Goal::Kind::Hole)
