@@ -98,7 +98,7 @@ int run_play_bench(int games, double think, const std::string& only, const Contr
     Analyzer an(c.problem.board, c.problem.goal);
     std::vector<double> ms, builds;
     std::size_t moves = 0, unknown_goal = 0, unknown_one = 0, exact = 0;
-    std::string lookups;
+    std::string lookups, inexact;  // the look-ups' figures; why a first answer was not exact
     for (int g = 0; g < games && !control.should_stop(); ++g) {
       Problem p = c.problem;
       if (c.edited) p.start = random_start(*p.board, c.edited, rng);
@@ -130,11 +130,15 @@ int run_play_bench(int games, double think, const std::string& only, const Contr
         unknown_goal += a.goal.verdict == Solvability::Unknown;
         unknown_one += a.one_peg.verdict == Solvability::Unknown;
         exact += a.exact;
+        if (!a.exact && inexact.empty() && st.state == LookupStatus::State::Ready)
+          inexact = a.lookup_note;
         const std::vector<Jump> js = pos.legal_jumps();
         if (js.empty()) break;
         pos.apply(js[static_cast<std::size_t>(rng() % js.size())]);
       }
     }
+    if (!inexact.empty())
+      fmt::print("  {}: not exact with the look-ups ready: {}\n", c.name, inexact);
     const double n = static_cast<double>(std::max<std::size_t>(moves, 1));
     fmt::print("{:<36} {:>6} {:>7} {:>22} {:>8.3f} {:>8.3f} {:>8.1f} {:>7.2f} {:>7.2f} {:>7.1f}\n",
                c.name, games, moves, lookups, percentile(ms, 0.5), percentile(ms, 0.95),
