@@ -20,18 +20,22 @@ bad() {
   fail=$((fail + 1))
 }
 # run LIMIT_KB SECONDS command...: runs under `ulimit -v LIMIT_KB` (0: none) and a timeout; the
-# status in $rc, stdout in $tmp/out, stderr in $tmp/err, peak resident KiB in $rss.
+# status in $rc, stdout in $tmp/out, stderr in $tmp/err, peak resident KiB in $rss, wall-clock
+# seconds in $wall.
 run() {
   local kb=$1 secs=$2
   shift 2
   (
     [ "$kb" != 0 ] && ulimit -v "$kb"
-    exec /usr/bin/time -f '%M' -o "$tmp/rss" timeout -s KILL "$secs" "$@"
+    exec /usr/bin/time -f '%M %e' -o "$tmp/rss" timeout -s KILL "$secs" "$@"
   ) >"$tmp/out" 2>"$tmp/err"
   rc=$?
-  rss=$(tail -1 "$tmp/rss" 2>/dev/null)
-  [[ $rss =~ ^[0-9]+$ ]] || rss=0
+  read -r rss wall < <(tail -1 "$tmp/rss" 2>/dev/null)
+  [[ ${rss:-} =~ ^[0-9]+$ ]] || rss=0
+  [[ ${wall:-} =~ ^[0-9.]+$ ]] || wall=999
 }
+# below A B: true when the number A is at most B.
+below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 # json EXPR: evaluates a Python expression over the one JSON object in $tmp/out (as d).
 json() {
   "$py" -S -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" \
@@ -93,6 +97,16 @@ for cmd in "count -b french --no-distinct" "table -b wiegleb" "solutions -b wieg
     'json "d[\"stop\"]==\"time\" and d[\"status\"] in (\"stopped\", \"unknown\") and d[\"stats\"][\"seconds\"] <= 1.5"'
 done
 
+# 3b. `solutions` keeps the promise too, by the wall clock as well (issue 44, case 12): its table
+#     of dead ends is one block, freed at once, and polls while it grows. Before: 11.07 s for 10
+#     (the table, a node per position, freed after the stop).
+run 0 60 "$pegsol" solutions -b wiegleb -s e5 --time-limit 10 --json
+expect solutions-time-limit-wall '[ $rc = 4 ]' 'json "d[\"stop\"]==\"time\" and d[\"stats\"][\"seconds\"] <= 10.8"' \
+  'below $wall 10.8'
+# A limit too small to be told from 0 is refused, never read as "no limit" (issue 44, case 14).
+run 0 10 "$pegsol" solutions -b wiegleb -s e5 --time-limit 1e-999
+expect time-limit-underflow '[ $rc = 2 ]' 'grep -q "too small to be told from 0" $tmp/err'
+
 # 4. Output that cannot be written is an error; a reader that goes away ends the command quietly,
 #    with SIGPIPE ignored as under many process runners.
 "$pegsol" solve >/dev/full 2>"$tmp/err"
@@ -130,7 +144,24 @@ expect huge-drawing '[ $rc = 2 ]' 'grep -q "huge.txt:1:1025: the drawing has mor
   'json "d[\"status\"]==\"error\" and d[\"error\"][\"kind\"]==\"input\""' '[ $rss -le 102400 ]'
 head -c $((20 << 20)) /dev/zero | tr '\0' 'o' >"$tmp/big.txt"
 run 500000 30 "$pegsol" solve -b "@$tmp/big.txt"
-expect huge-file '[ $rc = 2 ]' 'grep -q "big.txt.* is 20 MiB; drawings and games are read up to 16 MiB" $tmp/err'
+expect huge-file '[ $rc = 2 ]' 'grep -q "^pegsol: --board @$tmp/big.txt: 20 MiB, larger than 16 MiB, the most a drawing or a game may be" $tmp/err'
+# 5b. Whatever the file is (a device, an endless pipe), at most 16 MiB and a byte are read: bad
+#     input naming the option and the file, within the file's bound in memory (issue 44, case
+#     10). Before: read to the end, 22 GB of RSS for /dev/zero, "out of memory" (status 3) under
+#     ulimit -v.
+for dev in /dev/zero /dev/urandom; do
+  run 2000000 30 "$pegsol" solve --board "@$dev"
+  expect "board-$dev" '[ $rc = 2 ]' "grep -q \"^pegsol: --board @$dev: larger than 16 MiB, the most a drawing or a game may be\" \$tmp/err" \
+    '[ $rss -le $((64 * 1024)) ]'
+done
+run 2000000 30 "$pegsol" count --start @/dev/zero
+expect start-dev-zero '[ $rc = 2 ]' 'grep -q "^pegsol: --start @/dev/zero: larger than 16 MiB" $tmp/err'
+run 2000000 30 "$pegsol" solve --goal @/dev/zero
+expect goal-dev-zero '[ $rc = 2 ]' 'grep -q "^pegsol: --goal @/dev/zero: larger than 16 MiB" $tmp/err'
+run 2000000 30 "$pegsol" play @/dev/zero
+expect play-dev-zero '[ $rc = 2 ]' 'grep -q "/dev/zero.*larger than 16 MiB" $tmp/err' '[ $rss -le $((64 * 1024)) ]'
+run 2000000 30 bash -c "yes o | '$pegsol' solve --board @/dev/stdin"
+expect board-endless-pipe '[ $rc = 2 ]' 'grep -q "^pegsol: --board @/dev/stdin: larger than 16 MiB" $tmp/err'
 
 # 6. SIGINT, SIGTERM and SIGHUP stop every command with its partial result and 128 + the signal.
 sig_case() {  # sig_case SIGNAL STATUS command...
