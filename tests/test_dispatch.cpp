@@ -447,7 +447,7 @@ TEST(Dispatch, JobsAsTheLibrary) {
   }
   // A time limit over the cap, or none, is the cap.
   EXPECT_EQ(d.job({{"kind", "count"}, {"time_limit", 1e6}}).time_limit, l.job_seconds);
-  EXPECT_EQ(d.job({{"kind", "count"}, {"time_limit", -1}}).time_limit, l.job_seconds);
+  EXPECT_THROW(d.job({{"kind", "count"}, {"time_limit", -1}}), api::ApiError);
 }
 
 TEST(Dispatch, RunCancelledFromItsProgress) {
@@ -470,6 +470,68 @@ TEST(Dispatch, RunCancelledFromItsProgress) {
     EXPECT_EQ(result["stop"], "cancelled") << kind;
     EXPECT_EQ(c.stop_reason(), StopReason::Cancelled) << kind;
   }
+}
+
+// Every endpoint's keys are listed once: an unknown key (a typing slip) or a value of the wrong
+// type is a 400 naming the key, on every endpoint and for jobs; what the page sends is accepted.
+TEST(Dispatch, UnknownKeysAndWrongTypesNameTheKey) {
+  api::Dispatcher d(foreground());
+  auto post = [&](const char* path, const json& body) { return d.handle("POST", path, body); };
+  const std::string slip =
+      error_of(post("/api/solve", {{"board", "english"}, {"strat", "c1"}, {"end", "c1"}}), 400);
+  EXPECT_NE(slip.find("unknown key \"strat\""), std::string::npos) << slip;
+  EXPECT_NE(slip.find("did you mean \"start\""), std::string::npos) << slip;
+  EXPECT_NE(slip.find("/api/solve"), std::string::npos) << slip;
+  for (const char* path : {"/api/hint", "/api/analysis", "/api/mistake", "/api/game", "/api/board",
+                           "/api/lookups", "/api/solutions"}) {
+    const std::string m = error_of(post(path, {{"board", "english"}, {"colour", "red"}}), 400);
+    EXPECT_NE(m.find("unknown key \"colour\""), std::string::npos) << path << ": " << m;
+  }
+  EXPECT_NE(error_of(d.handle("GET", "/api/board?board=english&size=3", nullptr), 400)
+                .find("unknown key \"size\""),
+            std::string::npos);
+  auto [status, message] = job_error(d, {{"kind", "count"}, {"bored", "english"}});
+  EXPECT_EQ(status, 400);
+  EXPECT_NE(message.find("unknown key \"bored\""), std::string::npos) << message;
+  // Wrong types and values name the key.
+  EXPECT_NE(error_of(post("/api/analysis", {{"count", "yes"}}), 400).find("\"count\""),
+            std::string::npos);
+  for (const json& t : {json(-1), json(0), json(true)}) {
+    EXPECT_NE(error_of(post("/api/solve", {{"time_limit", t}}), 400).find("\"time_limit\""),
+              std::string::npos)
+        << t;
+    EXPECT_EQ(job_error(d, {{"kind", "count"}, {"time_limit", t}}).first, 400) << t;
+  }
+  // A NUL inside a string is named, not cut short.
+  const std::string nul =
+      error_of(post("/api/solve", {{"board", std::string("eng\0lish", 8)}}), 400);
+  EXPECT_NE(nul.find("\"board\""), std::string::npos) << nul;
+  // The keys the page sends, each where it sends it (web/game.js, web/app.js, web/jobs.js).
+  const json game = {
+      {"board", "triangle:5"}, {"start", "4"}, {"end", "1"}, {"moves", json::array()}};
+  auto with = [&](json extra) {
+    json b = game;
+    b.update(extra);
+    return b;
+  };
+  EXPECT_EQ(post("/api/analysis", with({{"count", false}, {"time_limit", 1}})).status, 200);
+  EXPECT_EQ(post("/api/hint", with({{"time_limit", 1}})).status, 200);
+  EXPECT_EQ(post("/api/mistake", game).status, 200);
+  EXPECT_EQ(post("/api/game", game).status, 200);
+  EXPECT_EQ(post("/api/solve", with({{"minimize", "moves"}, {"time_limit", 4}})).status, 200);
+  EXPECT_EQ(post("/api/solutions", with({{"distinct", true}, {"limit", 2}})).status, 200);
+  EXPECT_EQ(post("/api/board", {{"drawing", "o o\no ."}, {"lattice", "square"}}).status, 200);
+  EXPECT_EQ(job_error(d, with({{"kind", "count"}, {"time_limit", 10}})).first, 0);
+}
+
+// A job's top-level "stop" is its result's when the engine stopped itself (memory, time).
+TEST(Dispatch, JobStopIsTheResults) {
+  const json result = {{"status", "stopped"}, {"stop", "memory"}};
+  EXPECT_EQ(api::job_json("a", "count", "done", nullptr, result, "", StopReason::None)["stop"],
+            "memory");
+  EXPECT_EQ(
+      api::job_json("a", "count", "cancelled", nullptr, result, "", StopReason::Cancelled)["stop"],
+      "cancelled");
 }
 
 TEST(Dispatch, JobAndStatusShapes) {

@@ -85,6 +85,8 @@ class Dispatcher {
   Dispatcher& operator=(const Dispatcher&) = delete;
 
   // One request of the JSON API: method "GET", "POST" or "DELETE"; target the path with an optional
+  // query; each endpoint takes the body (or query) keys of docs/api.md alone: an unknown key is a
+  // 400 naming it and the endpoint, a value of the wrong type or range a 400 naming its key.
   // query ("/api/board?board=english"); body the parsed JSON body (null when none). `control` (may
   // be null) stops the call (a client gone, a server stopping). Never throws: errors are replies.
   // Handles every endpoint of docs/api.md except the job table ones (/api/jobs...) and the page
@@ -131,7 +133,7 @@ class Dispatcher {
 std::string_view job_state(bool finished, bool failed, StopReason stop, bool paused);
 
 // A job as GET /api/jobs/ID shows it: {"id", "kind", "state", "progress", "result", "error",
-// "stop"}.
+// "stop"}; "stop" is the result's own when the control did not stop it (a census out of memory).
 nlohmann::json job_json(std::string_view id, std::string_view kind, std::string_view state,
                         const nlohmann::json& progress, const nlohmann::json& result,
                         std::string_view error, StopReason stop);

@@ -57,6 +57,8 @@ std::string field(const json& j, const char* key) {
   if (it == j.end() || it->is_null()) return {};
   if (!it->is_string()) throw ApiError(400, std::string("\"") + key + "\" must be a string");
   std::string s = it->get<std::string>();
+  if (s.find('\0') != std::string::npos)
+    throw ApiError(400, std::string("\"") + key + "\" holds a NUL character");
   if (!s.empty() && s[0] == '@')
     throw ApiError(400, std::string("\"") + key + "\": the server reads no files (" + s +
                             "); send a drawn board as \"drawing\" and positions as 0/1 strings");
@@ -68,6 +70,63 @@ double number(const json& j, const char* key, double fallback) {
   if (it == j.end() || it->is_null()) return fallback;
   if (!it->is_number()) throw ApiError(400, std::string("\"") + key + "\" must be a number");
   return it->get<double>();
+}
+
+// A request's "time_limit" (seconds above 0), or `fallback` when absent.
+double seconds(const json& j, const char* key, double fallback) {
+  const double v = number(j, key, fallback);
+  if (j.contains(key) && !j[key].is_null() && !(std::isfinite(v) && v > 0))
+    throw ApiError(400, std::string("\"") + key + "\" must be a number of seconds above 0");
+  return v;
+}
+
+// `head` followed by `more`.
+std::vector<std::string> with(std::vector<std::string> head,
+                              std::initializer_list<const char*> more) {
+  head.insert(head.end(), more.begin(), more.end());
+  return head;
+}
+
+// The body keys each request takes, listed once: a problem's, a game's (its moves too), then
+// each endpoint's own.
+const std::vector<std::string>& keys_of(std::string_view method, std::string_view path) {
+  struct Entry {
+    std::string_view method, path;
+    std::vector<std::string> keys;
+  };
+  static const std::vector<std::string> problem = {"board", "drawing", "lattice",
+                                                   "start", "end",     "goal"};
+  static const std::vector<std::string> game = with(problem, {"moves"});
+  static const std::vector<Entry> all = {
+      {"GET", "/api/board", {"board", "lattice"}},
+      {"POST", "/api/board", {"board", "drawing", "lattice"}},
+      {"POST", "/api/game", with(game, {"text"})},
+      {"POST", "/api/solve", with(game, {"algorithm", "direction", "time_limit", "minimize"})},
+      {"POST", "/api/hint", with(game, {"time_limit"})},
+      {"POST", "/api/analysis", with(game, {"count", "time_limit"})},
+      {"POST", "/api/mistake", game},
+      {"POST", "/api/lookups", problem},
+      {"POST", "/api/solutions", with(game, {"distinct", "limit", "time_limit"})},
+      {"POST", "/api/jobs", with(game, {"kind", "time_limit"})},
+  };
+  static const std::vector<std::string> none;
+  for (const Entry& e : all)
+    if (e.method == method && e.path == path) return e.keys;
+  return none;
+}
+
+// Throws ApiError (400) naming the first key of `body` that `method` `path` does not take.
+void check_keys(const json& body, std::string_view method, std::string_view path) {
+  const std::vector<std::string>& keys = keys_of(method, path);
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (std::find(keys.begin(), keys.end(), it.key()) != keys.end()) continue;
+    std::string list;
+    for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
+    const auto near = closest_name(it.key(), keys);
+    throw ApiError(400, "unknown key " + dump_json(it.key()) + " in " + std::string(method) + " " +
+                            std::string(path) + (near ? " (did you mean \"" + *near + "\"?)" : "") +
+                            "; its keys are " + list);
+  }
 }
 
 // The seconds a request asked for within `cap` (0: no cap): the cap when it asked for none, for
@@ -320,7 +379,10 @@ json job_json(std::string_view id, std::string_view kind, std::string_view state
           {"progress", progress},
           {"result", result},
           {"error", error.empty() ? json(nullptr) : json(std::string(error))},
-          {"stop", std::string(stop_reason_name(stop))}};
+          {"stop", stop == StopReason::None && result.is_object() && result.contains("stop") &&
+                           result["stop"].is_string()
+                       ? result["stop"]
+                       : json(std::string(stop_reason_name(stop)))}};
 }
 
 json job_list_json(std::vector<json> jobs) {
@@ -412,7 +474,7 @@ struct Dispatcher::Impl {
   // table at most request_memory.
   SolveOptions request_options(const json& body, Control& c) const {
     c.set_time_limit(
-        capped(number(body, "time_limit", limits.request_seconds), limits.request_seconds));
+        capped(seconds(body, "time_limit", limits.request_seconds), limits.request_seconds));
     SolveOptions o;
     o.control = &c;
     o.memory_limit = limits.request_memory;
@@ -431,9 +493,11 @@ struct Dispatcher::Impl {
     const double fallback = limits.request_seconds > 0
                                 ? std::min(limits.analysis_seconds, limits.request_seconds)
                                 : limits.analysis_seconds;
-    o.time_limit = capped(number(body, "time_limit", fallback), limits.request_seconds);
-    auto count = body.find("count");
-    if (count != body.end() && count->is_boolean()) o.count = count->get<bool>();
+    o.time_limit = capped(seconds(body, "time_limit", fallback), limits.request_seconds);
+    if (auto count = body.find("count"); count != body.end() && !count->is_null()) {
+      if (!count->is_boolean()) throw ApiError(400, "\"count\" must be true or false");
+      o.count = count->get<bool>();
+    }
     return o;
   }
 
@@ -493,7 +557,7 @@ struct Dispatcher::Impl {
     if (admit) admit();
     Control c(control);
     c.set_time_limit(
-        capped(number(body, "time_limit", limits.request_seconds), limits.request_seconds));
+        capped(seconds(body, "time_limit", limits.request_seconds), limits.request_seconds));
     c.set_memory_budget(limits.request_memory);
     o.control = &c;
     SolutionsJson js(p, o);
@@ -621,10 +685,8 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
       if (path == "/api/presets") return {200, presets_json()};
       if (path == "/api/board") {
         const json params = query_object(query);
-        json b = json::object();
-        for (const char* k : {"board", "lattice"})
-          if (params.contains(k)) b[k] = params[k];
-        return {200, geometry_json(*request_board(b))};
+        check_keys(params, method, path);
+        return {200, geometry_json(*request_board(params))};
       }
     } else if (method == "POST") {
       enum class Endpoint { None, Board, Game, Solve, Hint, Analysis, Mistake, Lookups, Solutions };
@@ -642,6 +704,7 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
           throw ApiError(400, "the request body must be a JSON object");
         const json empty = json::object();
         const json& b = body.is_null() ? empty : body;
+        check_keys(b, method, path);
         switch (e) {
           case Endpoint::Board:
             return {200, geometry_json(*request_board(b))};
@@ -682,7 +745,9 @@ json Dispatcher::prepare(const json& body_in, Control& control,
                          const std::function<void(const json&)>& progress) {
   if (!body_in.is_null() && !body_in.is_object())
     throw ApiError(400, "the request body must be a JSON object");
-  const Problem p = request_problem(body_in.is_null() ? json::object() : body_in);
+  const json& body = body_in.is_null() ? json::object() : body_in;
+  check_keys(body, "POST", "/api/lookups");
+  const Problem p = request_problem(body);
   if (!impl_->limits.lookups)
     return lookup_status_json(LookupStatus{
         LookupStatus::State::None, {}, -1, 0, 0, 0, "look-ups are off in this engine", 1});
@@ -701,6 +766,7 @@ JobSpec Dispatcher::job(const json& body_in) const {
   if (!body_in.is_null() && !body_in.is_object())
     throw ApiError(400, "the request body must be a JSON object");
   const json body = body_in.is_null() ? json::object() : body_in;
+  check_keys(body, "POST", "/api/jobs");
   const Limits& l = impl_->limits;
   JobSpec spec;
   spec.kind = field(body, "kind");
@@ -718,7 +784,7 @@ JobSpec Dispatcher::job(const json& body_in) const {
     throw ApiError(413, "board " + b.name() + " has " + std::to_string(b.size()) + " holes: a " +
                             kind + " job takes boards of at most " +
                             std::to_string(l.max_census_holes) + " holes here");
-  spec.time_limit = capped(number(body, "time_limit", l.job_seconds), l.job_seconds);
+  spec.time_limit = capped(seconds(body, "time_limit", l.job_seconds), l.job_seconds);
   return spec;
 }
 
