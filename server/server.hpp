@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "pegsol/control.hpp"
 
@@ -15,8 +18,12 @@ namespace pegsol::server {
 // api::Limits are taken from them.
 struct ServeOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;                          // 0: any free port (on_listen says which)
-  int http_threads = 64;                    // connections served at once
+  int port = 8080;                // 0: any free port (on_listen says which)
+  int max_connections = 128;      // connections served at once; more get 503 and are closed
+  double read_seconds = 10;       // a request's line, headers and body: read within this, or closed
+  double keep_alive_seconds = 5;  // a kept-alive connection's wait for its next request
+  std::vector<std::string> allow_origins;   // pages besides the server's own that may use it
+  double job_pause_seconds = 60;            // a job paused this long is cancelled
   int compute_slots = 4;                    // solves, hints and analyses at once; more: 503
   int max_jobs = 2;                         // jobs running at once; more: 503
   int max_kept_jobs = 32;                   // jobs kept for polling, finished ones evicted first
@@ -40,5 +47,22 @@ struct ServeOptions {
 // when the address cannot be bound. `on_listen` gets the bound port before the first request.
 int serve(const ServeOptions& options, const Control& control,
           const std::function<void(int port)>& on_listen = {});
+
+// The server's request handling without a socket: the bytes of HTTP requests in (one or more,
+// pipelined), the bytes of the answers out, as a connection would carry them. For the fuzz
+// target over raw requests (fuzz/http.cpp); jobs it starts run as under serve().
+class RawServer {
+ public:
+  RawServer(const ServeOptions& options, const Control& control);
+  ~RawServer();
+  RawServer(const RawServer&) = delete;
+  RawServer& operator=(const RawServer&) = delete;
+  // The answers to `requests`: the bytes written back for each request, in order.
+  std::vector<std::string> answer(std::string_view requests);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace pegsol::server

@@ -239,7 +239,7 @@ try:
     host, port = g.base.split("//")[1].rsplit(":", 1)
     body = json.dumps({"board": "wiegleb", "algorithm": "dfs", "time_limit": 60}).encode()
     c = socket.create_connection((host, int(port)))
-    c.sendall(b"POST /api/solve HTTP/1.1\r\nHost: pegsol\r\nContent-Type: application/json\r\n"
+    c.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
               b"Content-Length: %d\r\n\r\n" % len(body) + body)
     busy = None
     for _ in range(100):  # until the search holds the slot
@@ -259,6 +259,144 @@ try:
     check("slot-free-after-gone", g.post("/api/solve", {"board": "triangle:5"})[0] == 200)
 finally:
     g.stop()
+
+# Hostile input (issue 44): every byte sequence gets a 4xx or an answer, and the server lives on.
+h = Server(pegsol, "--jobs", "2", "--job-pause-seconds", "1", "--connections", "100",
+           "--allow-origin", "http://friend.test:3000")
+try:
+    H = b"Host: 127.0.0.1\r\n"
+
+    def alive(name):
+        st, r, _ = h.get("/api/status")
+        check(name + " (alive after)", st == 200 and h.proc.poll() is None, (st, r))
+
+    # Case 1: bytes that are not UTF-8 in the path, the query, a body; a NUL in a string.
+    for path in (b"/%ff", b"/nope%c3%28", b"/api/jobs/1%ff/cancel", b"/api/board?board=%ff",
+                 b"/api/board?%ff=1"):
+        method = b"POST" if path.endswith(b"cancel") else b"GET"
+        st, r = h.raw(method + b" " + path + b" HTTP/1.1\r\n" + H + b"Content-Length: 0\r\n\r\n")
+        check(f"bytes-in-path {path}", st in (400, 404) and r and "error" in r, (st, r))
+    alive("bytes-in-path")
+    for body in (b'{"board": "\xff"}', b'{"\xfe": 1}'):
+        st, r, _ = h.post("/api/solve", raw=body)
+        check(f"bytes-in-body {body}", st == 400 and r and "error" in r, (st, r))
+    st, r, _ = h.post("/api/solve", {"board": "eng\u0000lish"})
+    check("nul-in-string", st == 400 and "NUL" in r["error"] and '"board"' in r["error"], r)
+    alive("bytes-in-body")
+
+    # Case 2: bodies bounded however they are sent; a body's type must be JSON.
+    chunk = b"x" * 65536
+    chunked = (b"POST /api/solve HTTP/1.1\r\n" + H + b"Content-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n" +
+               b"".join(b"%x\r\n" % len(chunk) + chunk + b"\r\n" for _ in range(160)))
+    rss = h.rss_kb()
+    st, r = h.raw(chunked)
+    check("chunked-refused", st == 411 and "Content-Length" in r["error"], (st, r))
+    st, r = h.raw(b"POST /api/solve HTTP/1.1\r\n" + H + b"Content-Type: application/json\r\n"
+                  b"Content-Length: 300000000\r\n\r\n" + chunk * 40)
+    check("length-over-cap", st == 413 and "larger than" in r["error"], (st, r))
+    check("bodies-bounded-rss", h.rss_kb() - rss < 64 * 1024, (rss, h.rss_kb()))
+    st, r = h.raw(b"POST /api/solve HTTP/1.1\r\n" + H +
+                  b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 9000\r\n"
+                  b"\r\n" + b"a" * 9000)
+    check("form-type-415", st == 415 and "application/json" in r["error"], (st, r))
+    st, r = h.raw(b"POST /api/solve HTTP/1.1\r\n" + H + b"Content-Type: text/plain\r\n"
+                  b"Content-Length: 2\r\n\r\n{}")
+    check("text-plain-415", st == 415, (st, r))
+    many = b"".join(b"X-Pad-%d: %s\r\n" % (i, b"y" * 1000) for i in range(200))
+    st, r = h.raw(b"GET /api/status HTTP/1.1\r\n" + H + many + b"\r\n")
+    check("headers-bounded", st in (400, 413, 431) or st is None, (st, r))
+    alive("bodies")
+
+    # Case 4: only loopback names and the allowed origins; a cross-origin page is refused.
+    st, r = h.raw(b"GET /api/jobs HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n")
+    check("host-refused", st == 403 and "evil.example" in r["error"], (st, r))
+    st, r = h.raw(b"POST /api/jobs HTTP/1.1\r\n" + H + b"Origin: http://evil.example\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: 16\r\n\r\n"
+                  b'{"kind":"count"}')
+    check("origin-refused", st == 403 and "--allow-origin" in r["error"], (st, r))
+    port = h.base.rsplit(":", 1)[1].encode()
+    for origin in (b"http://127.0.0.1:" + port, b"http://localhost:" + port,
+                   b"http://friend.test:3000"):
+        st, r = h.raw(b"GET /api/status HTTP/1.1\r\nHost: localhost:" + port + b"\r\nOrigin: " +
+                      origin + b"\r\n\r\n")
+        check(f"origin-allowed {origin}", st == 200, (st, r))
+    st, r = h.raw(b"GET /api/status HTTP/1.1\r\nHost: friend.test\r\n\r\n")
+    check("host-of-allowed-origin", st == 200, (st, r))
+    st, j1, _ = h.post("/api/jobs", {"kind": "count", "board": "triangle:5"})
+    st2, j2, _ = h.post("/api/jobs", {"kind": "count", "board": "triangle:5"})
+    ids = [j["id"] for j in (j1, j2) if isinstance(j, dict) and "id" in j]
+    check("job-ids-unguessable", len(ids) == 2 and ids[0] != ids[1] and
+          all(len(i) == 32 and int(i, 16) >= 0 for i in ids), (j1, j2))
+
+    # Case 5: a paused job expires (here after 1 s), even while polled.
+    for i in ids:
+        for _ in range(100):
+            if h.get(f"/api/jobs/{i}")[1]["state"] != "running":
+                break
+            time.sleep(0.05)
+    st, pj, _ = h.post("/api/jobs", {"kind": "count", "board": job_board})
+    h.post(f"/api/jobs/{pj['id']}/pause", {})
+    for _ in range(100):
+        p = h.get(f"/api/jobs/{pj['id']}")[1]
+        if p["state"] not in ("running", "paused", "cancelling"):
+            break
+        time.sleep(0.1)
+    check("paused-job-expires", p["state"] in ("cancelled", "done"), p)
+
+    # Case 6: unknown keys and wrong values name the key.
+    st, r, _ = h.post("/api/solve", {"board": "english", "strat": "c1", "end": "c1"})
+    check("unknown-key", st == 400 and '"strat"' in r["error"] and '"start"' in r["error"], r)
+    st, r, _ = h.post("/api/solve", {"board": "triangle:5", "time_limit": -1})
+    check("negative-time-limit", st == 400 and "time_limit" in r["error"], r)
+
+    # Case 9: a POST with no body (curl -X POST) is answered at once, and cancels.
+    st, cj, _ = h.post("/api/jobs", {"kind": "count", "board": job_board})
+    st, r = h.raw(b"POST /api/jobs/" + cj["id"].encode() + b"/cancel HTTP/1.1\r\n" + H + b"\r\n",
+                  timeout=3)
+    check("cancel-without-body", st == 200 and r["state"] in ("cancelling", "cancelled", "done"),
+          (st, r))
+    alive("jobs")
+
+    # Case 3: slow clients (one header line every second, never done) do not starve the others;
+    # past --connections, a connection gets 503 at once.
+    host, port_s = h.base.split("//")[1].rsplit(":", 1)
+    slow = []
+    for i in range(70):
+        c = socket.create_connection((host, int(port_s)))
+        c.sendall(b"GET /api/status HTTP/1.1\r\n")
+        slow.append(c)
+    probes = []
+    for t in range(6):
+        for c in slow:
+            try:
+                c.sendall(b"X-Slow: %d\r\n" % t)
+            except OSError:
+                pass
+        try:
+            probes.append(h.request("GET", "/api/status", timeout=4)[0])
+        except OSError as e:
+            probes.append(str(e))
+        time.sleep(1)
+    check("slowloris", probes == [200] * 6, probes)
+    more = [socket.create_connection((host, int(port_s))) for _ in range(40)]
+    st, r = h.raw(b"GET /api/status HTTP/1.1\r\n" + H + b"\r\n")
+    check("connections-bounded", st == 503 and "connections" in r["error"], (st, r))
+    for c in slow + more:
+        c.close()
+    alive("slow clients")
+finally:
+    h.stop()
+
+# Case 7: a port taken is an error at start.
+a = Server(pegsol)
+try:
+    port = a.base.rsplit(":", 1)[1]
+    b = subprocess.run([pegsol, "serve", "--port", port], capture_output=True, text=True,
+                       timeout=20)
+    check("port-taken", b.returncode == 2 and "cannot listen" in b.stderr, (b.returncode, b.stderr))
+finally:
+    a.stop()
 
 # Loopback by default; --host says when it is not.
 # SIGTERM at once after the lines, five times: the server stops even before it has begun to

@@ -1,4 +1,4 @@
-// `pegsol serve [--port 8080] [--host 127.0.0.1] [--open]`.
+// `pegsol serve [--port 8080] [--host 127.0.0.1] [--open] [--allow-origin ORIGIN]...`.
 #include "serve_cmd.hpp"
 
 #include <cstdio>
@@ -31,6 +31,15 @@ ServeCommand::ServeCommand(CLI::App& app) {
       ->check(CLI::Range(1, 64));
   cmd_->add_option("--jobs", max_jobs_, "Jobs running at once (more get 503)")
       ->check(CLI::Range(1, 16));
+  cmd_->add_option("--connections", max_connections_,
+                   "Connections served at once (more get 503 and are closed)")
+      ->check(CLI::Range(1, 4096));
+  cmd_->add_option("--job-pause-seconds", job_pause_seconds_, "A job paused this long is cancelled")
+      ->check(cli::positive_check());
+  cmd_->add_option("--allow-origin", allow_origins_,
+                   "A page (scheme://host[:port]) besides the server's own that may use the API; "
+                   "repeatable")
+      ->allow_extra_args(false);
 }
 
 std::optional<int> ServeCommand::run(const Control& control) const {
@@ -43,6 +52,9 @@ std::optional<int> ServeCommand::run(const Control& control) const {
   o.job_seconds = job_seconds_;
   o.compute_slots = compute_slots_;
   o.max_jobs = max_jobs_;
+  o.max_connections = max_connections_;
+  o.job_pause_seconds = job_pause_seconds_;
+  o.allow_origins = allow_origins_;
   const bool loopback = host_ == "127.0.0.1" || host_ == "localhost" || host_ == "::1";
   int rc = server::serve(o, control, [&](int port) {
     const std::string url = fmt::format(

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,7 +25,9 @@ class ServeCommand {
   int port_ = 8080;
   bool open_ = false;
   double request_seconds_ = 5, job_seconds_ = 300;
-  int compute_slots_ = 4, max_jobs_ = 2;
+  int compute_slots_ = 4, max_jobs_ = 2, max_connections_ = 128;
+  double job_pause_seconds_ = 60;
+  std::vector<std::string> allow_origins_;
 };
 
 }  // namespace pegsol::cli

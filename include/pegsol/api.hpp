@@ -85,10 +85,10 @@ class Dispatcher {
   Dispatcher& operator=(const Dispatcher&) = delete;
 
   // One request of the JSON API: method "GET", "POST" or "DELETE"; target the path with an optional
-  // query; each endpoint takes the body (or query) keys of docs/api.md alone: an unknown key is a
-  // 400 naming it and the endpoint, a value of the wrong type or range a 400 naming its key.
   // query ("/api/board?board=english"); body the parsed JSON body (null when none). `control` (may
   // be null) stops the call (a client gone, a server stopping). Never throws: errors are replies.
+  // Each endpoint takes the body (or query) keys of docs/api.md alone: an unknown key is a 400
+  // naming it and the endpoint, a value of the wrong type or range a 400 naming its key.
   // Handles every endpoint of docs/api.md except the job table ones (/api/jobs...) and the page
   // files, which belong to the front (a 404 reply for those, naming the path).
   Reply handle(std::string_view method, std::string_view target, const nlohmann::json& body,
