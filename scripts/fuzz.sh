@@ -19,6 +19,10 @@ fi
 # fuzz_one TARGET: runs one target; its verdict on stdout, status 1 on a crash.
 fuzz_one() {
   local target=$1
+  if [ "$target" = http ] && [ ! -x "$build/fuzz/fuzz_$target" ]; then
+    echo "fuzz_http: not built in $build (no cpp-httplib)"
+    return 0
+  fi
   [ -x "$build/fuzz/fuzz_$target" ] || { echo "fuzz_$target: not built in $build"; return 1; }
   local work=$build/findings/$target
   mkdir -p "$work/corpus"
@@ -36,7 +40,8 @@ fuzz_one() {
 # Two targets at a time, one per core; each prints its verdict when it ends.
 status=0
 pids=()
-for target in drawing game notation spec json_spec; do
+# http: where the server is built (cpp-httplib found).
+for target in drawing game notation spec json_spec http; do
   if [ "${#pids[@]}" = 2 ]; then
     wait "${pids[0]}" || status=1
     pids=("${pids[1]}")
