@@ -489,9 +489,10 @@ class BoundedStream : public httplib::Stream {
     budget_ = bytes;
     deadline_ = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
                                          std::chrono::duration<double>(seconds));
-    over_ = false;
+    over_ = expired_ = false;
   }
-  bool over() const { return over_; }  // the request needed more than its budget
+  bool over() const { return over_; }        // the request needed more than its budget
+  bool expired() const { return expired_; }  // a read waited past the request's deadline
   bool buffered() const { return pos_ < len_; }
 
   ssize_t read(char* ptr, size_t size) override {
@@ -528,6 +529,9 @@ class BoundedStream : public httplib::Stream {
   std::size_t pos_ = 0, len_ = 0, budget_ = 0;
   SteadyClock::time_point deadline_ = SteadyClock::now();
   bool over_ = false;
+
+ protected:
+  bool expired_ = false;
 };
 
 // A connection's socket.
@@ -552,7 +556,10 @@ class SocketStream final : public BoundedStream {
 
  private:
   ssize_t fill(char* to, std::size_t size) override {
-    if (!poll_for(POLLIN, left_ms())) return -1;
+    if (!poll_for(POLLIN, left_ms())) {
+      expired_ = true;
+      return -1;
+    }
     ssize_t n;
     do n = ::recv(fd_, to, size, 0);
     while (n < 0 && errno == EINTR);
@@ -751,7 +758,7 @@ class HttpServer final : public httplib::Server {
     } catch (...) {
       ok = false;
     }
-    return ok && !closed && !unread && !strm.over();
+    return ok && !closed && !unread && !strm.over() && !strm.expired();
   }
 
   bool process_and_close_socket(socket_t sock) override {
