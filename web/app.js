@@ -6,6 +6,7 @@ import {download, downloadGame, downloadPosition, gameText, printGame} from './f
 import {esc, fmt, plural} from './format.js';
 import {chains, count, Game, parseMoves, single} from './game.js';
 import {createJobs} from './jobs.js';
+import {createSolutions} from './solutions.js';
 import {createView} from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -320,6 +321,35 @@ async function whereWrong() {
   }
 }
 
+// A token of the problem and its first `n` moves.
+const here = (n) => `${S.problemKey()}|${S.moves.slice(0, n).map((m) => S.chainText(m)).join(' ')}`;
+
+// Back to the moves played a here() token names, when the move list still starts with them.
+function rewind(token) {
+  for (let n = 0; n <= S.moves.length; n++)
+    if (here(n) === token) {
+      stopAnim();
+      setCursor(n);
+      return true;
+    }
+  return false;
+}
+
+// Puts a solution's moves after the moves played, to step through (Step, Play, the slider).
+function showSolution(rest, label) {
+  stopAnim();
+  const from = S.cursor;
+  S.moves = S.moves.slice(0, from).concat(rest);
+  S.chain = false;
+  S.note = {
+    moves: S.moves,
+    proven: true,
+    text: `${label}: moves ${from + 1}-${S.moves.length}; Step, Play or the slider go through it.`,
+  };
+  $('anim-bar').hidden = false;
+  changed();
+}
+
 // The whole game to print or draw: the list's moves when they win, else the moves played and a
 // finish the engine finds from there ({error} when there is none).
 async function wholeGame() {
@@ -356,23 +386,30 @@ async function useWholeGame(what, f) {
 // The start of a board picked under "Other boards": its default when one peg can be reached from
 // it, else the first single vacancy the engine finds solvable (a few seconds at most).
 async function solvableStart(spec, geo) {
-  const tried = new Set();
-  const candidates =
-      [geo.default?.start, ...geo.names.map((_, h) => single(geo, h))].filter(Boolean);
+  const candidates = [...new Set(
+      [geo.default?.start, ...geo.names.map((_, h) => single(geo, h))].filter(Boolean))];
   const until = performance.now() + 6000;
+  const open = [];  // the starts the engine could not settle in its time
+  let asked = 0;
   for (const start of candidates) {
-    if (tried.has(start) || performance.now() > until) continue;
-    tried.add(start);
-    const a = await api('/api/analysis', {...spec, start, end: 'any', count: false, time_limit: 1})
+    if (performance.now() > until) break;
+    asked++;
+    const a = await api('/api/analysis', {...spec, start, end: 'any', count: false, time_limit: 2})
                   .catch(() => null);
     if (a?.one_peg.verdict === 'solvable')
       return {start, end: start === geo.default?.start ? geo.default.end : 'any'};
+    if (a?.one_peg.verdict !== 'not solvable') open.push(start);
   }
+  // None shown solvable: the first the engine could not settle, else the default, saying why.
+  const start = open[0] ?? geo.default?.start ?? single(geo, 0);
+  const all = asked === candidates.length;
   return {
-    start: geo.default?.start ?? single(geo, 0),
-    end: geo.default?.end ?? 'any',
-    note: `No single vacancy of ${
-        geo.board} was found that leaves one peg: this start cannot be solved.`,
+    start,
+    end: start === geo.default?.start ? geo.default.end : 'any',
+    note: open.length ?
+        '' :
+        `No single vacancy of ${geo.board} ${all ? 'leaves' : 'was found that leaves'} one peg: ` +
+            'this start cannot be solved.',
   };
 }
 
@@ -545,9 +582,20 @@ function fromHash() {
   return loadBoard(spec, {start: q.get('start'), end: q.get('end'), goal: q.get('goal'), moves});
 }
 
+// The game at the page's start: the link's, else the one saved in the browser, else a triangle.
 async function restore() {
-  const fromLink = fromHash();
-  if (fromLink) return fromLink;
+  let problem = '';
+  try {
+    const fromLink = fromHash();
+    if (fromLink) return await fromLink;
+  } catch (e) {
+    problem = `The link's game cannot be loaded: ${e.message}`;
+  }
+  await restoreSaved();
+  if (problem) say(problem);
+}
+
+async function restoreSaved() {
   const saved = localStorage.getItem('pegsol-game');
   if (saved) {
     try {
@@ -690,6 +738,14 @@ async function init() {
     playFewest,
     playProblem: (v, end) => failSay(loadBoard(S.spec, {start: single(S.geo, v), end})),
     status: say,
+  });
+  createSolutions({
+    api,
+    $,
+    request: (extra) => S.request(extra),
+    here: () => here(S.cursor),
+    rewind,
+    show: showSolution,
   });
   $('job-count').onclick = () => jobs.start('count');
   $('job-table').onclick = () => jobs.start('table');

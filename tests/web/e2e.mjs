@@ -43,9 +43,11 @@ const served = await new Promise((resolve, reject) => {
   setTimeout(() => reject(new Error('pegsol serve did not start')), 10000);
 });
 const api = async (path, body) => {
-  const r = await fetch(
-      served + path.slice(1),
-      body === undefined ? {} : {method: 'POST', body: JSON.stringify(body)});
+  const r = await fetch(served + path.slice(1), body === undefined ? {} : {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify(body)
+  });
   return r.json();
 };
 // A job run on the reference server to its end: its result.
@@ -119,7 +121,7 @@ try {
               {timeout: 15000})
           .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
-  const t = {page, api, refJob, check, shot, ready, text, waitText, shots};
+  const t = {page, api, refJob, check, shot, ready, text, waitText, shots, base};
 
   // First paint, and the page's size.
   const paints = [];
@@ -165,7 +167,7 @@ try {
   let bytes = 0;
   const files = [
     '', 'style.css', 'app.js', 'board.js', 'engine.js', 'files.js', 'format.js', 'game.js',
-    'jobs.js', 'view.js'
+    'jobs.js', 'solutions.js', 'view.js'
   ];
   for (const f of files) bytes += (await (await fetch(base + f)).arrayBuffer()).byteLength;
   figures.page_bytes = bytes;
@@ -463,6 +465,9 @@ try {
   await page.waitForFunction(
       () => document.getElementById('pegs-count').textContent === '1 peg', null, {timeout: 60000});
   await shot('13d-english-fewest');
+  // The distinct solutions (after the English job step: the static edition's module has had
+  // POST /api/solutions since it was built after 6e2ea8e).
+  await steps.solutions(t, geo);
 
   // A fewest-moves job from a triangle:5 position, then played from the job's result.
   await page.selectOption('#board-select', 'triangle:5');

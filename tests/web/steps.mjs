@@ -169,6 +169,23 @@ export async function restartKeeps(t) {
 
 // A link pasted into the open tab loads its game; a drawn board's link carries the drawing.
 export async function links(t) {
+  // A link whose moves are illegal: the page says so, on a new tab and in an open one.
+  const bad = '#board=triangle:5&start=011111111111111&end=any&moves=1-4';
+  await t.page.goto('about:blank');
+  await t.page.goto(t.base + bad);
+  await t.page.waitForSelector('body[data-ready="1"]');
+  t.check(
+      'bad-link-load',
+      await t.waitText('#status', /^The link's game cannot be loaded: move 1 \(1-4\): /),
+      await t.text('#status'));
+  await t.ready();
+  await t.page.evaluate((h) => {
+    location.hash = h;
+  }, bad.replace('1-4', '2-4'));
+  t.check(
+      'bad-link-open',
+      await t.waitText('#status', /^The link's game cannot be loaded: move 1 \(2-4\): /),
+      await t.text('#status'));
   t.check(
       'hashchange',
       await goHash(t, '#board=triangle:6&moves=4-1', '19 pegs') &&
@@ -544,4 +561,46 @@ export async function phone(t) {
   t.check('phone-help-top', d[0] === 0 && d[1] >= 0 && d[1] < 40, JSON.stringify(d));
   await t.shot('16b-phone-help');
   await t.page.keyboard.press('Escape');
+}
+
+// The distinct solutions from the game's position, put on the board one at a time and stepped
+// through, as the reference server lists them.
+export async function solutions(t, geo) {
+  const moves = ['4-1', '6-4'];
+  const start = '011111111111111';
+  await goHash(t, `#board=triangle:5&start=${start}&end=any&moves=${moves.join('%20')}`, '12 pegs');
+  await t.ready();
+  const ref = await t.api(
+      '/api/solutions',
+      {board: 'triangle:5', start, end: 'any', moves, distinct: true, limit: 100});
+  const n = ref.solutions.length;
+  const said = ref.status === 'complete' ?
+      `${n} distinct solutions from here.` :
+      `The first ${n} distinct solutions from here (there are more).`;
+  await open(t, 'solutions');
+  await t.page.click('#sol-find');
+  t.check(
+      'solutions-found', n > 1 && await t.waitText('#sol-summary', said),
+      await t.text('#sol-summary'));
+  const list = async () =>
+      (await t.page.$$eval('#move-list li', (l) => l.map((x) => x.textContent))).join(' ');
+  const want =
+      (i) => [...moves, ...chains(ref.solutions[i].moves).map((m) => chainText(geo, m))].join(' ');
+  t.check(
+      'solution-first',
+      await t.waitText('#sol-index', `Solution 1 of ${n}`) && (await list()) === want(0) &&
+          (await t.text('#moves-count')) === '2 moves',
+      await list());
+  await t.page.click('#anim-step');
+  t.check(
+      'solution-step',
+      await t.waitText('#moves-count', '3 moves') && (await t.text('#pegs-count')) === '11 pegs');
+  await t.page.click('#sol-next');
+  t.check(
+      'solution-next',
+      await t.waitText('#sol-index', `Solution 2 of ${n}`) &&
+          (await t.text('#moves-count')) === '2 moves' && (await list()) === want(1),
+      await list());
+  await t.shot('26-solutions');
+  await open(t, 'solutions', false);
 }
