@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -113,6 +115,34 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
   }
 }
 
+// A directory of its own for a test's checkpoints or spill files, removed at the end.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name) {
+    path = std::filesystem::temp_directory_path() /
+           ("pegsol-fewest-" + name + "-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+// Passes whose levels all go to disk, each made in groups of one shard: the same fewest.
+// Returns whether it spilled (a problem the first solution and its shortening settle has no
+// passes).
+bool check_spilled(const Problem& p, int expected) {
+  TempDir dir("spill");
+  FewestOptions o;
+  o.spill_dir = dir.path.string();
+  o.spill_always = true;
+  FewestResult r = fewest_solve(p, o);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path));
+  check_solution(p, r, expected);
+  return r.spill_peak_bytes > 0;
+}
+
 // Passes that keep only each side's last levels: the same fewest, with a solution (known before
 // the last pass, or rebuilt through its meeting position) or, where none could be rebuilt, as
 // the proven bound of a memory stop.
@@ -143,7 +173,7 @@ FewestResult check_released(const Problem& p, int expected) {
 // Checks every figure against the reference; returns how many pairs the tight pagodas stored
 // fewer positions for.
 int check_board(const std::string& spec, bool every_pair, std::vector<int> starts = {}) {
-  int pruned = 0;
+  int pruned = 0, spilled = 0, solvable = 0;
   SCOPED_TRACE(spec);
   BoardPtr board = make_board(spec);
   const Board& b = *board;
@@ -176,6 +206,7 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
         continue;
       }
       check_solution(p, r, expected);
+      ++solvable;
       const FewestResult rt = fewest_solve(p, tight), rp = fewest_solve(p, plain);
       check_solution(p, rt, expected);
       EXPECT_EQ(rp.moves, expected);
@@ -205,6 +236,7 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
       wide.wide_keys = true;
       check_solution(p, fewest_solve(p, wide), expected);
       check_released(p, expected);
+      spilled += check_spilled(p, expected);
     }
     // Goal any: the least over the ends.
     int least = -1;
@@ -217,6 +249,8 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
     else
       check_solution(any, r, least);
   }
+  // Some levels went to disk (triangle:4's problems are settled before any pass).
+  if (solvable > 1 && n > 10) EXPECT_GT(spilled, 0);
   FewestBoardResult best = fewest_board(board);
   if (starts.size() < static_cast<std::size_t>(n)) {
     // The reference saw some vacancies only: the minimum is at most what it found.
@@ -236,6 +270,15 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
   Problem p{board, single_vacancy(b, best.start), {Goal::Kind::Hole, best.end, {}}};
   check_solution(p, best.result, board_min);
   EXPECT_EQ(table.at(best.start, best.end), board_min);
+  // Split by start class and end class, each search limited by the best found: the same.
+  FewestOptions split;
+  split.split = true;
+  FewestBoardResult sb = fewest_board(board, split);
+  EXPECT_EQ(sb.result.status, Status::Solved) << sb.result.reason;
+  if (sb.result.status == Status::Solved) {
+    Problem q{board, single_vacancy(b, sb.start), {Goal::Kind::Hole, sb.end, {}}};
+    check_solution(q, sb.result, board_min);
+  }
   // The board's minimum with passes that keep only their last levels (every start at once).
   FewestOptions lean;
   lean.release_levels = true;
@@ -629,6 +672,139 @@ TEST(Fewest, ThreadsGiveTheSameAnswer) {
   FewestResult ra = fewest_solve(p, one), rb = fewest_solve(p, two);
   EXPECT_EQ(ra.moves, rb.moves);
   EXPECT_EQ(ra.jumps, rb.jumps);
+}
+
+// Runs `run` with checkpoints in `dir`, stopped (cancelled) after the first state it writes,
+// then resumed from there and stopped again after the next one, until a run completes: a run
+// killed after each pass and each level of a pass. Returns the completed run's result and how many
+// runs it took.
+template <class Result, class Run>
+Result killed_at_each_pass(const std::string& dir, Run run, int& runs) {
+  runs = 0;
+  for (bool resume = false;; resume = true) {
+    ++runs;
+    Control c;
+    FewestOptions o;
+    o.control = &c;
+    o.checkpoint_dir = dir;
+    o.resume = resume;
+    int saves = 0;
+    o.checkpointed = [&](int) {
+      if (++saves == 1) c.cancel();
+    };
+    Result r = run(o);
+    const FewestResult& f = [&]() -> const FewestResult& {
+      if constexpr (std::is_same_v<Result, FewestBoardResult>)
+        return r.result;
+      else
+        return r;
+    }();
+    if (f.stop == StopReason::None || runs > 2000) return r;
+    EXPECT_EQ(f.stop, StopReason::Cancelled);
+  }
+}
+
+// A killed run resumed from its checkpoint at every pass gives the reference's fewest moves:
+// one problem, the board's minimum, and the board's minimum split by classes.
+TEST(Fewest, CheckpointsResumeAtEachPass) {
+  for (const std::string spec : {"triangle:5", "rect:3x4", "hexagon:2"}) {
+    SCOPED_TRACE(spec);
+    BoardPtr board = make_board(spec);
+    const Board& b = *board;
+    int board_min = -1;
+    for (int s : one_hole_a_class(b))
+      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
+        if (board_min < 0 || m < board_min) board_min = m;
+    for (const bool split : {false, true}) {
+      TempDir dir(spec + (split ? "-split" : "-board"));
+      int runs = 0;
+      FewestBoardResult r = killed_at_each_pass<FewestBoardResult>(
+          dir.path.string(),
+          [&](FewestOptions o) {
+            o.split = split;
+            o.beam = 0;  // every pass from the bound, so that there are passes to kill
+            return fewest_board(board, o);
+          },
+          runs);
+      if (board_min < 0) {  // hexagon:2: no single vacancy ends with one peg
+        EXPECT_EQ(r.result.status, Status::Impossible) << r.result.reason;
+        continue;
+      }
+      ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+      Problem q{board, single_vacancy(b, r.start), {Goal::Kind::Hole, r.end, {}}};
+      check_solution(q, r.result, board_min);
+      EXPECT_GT(runs, 1);
+    }
+  }
+  // One problem: from triangle:6's top corner to the last hole that takes it the most moves,
+  // against the reference.
+  BoardPtr board = make_board("triangle:6");
+  const HoleSet start = single_vacancy(*board, 0);
+  std::map<Mask, int> ref = reference(*board, bits_of(start), 1);
+  ASSERT_FALSE(ref.empty());
+  Mask end = ref.begin()->first;
+  for (auto& [pegs, m] : ref)
+    if (m > ref[end]) end = pegs;
+  const Problem p{board, start, {Goal::Kind::Hole, std::countr_zero(end), {}}};
+  TempDir dir("problem");
+  int runs = 0;
+  FewestResult r = killed_at_each_pass<FewestResult>(
+      dir.path.string(),
+      [&](FewestOptions o) {
+        o.beam = 0;
+        return fewest_solve(p, o);
+      },
+      runs);
+  check_solution(p, r, ref[end]);
+  EXPECT_GT(runs, 1);
+}
+
+// A state of another problem, or a damaged one, is bad input naming the file.
+TEST(Fewest, ResumeRefusesAnotherProblemOrADamagedState) {
+  TempDir dir("refuse");
+  BoardPtr board = make_board("triangle:5");
+  FewestOptions o;
+  o.checkpoint_dir = dir.path.string();
+  ASSERT_EQ(fewest_board(board, o).result.status, Status::Solved);
+  o.resume = true;
+  EXPECT_EQ(fewest_board(board, o).result.moves, 9);  // a completed state: the same answer
+  try {
+    fewest_board(make_board("triangle:6"), o);
+    ADD_FAILURE() << "another board's state was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("another problem"), std::string::npos) << e.what();
+  }
+  const std::filesystem::path state = dir.path / "fewest.state";
+  std::string text;
+  {
+    std::ifstream in(state);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = text.find("floor ");
+  ASSERT_NE(at, std::string::npos);
+  text[at + 6] = text[at + 6] == '1' ? '2' : '1';
+  std::ofstream(state) << text;
+  try {
+    fewest_board(board, o);
+    ADD_FAILURE() << "a damaged state was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+  }
+}
+
+// The split's searches on 128-bit keys: the same minimum as the 64-bit ones.
+TEST(Fewest, SplitOnWideKeys) {
+  BoardPtr board = make_board("triangle:5");
+  FewestOptions split;
+  split.split = true;
+  FewestOptions wide = split;
+  wide.wide_keys = true;
+  FewestBoardResult a = fewest_board(board), b = fewest_board(board, split),
+                    c = fewest_board(board, wide);
+  ASSERT_EQ(a.result.status, Status::Solved);
+  EXPECT_EQ(b.result.moves, a.result.moves);
+  EXPECT_EQ(c.result.moves, a.result.moves);
+  EXPECT_TRUE(b.result.proven && c.result.proven);
 }
 
 TEST(Fewest, CountMoves) {

@@ -32,11 +32,13 @@ FewestOptions options(const Control& control, const FewestFlags& flags, bool jso
                    p.seconds, p.lower_bound, best, p.window, "");
         return;
       }
+      const std::string pair =
+          p.pair >= 0 ? fmt::format("  pair {}/{}", p.pair + 1, p.pairs) : std::string();
       fmt::print(stderr,
-                 "\r{:.1f} s  moves: at least {}{}  forward at {} pegs, backward at {}  {} "
+                 "\r{:.1f} s  moves: at least {}{}{}  forward at {} pegs, backward at {}  {} "
                  "positions{}   ",
-                 p.seconds, p.lower_bound, best, p.forward_level, p.backward_level, p.positions,
-                 p.released ? " (last levels only)" : "");
+                 p.seconds, p.lower_bound, best, pair, p.forward_level, p.backward_level,
+                 p.positions, p.released ? " (last levels only)" : "");
     };
   return o;
 }
@@ -109,6 +111,26 @@ FewestCommand::FewestCommand(CLI::App& app) {
   cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
       ->check(positive_check());
   cmd_->add_flag("--json", json_, "Print one JSON object");
+  auto* checkpoint = cmd_->add_option(
+      "--checkpoint", checkpoint_dir_,
+      "Directory (made if missing) for the state after each completed pass, so that a killed "
+      "run can go on with --resume");
+  cmd_->add_option("--resume", resume_dir_,
+                   "Go on from the state in this directory (the same command wrote it); "
+                   "checkpoints go on there")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(checkpoint);
+  cmd_->add_option("--spill-dir", spill_dir_,
+                   "Directory for the passes' levels past half of --memory-limit (a file there, "
+                   "removed at the end, even after a kill) instead of stopping")
+      ->check(CLI::ExistingDirectory);
+  cmd_->add_option("--spill-limit", spill_mb_,
+                   "Megabytes the spill files may hold (default: what the disk has); past it, "
+                   "as past --memory-limit without a spill")
+      ->check(positive_check());
+  cmd_->add_flag("--split", split_,
+                 "One search per start class and end class, each limited by the best solution "
+                 "found so far (less memory a search; the same answer)");
   flags_.add(cmd_, "");
 }
 
@@ -122,6 +144,13 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   spec.lattice = lattice_;
   BoardPtr board = build_board(spec);
   FewestOptions o = options(control, flags_, json_);
+  o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
+  o.resume = !resume_dir_.empty();
+  if (!checkpoint_dir_.empty())
+    if (auto error = create_checkpoint_dir(checkpoint_dir_)) throw InputError(*error);
+  o.split = split_;
+  o.spill_dir = spill_dir_;
+  o.spill_limit = megabytes(spill_mb_);
   FewestBoardResult r = fewest_board(board, o);
   end_progress(o);
   const Board& b = *board;
@@ -133,7 +162,10 @@ std::optional<int> FewestCommand::run(const Control& parent) {
     if (r.start >= 0)
       fmt::print("achieved by vacancy {} -> one peg at {}:\n{}", b.hole_name(r.start),
                  b.hole_name(r.end), numbered_moves(b, r.result, terminal_columns()));
-    fmt::print("{} positions stored (up to symmetry), {:.3f} s\n", r.result.positions,
+    fmt::print("{} positions stored (up to symmetry){}, {:.3f} s\n", r.result.positions,
+               r.result.spill_peak_bytes
+                   ? fmt::format(", at most {:.1f} MB on disk", r.result.spill_peak_bytes / 1e6)
+                   : std::string(),
                r.result.seconds);
   }
   return exit_status(r.result.status);

@@ -38,8 +38,11 @@ class FewestCommand {
   CLI::App* cmd_ = nullptr;
   FewestFlags flags_;
   std::string board_, lattice_;
+  std::string checkpoint_dir_, resume_dir_;  // --checkpoint, --resume
+  std::string spill_dir_;                    // --spill-dir
+  bool split_ = false;                       // --split
   bool json_ = false;
-  double time_limit_ = 0, memory_mb_ = 0;
+  double time_limit_ = 0, memory_mb_ = 0, spill_mb_ = 0;
 };
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered

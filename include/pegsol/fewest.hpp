@@ -32,6 +32,9 @@ struct FewestProgress {
   // (window: the moves of the one being searched).
   bool shortening = false;
   int window = 0;
+  // A split board minimum (FewestOptions::split): the pair being searched (0-based) of how many.
+  // lower_bound is then the board's (the least over the pairs), not the pair's.
+  int pair = -1, pairs = 0;
 };
 
 struct FewestOptions {
@@ -62,6 +65,29 @@ struct FewestOptions {
   // When memory runs out before the proof, the rest of the run shortens the best solution by
   // windows anchored at its ends (docs/fewest.md); false: return at once with it as it is.
   bool shorten_ends = true;
+  // A directory for the search's state after each completed pass (fewest_solve and
+  // fewest_board): the floor its passes proved and the best solution, in DIR/fewest.state
+  // (docs/fewest.md). Empty: none. With `resume`, the search goes on from the state there (a
+  // run of the same problem killed at any moment; none there yet: from the beginning); throws
+  // InputError when that state is damaged or of another problem.
+  std::string checkpoint_dir;
+  bool resume = false;
+  // Called after each state written to checkpoint_dir, with its floor (tests stop a run there
+  // and resume it).
+  std::function<void(int)> checkpointed;
+  // A directory for the passes' levels on disk: once the tables held reach half the memory
+  // budget, every level made and sorted goes to an unnamed file there (nothing is left after
+  // the search, even after a kill), and a level too large for the budget is made in groups of
+  // its shards, each from a walk of the level before. Empty: levels stay in memory. The answer
+  // is the same.
+  std::string spill_dir;
+  std::uint64_t spill_limit = 0;  // the most the spill files may hold, in bytes (0: the disk's)
+  bool spill_always = false;  // with spill_dir: every level to disk, one shard a walk (for tests)
+  // fewest_board: one search per start class and end class (the classes of holes under the
+  // board's symmetries) instead of one over every pair, each under a cap that rises with the
+  // least floor of the pairs and stops at the best solution found so far. Each search holds
+  // less; the answer is the same. Its checkpoints say which pairs are settled.
+  bool split = false;
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };
@@ -78,6 +104,7 @@ struct FewestResult {
   std::uint64_t positions = 0;  // positions stored (up to symmetry), both directions
   double seconds = 0;
   StopReason stop = StopReason::None;
+  std::uint64_t spill_peak_bytes = 0;  // the most a pass held on disk (FewestOptions::spill_dir)
 
   // The solution's jumps grouped into moves.
   std::vector<Move> chains() const { return group_moves(jumps); }

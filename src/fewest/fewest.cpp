@@ -22,13 +22,29 @@
 #include <optional>
 #include <stdexcept>
 
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
+
 #include "../core/pool.hpp"
+#include "mapped.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
+#include "spill.hpp"
+#include "state.hpp"
 
 namespace pegsol {
 
 namespace {
+
+using fewest_detail::Checkpoints;
+using fewest_detail::FewestState;
+using fewest_detail::MappedArray;
+using fewest_detail::PairState;
+using fewest_detail::PassState;
+using fewest_detail::problem_identity;
+using fewest_detail::SpillFile;
+using fewest_detail::SpillLedger;
 
 constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();
 
@@ -38,6 +54,14 @@ struct Under {
   const Control* c;
   explicit Under(const Control* given) : c(given ? given : &local) {}
 };
+
+// Gives the heap's free memory back to the system: what a first solver or a level's small tables
+// freed would otherwise stay in the process beside the tables mapped apart.
+void trim_heap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 // Positions as 64-bit keys: boards of at most 64 holes.
 namespace narrow {
@@ -53,6 +77,7 @@ inline std::uint64_t fold(Bits x) {
   return x;
 }
 #include "fewest_engine.ipp"
+#include "fewest_split.ipp"
 }  // namespace narrow
 
 // Positions as 128-bit keys: boards of 65 to 128 holes (triangle:11 and 12, ...).
@@ -72,6 +97,7 @@ inline std::uint64_t fold(Bits x) {
          (static_cast<std::uint64_t>(x >> 64) * 0xD6E8FEB86659FD93ull);
 }
 #include "fewest_engine.ipp"
+#include "fewest_split.ipp"
 }  // namespace wide
 
 }  // namespace
@@ -169,6 +195,8 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     return r;
   }
   const std::vector<Jump> known = dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{};
+  dfs = SolveResult{};
+  trim_heap();
   if (b.size() <= narrow::kWidth && !o.wide_keys)
     narrow::run_problem(p, o, r, known);
   else
@@ -216,11 +244,15 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
         (known.empty() || count_moves(dfs.moves) < count_moves(known)))
       known = dfs.moves;
   }
+  trim_heap();
   FewestBoardResult out;
-  if (b.size() <= narrow::kWidth && !o.wide_keys)
-    narrow::run_board(b, o, out.result, known);
+  const bool narrow_keys = b.size() <= narrow::kWidth && !o.wide_keys;
+  if (o.split)
+    narrow_keys ? narrow::run_board_split(b, o, out.result, known)
+                : wide::run_board_split(b, o, out.result, known);
   else
-    wide::run_board(b, o, out.result, known);
+    narrow_keys ? narrow::run_board(b, o, out.result, known)
+                : wide::run_board(b, o, out.result, known);
   if (!out.result.jumps.empty()) {
     // The vacancy: the one hole the first jump fills that no jump emptied before.
     HoleSet start(b.size(), true);
@@ -240,7 +272,9 @@ FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
-  o.shorten_ends = false;  // a pair the budget stops ends the table, its best solution unused
+  o.shorten_ends = false;    // a pair the budget stops ends the table, its best solution unused
+  o.checkpoint_dir.clear();  // one search per pair: no one state to go on from
+  o.resume = false;
   check_width(b);
   const int n = b.size();
   FewestTable t;

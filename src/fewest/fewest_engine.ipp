@@ -31,19 +31,42 @@ class LevelMap {
   LevelMap() = default;
 
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return (slots_.size() + sorted_.capacity()) * sizeof(Entry); }
+  std::size_t bytes() const { return slots_.bytes() + sorted_.bytes(); }
 
-  const Entry* find(Bits key) const {
+  // The entry of `key` into `out`; false when the table does not hold it.
+  bool find(Bits key, Entry& out) const {
     if (!sorted_.empty()) {
-      auto it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
-                                 [](const Entry& e, Bits k) { return e.key < k; });
-      return it != sorted_.end() && it->key == key ? &*it : nullptr;
+      const Entry* it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                                         [](const Entry& e, Bits k) { return e.key < k; });
+      if (it == sorted_.end() || it->key != key) return false;
+      out = *it;
+      return true;
     }
-    if (slots_.empty()) return nullptr;
+    if (file_) {  // a binary search of the file, one read a probe
+      std::size_t lo = 0, hi = size_;
+      while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        Entry e;
+        file_->read(offset_ + mid * sizeof(Entry), &e, sizeof(Entry));
+        if (e.key == key) {
+          out = e;
+          return true;
+        }
+        if (e.key < key)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return false;
+    }
+    if (slots_.empty()) return false;
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
       const Entry& e = slots_[i];
-      if (e.key == key) return &e;
-      if (e.key == 0) return nullptr;
+      if (e.key == key) {
+        out = e;
+        return true;
+      }
+      if (e.key == 0) return false;
     }
   }
 
@@ -89,35 +112,79 @@ class LevelMap {
     for (const Entry& e : slots_)
       if (e.key != 0) f(e);
     for (const Entry& e : sorted_) f(e);
+    if (file_) {
+      std::vector<Entry> buf;
+      for (std::size_t b = 0; b < size_; b += kChunk)
+        for_range(b, std::min(size_, b + kChunk), f, buf);
+    }
   }
+  static constexpr std::size_t kChunk = std::size_t{1} << 14;  // entries read from disk at once
 
   // Turns the table into a sorted array, full to the last slot: for a level that takes no more
   // positions (it is only looked up, walking a path back). `grow` is told of the array first.
   template <class Grow>
   bool compact(Grow&& grow) {
-    if (!sorted_.empty()) return false;
+    if (!sorted_.empty() || file_) return false;
+    if (size_ == 0) {  // nothing to keep: the slots go
+      slots_.reset();
+      mask_ = 0;
+      return true;
+    }
     grow(size_ * sizeof(Entry));
-    sorted_.reserve(size_);
+    sorted_ = MappedArray<Entry>(size_);
+    std::size_t k = 0;
     for (const Entry& e : slots_)
-      if (e.key != 0) sorted_.push_back(e);
+      if (e.key != 0) sorted_[k++] = e;
     std::sort(sorted_.begin(), sorted_.end(),
               [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    std::vector<Entry>().swap(slots_);
+    slots_.reset();
     mask_ = 0;
     return true;
   }
 
-  // The slots, for walking a range of them.
-  std::size_t capacity() const { return slots_.size(); }
+  // The entries in the order they are stored, for walking a range of them: the slots (the
+  // empty ones skipped), or the sorted array, or the file (read into `buf`).
+  std::size_t capacity() const { return !slots_.empty() ? slots_.size() : size_; }
   template <class F>
-  void for_range(std::size_t begin, std::size_t end, F&& f) const {
-    for (std::size_t i = begin; i < end; ++i)
-      if (slots_[i].key != 0) f(slots_[i]);
+  void for_range(std::size_t begin, std::size_t end, F&& f, std::vector<Entry>& buf) const {
+    if (!slots_.empty()) {
+      for (std::size_t i = begin; i < end; ++i)
+        if (slots_[i].key != 0) f(slots_[i]);
+    } else if (!sorted_.empty()) {
+      for (std::size_t i = begin; i < end; ++i) f(sorted_[i]);
+    } else if (file_ && end > begin) {
+      buf.resize(end - begin);
+      file_->read(offset_ + begin * sizeof(Entry), buf.data(), buf.size() * sizeof(Entry));
+      for (const Entry& e : buf) f(e);
+    }
+  }
+
+  // Takes `count` entries in key order at `offset` of `file` as the table's content.
+  void adopt(const std::shared_ptr<SpillFile>& file, std::uint64_t offset, std::size_t count) {
+    clear();
+    if (count == 0) return;
+    file_ = file;
+    offset_ = offset;
+    size_ = count;
+  }
+
+  // Whether the entries are in key order (sorted in memory or on disk).
+  bool sorted() const { return slots_.empty(); }
+  bool on_disk() const { return file_ != nullptr; }
+
+  // Writes the sorted array to `file` and frees it (after compact(); nothing else changes).
+  void spill(const std::shared_ptr<SpillFile>& file) {
+    if (sorted_.empty()) return;
+    offset_ = file->append(sorted_.data(), sorted_.bytes());
+    file_ = file;
+    sorted_.reset();
   }
 
   void clear() {
-    std::vector<Entry>().swap(slots_);
-    std::vector<Entry>().swap(sorted_);
+    slots_.reset();
+    sorted_.reset();
+    file_.reset();
+    offset_ = 0;
     size_ = 0;
     mask_ = 0;
   }
@@ -128,9 +195,8 @@ class LevelMap {
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
     grow(n * sizeof(Entry));
-    std::vector<Entry> old;
-    old.swap(slots_);
-    slots_.assign(n, Entry{});
+    MappedArray<Entry> old = std::move(slots_);
+    slots_ = MappedArray<Entry>(n);  // zero-filled: every slot empty
     mask_ = n - 1;
     for (const Entry& e : old) {
       if (e.key == 0) continue;
@@ -140,8 +206,11 @@ class LevelMap {
     }
   }
 
-  std::vector<Entry> slots_;
-  std::vector<Entry> sorted_;  // after compact(): the entries by key, and no slots
+  MappedArray<Entry> slots_;
+  MappedArray<Entry> sorted_;  // after compact(): the entries by key, and no slots
+  // After spill(): the entries by key at offset_ in the level's file, and nothing in memory.
+  std::shared_ptr<SpillFile> file_;
+  std::uint64_t offset_ = 0;
   std::size_t size_ = 0, mask_ = 0;
 };
 
@@ -167,17 +236,61 @@ class Level {
     for (const LevelMap& m : shards_) n += m.bytes();
     return n;
   }
-  const Entry* find(Bits key) const { return shards_[shard_of(key)].find(key); }
+  bool find(Bits key, Entry& out) const { return shards_[shard_of(key)].find(key, out); }
+  // Writes every sorted shard held in memory to the level's spill file (made in `dir` when
+  // first needed) and frees it. Returns the bytes freed.
+  std::size_t spill(const std::string& dir, SpillLedger& ledger) {
+    std::size_t freed = 0;
+    for (LevelMap& m : shards_) {
+      if (!m.sorted() || m.on_disk() || m.size() == 0) continue;
+      if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
+      const std::size_t before = m.bytes();
+      m.spill(file_);
+      freed += before - m.bytes();
+    }
+    return freed;
+  }
   template <class F>
   void for_each(F&& f) const {
     for (const LevelMap& m : shards_) m.for_each(f);
   }
   void clear() {
     for (LevelMap& m : shards_) m.clear();
+    file_.reset();
+  }
+  // The level's spill file, made in `dir` when it has none.
+  const std::shared_ptr<SpillFile>& file(const std::string& dir, SpillLedger& ledger) {
+    if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
+    return file_;
   }
 
  private:
   std::vector<LevelMap> shards_;
+  std::shared_ptr<SpillFile> file_;  // the shards written to disk (spill())
+};
+
+// Walks a sorted table's entries in key order (in memory or on disk), a chunk at a time.
+class SortedReader {
+ public:
+  explicit SortedReader(const LevelMap& m) : m_(m) { load(); }
+  const Entry* peek() const { return i_ < buf_.size() ? &buf_[i_] : nullptr; }
+  void next() {
+    if (++i_ == buf_.size()) load();
+  }
+
+ private:
+  void load() {
+    buf_.clear();
+    i_ = 0;
+    if (pos_ >= m_.size()) return;
+    const std::size_t end = std::min(m_.size(), pos_ + LevelMap::kChunk);
+    m_.for_range(
+        pos_, end, [&](const Entry& e) { buf_.push_back(e); }, read_);
+    pos_ = end;
+  }
+  const LevelMap& m_;
+  std::vector<Entry> buf_, read_;
+  std::size_t pos_ = 0, i_ = 0;
 };
 
 // The board as kWidth-bit masks and the symmetry group the search keeps, as byte tables.
@@ -651,6 +764,15 @@ class Bound {
   std::array<std::array<std::uint8_t, 1 << kMaxTypes>, 2> most_{};  // the most over the needs
 };
 
+// The bytes a search's tables and buffers may hold: the control's memory budget (8 GiB when it
+// has none) less what the process holds besides (its code, stacks and small allocations: a
+// quarter of the budget, at most 32 MiB), so that the process keeps within the budget.
+std::size_t tables_budget(const FewestOptions& o) {
+  const std::size_t all =
+      o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  return all - std::min(all / 4, std::size_t{32} << 20);
+}
+
 // A state looked up in a level: its cost and L in the frame of the position asked for.
 struct State {
   std::uint32_t cost = kNoCost;
@@ -679,9 +801,10 @@ class Search {
         threads_(o.threads > 0 ? o.threads : default_threads()),
         out_(static_cast<std::size_t>(threads_),
              std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))),
-        dropped_(static_cast<std::size_t>(threads_), kNoCost) {
-    budget_ =
-        o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+        dropped_(static_cast<std::size_t>(threads_), kNoCost),
+        read_(static_cast<std::size_t>(threads_)) {
+    budget_ = tables_budget(o);
+    ledger_.limit = o.spill_limit;
   }
 
   void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
@@ -698,11 +821,13 @@ class Search {
     may_release_ = true;
     while (fl_ > bh_) {
       if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
-      if (level(fwd_, fl_).size() <= level(bwd_, bh_).size())
-        expand_forward();
-      else
+      const bool backward = level(fwd_, fl_).size() > level(bwd_, bh_).size();
+      if (backward)
         expand_backward();
+      else
+        expand_forward();
       report(false);
+      if (on_level && fl_ > bh_) on_level(backward);
     }
     return join();
   }
@@ -715,7 +840,15 @@ class Search {
       expand_forward();
       Level& lv = level(fwd_, fl_);
       if (lv.size() > width) {
+        const std::size_t cut_bytes = lv.size() * sizeof(std::pair<std::uint32_t, Entry>);
+        grow(cut_bytes);  // the cut's array, booked while it lives
+        struct Unbook {
+          Search& s;
+          std::size_t n;
+          ~Unbook() { s.bytes_ -= n; }
+        } unbook{*this, cut_bytes};
         std::vector<std::pair<std::uint32_t, Entry>> all;
+        all.reserve(lv.size());
         lv.for_each([&](const Entry& e) {
           all.emplace_back(e.cost + static_cast<std::uint32_t>(bound_->forward(e.key, e.land)), e);
         });
@@ -750,6 +883,7 @@ class Search {
   std::uint32_t dropped() const { return *std::min_element(dropped_.begin(), dropped_.end()); }
 
   std::uint64_t positions() const { return positions_; }
+  std::uint64_t spill_peak() const { return ledger_.peak.load(); }
 
   // Whether the pass released levels it had expanded: its bounds stand, but path() cannot
   // walk a solution back.
@@ -767,6 +901,79 @@ class Search {
     for (Level& lv : bwd_) release(lv);
   }
 
+  // Called after each level the pass makes (true: a backward one), for checkpoints.
+  std::function<void(bool)> on_level;
+
+  // Writes one side's last level to `path`, a new file flushed to disk: a header (a tag, the
+  // entry's bytes, the shards and each shard's count), each shard's entries in key order, and
+  // a digest of the entries.
+  void write_frontier(bool backward, const std::string& path) const {
+    const Level& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw InputError("checkpoint " + path + ": cannot create it");
+    std::uint64_t head[3 + Level::kShards] = {kLevelTag, sizeof(Entry), Level::kShards};
+    for (std::size_t d = 0; d < Level::kShards; ++d) head[3 + d] = lv.shard(d).size();
+    bool ok = std::fwrite(head, sizeof head, 1, f) == 1;
+    std::uint64_t digest = 0;
+    std::vector<Entry> buf;
+    for (std::size_t d = 0; d < Level::kShards && ok; ++d) {
+      const LevelMap& m = lv.shard(d);
+      auto put = [&](const Entry* e, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) digest = entry_digest(digest, e[k]);
+        ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry), n, f) == n);
+      };
+      if (m.sorted()) {
+        for (std::size_t b = 0; b < m.size(); b += LevelMap::kChunk) {
+          std::vector<Entry> chunk;
+          m.for_range(
+              b, std::min(m.size(), b + LevelMap::kChunk),
+              [&](const Entry& e) { chunk.push_back(e); }, buf);
+          put(chunk.data(), chunk.size());
+        }
+      } else {
+        std::vector<Entry> all;
+        all.reserve(m.size());
+        m.for_each([&](const Entry& e) { all.push_back(e); });
+        std::sort(all.begin(), all.end(),
+                  [](const Entry& a, const Entry& b) { return a.key < b.key; });
+        put(all.data(), all.size());
+      }
+    }
+    ok = ok && std::fwrite(&digest, sizeof digest, 1, f) == 1 && std::fflush(f) == 0 &&
+         ::fsync(fileno(f)) == 0;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) throw InputError("checkpoint " + path + ": cannot write it");
+  }
+
+  // The pass part way, for a checkpoint (the file names are the caller's).
+  PassState pass_state() const {
+    PassState ps;
+    ps.on = true;
+    ps.limit = static_cast<int>(limit_);
+    ps.fl = fl_;
+    ps.bh = bh_;
+    ps.fmin = fmin_;
+    ps.bmin = bmin_;
+    ps.dropped = dropped();
+    ps.positions = positions_;
+    return ps;
+  }
+
+  // Goes on with a pass saved part way (instead of seed()): its last levels read back from the
+  // files `ps` names in `dir`. The levels before them are gone, so a meeting's solution is
+  // rebuilt by searches of its own. Throws InputError when a file is missing or damaged.
+  void restore(const PassState& ps, const std::string& dir) {
+    fl_ = top_ = ps.fl;
+    bh_ = bottom_ = ps.bh;
+    fmin_ = ps.fmin;
+    bmin_ = ps.bmin;
+    dropped_[0] = ps.dropped;
+    read_frontier(level(fwd_, fl_), dir + "/" + ps.ffile);
+    read_frontier(level(bwd_, bh_), dir + "/" + ps.bfile);
+    positions_ = ps.positions;
+    released_ = true;
+  }
+
   // The moves of a solution known before the pass, for the progress reports.
   void set_best_found(int moves) { best_found_ = moves; }
   // A lower bound proven before the pass, for the progress reports.
@@ -781,6 +988,53 @@ class Search {
   }
 
  private:
+  static constexpr std::uint64_t kLevelTag = 0x314c574546474550ull;  // "PEGFEWL1"
+
+  static std::uint64_t entry_digest(std::uint64_t h, const Entry& e) {
+    return (h ^ mix(e.key) ^ (fold(e.land) * 0x9E3779B97F4A7C15ull) ^ e.cost) * 0x100000001b3ull;
+  }
+
+  // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
+  void read_frontier(Level& lv, const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("--resume: the level file " + path + " is missing");
+    auto bad = [&](const std::string& why) {
+      std::fclose(f);
+      return InputError("--resume: the level file " + path + " " + why);
+    };
+    std::uint64_t head[3 + Level::kShards];
+    if (std::fread(head, sizeof head, 1, f) != 1 || head[0] != kLevelTag ||
+        head[1] != sizeof(Entry) || head[2] != Level::kShards)
+      throw bad("is not a level of this build's search");
+    std::uint64_t digest = 0;
+    std::vector<Entry> buf(LevelMap::kChunk);
+    for (std::size_t d = 0; d < Level::kShards; ++d) {
+      LevelMap& m = lv.shard(d);
+      const std::size_t count = head[3 + d];
+      std::uint64_t offset = 0;
+      const std::shared_ptr<SpillFile>* file = nullptr;
+      if (spilling() && count > 0) {
+        file = &lv.file(o_.spill_dir, ledger_);
+        offset = (*file)->size();
+      }
+      for (std::size_t done = 0; done < count;) {
+        const std::size_t n = std::min(buf.size(), count - done);
+        if (std::fread(buf.data(), sizeof(Entry), n, f) != n) throw bad("is cut short");
+        for (std::size_t k = 0; k < n; ++k) {
+          digest = entry_digest(digest, buf[k]);
+          if (!file) merge(m, buf[k].key, buf[k].cost, buf[k].land);
+        }
+        if (file) (*file)->append(buf.data(), n * sizeof(Entry));
+        done += n;
+      }
+      if (file) m.adopt(*file, offset, count);
+    }
+    std::uint64_t stored = 0;
+    if (std::fread(&stored, sizeof stored, 1, f) != 1 || stored != digest)
+      throw bad("does not match its digest (damaged)");
+    std::fclose(f);
+  }
+
   static Level& level(std::vector<Level>& v, int k) { return v[static_cast<std::size_t>(k)]; }
   static const Level& level(const std::vector<Level>& v, int k) {
     return v[static_cast<std::size_t>(k)];
@@ -819,7 +1073,74 @@ class Search {
   // destination shard, then merge them, each thread its own shards.
   template <bool Backward>
   void expand(const Level& src, Level& dst) {
+    if (!spilling()) {
+      expand_group<Backward>(src, dst, kAllShards);
+      return;
+    }
+    // Spilling: the destination's shards in groups, each made by a walk of the whole source,
+    // sorted, and written to disk with every other sorted level once memory runs short. A
+    // group that outgrows the budget is made again in two halves (the walks' children are the
+    // same, so the level is too).
+    if (o_.spill_always) groups_ = Level::kShards;
+    if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+    std::vector<std::uint32_t> todo;
+    const int per = Level::kShards / groups_;
+    for (int g = groups_ - 1; g >= 0; --g)
+      todo.push_back(((std::uint32_t{1} << per) - 1) << (g * per));
+    while (!todo.empty()) {
+      const std::uint32_t group = todo.back();
+      todo.pop_back();
+      try {
+        expand_group<Backward>(src, dst, group);
+        for (std::size_t d = 0; d < Level::kShards; ++d)
+          if (group >> d & 1) compact(dst.shard(d));
+      } catch (const Stopped& e) {
+        if (e.reason != StopReason::Memory) throw;
+        for (std::size_t d = 0; d < Level::kShards; ++d)
+          if (group >> d & 1) {
+            positions_ -= dst.shard(d).size();
+            bytes_ -= dst.shard(d).bytes();
+            dst.shard(d).clear();
+          }
+        for (auto& t : out_)
+          for (std::vector<Child>& v : t) v.clear();
+        if (spill_all() > 0) {  // room made on disk: the same group again
+          todo.push_back(group);
+          continue;
+        }
+        const int n = std::popcount(group);
+        if (n == 1) throw;
+        const std::uint32_t low = group & ~(group - 1);
+        std::uint32_t half = 0;
+        for (int k = 0; k < n / 2; ++k) half |= low << k;
+        todo.push_back(group & ~half);
+        todo.push_back(half);
+        groups_ = std::max(groups_, Level::kShards * 2 / n);
+        continue;
+      }
+      if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+    }
+  }
+
+  static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level::kShards) - 1;
+
+  bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
+
+  // Writes every sorted level held in memory to disk. Returns the bytes freed.
+  std::size_t spill_all() {
+    std::size_t freed = 0;
+    for (auto* side : {&fwd_, &bwd_})
+      for (Level& lv : *side) freed += lv.spill(o_.spill_dir, ledger_);
+    bytes_ -= freed;
+    return freed;
+  }
+
+  // Expands `src` into the shards of `dst` in `group` (a bit per shard): children of the
+  // other shards are made and dropped.
+  template <bool Backward>
+  void expand_group(const Level& src, Level& dst, std::uint32_t group) {
     for (std::size_t d = 0; d < Level::kShards; ++d) {
+      if (!(group >> d & 1)) continue;
       LevelMap& m = dst.shard(d);
       std::size_t old_bytes = m.bytes();
       m.reserve(src.size() / Level::kShards + 1, [&](std::size_t b) { grow(b); });
@@ -849,10 +1170,13 @@ class Search {
         if (u0 + ut >= units.size()) return;
         o_.control->throw_if_stopped();
         const Unit& u = units[u0 + ut];
-        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut]);
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut], read_[ut],
+                           group);
       });
+      book_buffers();
       run([&](int t) {
         for (auto d = static_cast<std::size_t>(t); d < Level::kShards; d += nt) {
+          if (!(group >> d & 1)) continue;
           LevelMap& m = dst.shard(d);
           for (std::size_t q = 0; q < nt; ++q) {
             std::vector<Child>& v = out_[q][d];
@@ -867,10 +1191,12 @@ class Search {
     }
   }
 
-  // The children of the slots [begin, end) of `src`, by destination shard into `out`.
+  // The children of the entries [begin, end) of `src` (read through `buf` from disk) for the
+  // destination shards in `group`, by shard into `out`.
   template <bool Backward>
   void children(const LevelMap& src, std::size_t begin, std::size_t end,
-                std::vector<std::vector<Child>>& out, std::uint32_t& dropped) const {
+                std::vector<std::vector<Child>>& out, std::uint32_t& dropped,
+                std::vector<Entry>& buf, std::uint32_t group) const {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
     const Bits* fo = geo_.fo.data();
@@ -882,59 +1208,63 @@ class Search {
     const int* into_begin = geo_.into_begin.data();
     const Bits full = geo_.full;
     std::array<Bits, 48> parent{}, img{};
-    src.for_range(begin, end, [&](const Entry& e) {
-      bool imaged = false;
-      const Bound::Pack family = bound_ ? bound_->pack<Backward>(e.key) : Bound::Pack{};
-      // The jumps into each empty hole (forward) or each peg (taken back).
-      for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
-        const int h = ctz(holes);
-        for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
-          const auto j = static_cast<std::size_t>(into[k]);
-          const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
-          if (!legal) continue;
-          const Jump& jp = jumps[j];
-          const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
-          const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
-          Bits key = e.key ^ all[j], l = bit(land);
-          if (bound_) {  // on the child as made: any frame bounds the same cost
-            const int bc = bound_->child<Backward>(family, key, jp);
-            if (bc >= Bound::kDead) continue;  // on no solution, at any limit
-            const auto f = c + static_cast<std::uint32_t>(bc);
-            if (f > limit_) {
-              dropped = std::min(dropped, f);
-              continue;
+    src.for_range(
+        begin, end,
+        [&](const Entry& e) {
+          bool imaged = false;
+          const Bound::Pack family = bound_ ? bound_->pack<Backward>(e.key) : Bound::Pack{};
+          // The jumps into each empty hole (forward) or each peg (taken back).
+          for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
+            const int h = ctz(holes);
+            for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+              const auto j = static_cast<std::size_t>(into[k]);
+              const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+              if (!legal) continue;
+              const Jump& jp = jumps[j];
+              const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+              const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+              Bits key = e.key ^ all[j], l = bit(land);
+              if (bound_) {  // on the child as made: any frame bounds the same cost
+                const int bc = bound_->child<Backward>(family, key, jp);
+                if (bc >= Bound::kDead) continue;  // on no solution, at any limit
+                const auto f = c + static_cast<std::uint32_t>(bc);
+                if (f > limit_) {
+                  dropped = std::min(dropped, f);
+                  continue;
+                }
+              }
+              if (gs > 1) {
+                if (!imaged) {
+                  for (int g = 0; g < gs; ++g)
+                    parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+                  imaged = true;
+                }
+                for (int g = 0; g < gs; ++g) {
+                  auto ug = static_cast<std::size_t>(g);
+                  img[ug] = parent[ug] ^ jump_image[ug * nj + j];
+                  key = std::min(key, img[ug]);
+                }
+                l = 0;
+                for (int g = 0; g < gs; ++g) {
+                  auto ug = static_cast<std::size_t>(g);
+                  if (img[ug] == key) l |= hole_image[ug * kWidth + static_cast<std::size_t>(land)];
+                }
+              }
+              const std::size_t shard = Level::shard_of(key);
+              if (group >> shard & 1) out[shard].push_back(Child{key, l, c});
             }
           }
-          if (gs > 1) {
-            if (!imaged) {
-              for (int g = 0; g < gs; ++g)
-                parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
-              imaged = true;
-            }
-            for (int g = 0; g < gs; ++g) {
-              auto ug = static_cast<std::size_t>(g);
-              img[ug] = parent[ug] ^ jump_image[ug * nj + j];
-              key = std::min(key, img[ug]);
-            }
-            l = 0;
-            for (int g = 0; g < gs; ++g) {
-              auto ug = static_cast<std::size_t>(g);
-              if (img[ug] == key) l |= hole_image[ug * kWidth + static_cast<std::size_t>(land)];
-            }
-          }
-          out[Level::shard_of(key)].push_back(Child{key, l, c});
-        }
-      }
-    });
+        },
+        buf);
   }
 
   // A level the pass has expanded takes no more positions: half the room as a sorted array.
   void compact(Level& lv) {
-    for (std::size_t d = 0; d < Level::kShards; ++d) {
-      LevelMap& m = lv.shard(d);
-      const std::size_t old_bytes = m.bytes();
-      if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
-    }
+    for (std::size_t d = 0; d < Level::kShards; ++d) compact(lv.shard(d));
+  }
+  void compact(LevelMap& m) {
+    const std::size_t old_bytes = m.bytes();
+    if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
   }
 
   // Expands `src` into `dst`. When memory runs short and levels can be released, releases them
@@ -974,6 +1304,19 @@ class Search {
     lv.clear();
   }
 
+  // Books the children's buffers against the budget as they grow (they keep their room from
+  // round to round).
+  void book_buffers() {
+    std::size_t room = 0;
+    for (const auto& t : out_)
+      for (const std::vector<Child>& v : t) room += v.capacity() * sizeof(Child);
+    for (const std::vector<Entry>& v : read_) room += v.capacity() * sizeof(Entry);
+    if (room > buffers_) {
+      grow(room - buffers_);
+      buffers_ = room;
+    }
+  }
+
   // Releases every expanded level (the sides' last levels stay). True when that freed anything.
   bool release_expanded() {
     bool freed = false;
@@ -990,6 +1333,7 @@ class Search {
   void expand_forward() {
     expand_or_release<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
     settle_expanded(level(fwd_, fl_));
+    trim_heap();
     --fl_;
     std::uint32_t m = min_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
@@ -998,6 +1342,7 @@ class Search {
   void expand_backward() {
     expand_or_release<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
     settle_expanded(level(bwd_, bh_));
+    trim_heap();
     ++bh_;
     std::uint32_t m = min_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
@@ -1010,11 +1355,8 @@ class Search {
     const Level& scan = f_small ? f : b;
     const Level& other = f_small ? b : f;
     std::uint32_t best = kNoCost;
-    scan.for_each([&](const Entry& e) {
-      const Entry* o = other.find(e.key);
-      if (!o) return;
-      const Entry& fe = f_small ? e : *o;
-      const Entry& be = f_small ? *o : e;
+    auto meet = [&](const Entry& fe, const Entry& be) {
+      const Entry& e = fe;
       Bits shared = fe.land & be.land;
       std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
       const std::uint32_t plain = fe.cost + be.cost;  // no move across the middle
@@ -1030,15 +1372,44 @@ class Search {
         meet_bcost_ = be.cost;
         meet_hole_ = shared ? ctz(shared) : -1;
       }
-    });
+    };
+    bool sorted = true;
+    for (std::size_t d = 0; d < Level::kShards; ++d)
+      sorted = sorted && f.shard(d).sorted() && b.shard(d).sorted();
+    if (sorted && (f.size() > 0 && b.size() > 0)) {
+      // Both in key order (spilled levels): one walk of each shard pair, a chunk at a time.
+      for (std::size_t d = 0; d < Level::kShards; ++d) {
+        SortedReader x(f.shard(d)), y(b.shard(d));
+        while (x.peek() && y.peek()) {
+          if (x.peek()->key < y.peek()->key) {
+            x.next();
+          } else if (y.peek()->key < x.peek()->key) {
+            y.next();
+          } else {
+            meet(*x.peek(), *y.peek());
+            x.next();
+            y.next();
+          }
+        }
+      }
+    } else {
+      scan.for_each([&](const Entry& e) {
+        Entry o;
+        if (!other.find(e.key, o)) return;
+        if (f_small)
+          meet(e, o);
+        else
+          meet(o, e);
+      });
+    }
     return best == kNoCost ? -1 : static_cast<int>(best);
   }
 
   State lookup(const Level& m, Bits pegs) const {
     auto [key, g] = geo_.canonical_key(pegs);
-    const Entry* e = m.find(key);
-    if (!e) return {};
-    return {e->cost, g == 0 ? e->land : geo_.preimage(g, e->land)};
+    Entry e;
+    if (!m.find(key, e)) return {};
+    return {e.cost, g == 0 ? e.land : geo_.preimage(g, e.land)};
   }
 
   // Forward: jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole`.
@@ -1095,9 +1466,13 @@ class Search {
   int threads_ = 1;
   std::optional<WorkerPool> pool_;  // made for the first level large enough to share
   std::vector<std::vector<std::vector<Child>>> out_;  // [thread][destination shard]
-  std::vector<std::uint32_t> dropped_;                // [thread]: least cost + bound dropped
+  std::vector<std::vector<Entry>> read_;              // [thread]: entries read from disk
+  SpillLedger ledger_;                                // the spill files' bytes on disk
+  int groups_ = 1;  // groups of destination shards a level is made in (spilling)
+  std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
   std::atomic<std::size_t> bytes_{0};
   std::size_t budget_ = 0;
+  std::size_t buffers_ = 0;  // bytes of out_'s buffers booked in bytes_
   std::atomic<std::uint64_t> positions_{0};
   double next_report_ = 0;
   int best_found_ = -1;  // moves of a solution known before the pass (progress only)
@@ -1111,9 +1486,27 @@ class Search {
   bool released_ = false;               // expanded levels were released (release_expanded)
 };
 
+// What a search takes from its caller beyond the problem: a floor proven before (a resumed run),
+// a cap for a sweep (the split), and a report after each completed pass (a checkpoint).
+struct PassHooks {
+  int start_floor = 0;  // every solution has at least this many moves (passes start there)
+  int cap = -1;         // >= 0: return (status Unknown, reason "capped") once the floor exceeds it
+  // After each pass that raised the floor, and each better solution before the passes: the
+  // floor, the best solution (empty: none) and the positions stored so far.
+  std::function<void(int, const std::vector<Jump>&, std::uint64_t)> on_pass;
+  // A pass saved part way (its last levels in files in level_dir): the pass at its limit
+  // starts from there instead of the starts and goals.
+  const PassState* resume_pass = nullptr;
+  std::string level_dir;
+  // After each level a pass makes (true: a backward one), with the positions of the passes
+  // before it.
+  std::function<void(Search&, bool, std::uint64_t)> on_level;
+};
+
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
-            const std::vector<Jump>& known = {}, bool polish_known = true);
+            const std::vector<Jump>& known = {}, bool polish_known = true,
+            const PassHooks* hooks = nullptr);
 
 // The options of a search inside another (a window, a rebuild): no beam, no progress, and
 // levels kept unless memory runs short, since its solution is what it is for.
@@ -1185,7 +1578,7 @@ std::vector<Jump> rewindow(const Board& b, Bits start, const std::vector<Jump>& 
 }
 
 std::size_t budget_of(const FewestOptions& o) {
-  return o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  return tables_budget(o);
 }
 
 // Shortens a solution from `start` window by window: the jumps of each run of consecutive moves
@@ -1258,7 +1651,7 @@ std::vector<Jump> polish_ends(const Board& b, Bits start, std::vector<Jump> sol,
 // least the least dropped cost, which is the next limit.
 void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
-            const std::vector<Jump>& known, bool polish_known) {
+            const std::vector<Jump>& known, bool polish_known, const PassHooks* hooks) {
   Geometry geo(b, keeping(b, {starts, goals}, o.symmetry));
   std::optional<Bound> bound;
   if (o.prune) bound.emplace(b, starts, goals, o.pagoda_jumps);
@@ -1270,8 +1663,16 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   if (bound) {
     floor = kNoCost;
     for (Bits s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
+    if (hooks && hooks->start_floor > 0)  // proven by passes of an earlier run
+      floor = std::max(floor, static_cast<std::uint32_t>(hooks->start_floor));
   }
   std::uint64_t positions = 0;
+  // Tells the hooks of a settled floor or a better solution (a checkpoint).
+  auto passed = [&](int best_count) {
+    if (hooks && hooks->on_pass)
+      hooks->on_pass(static_cast<int>(floor), best_count >= 0 ? best : std::vector<Jump>{},
+                     positions);
+  };
   auto settle = [&](Status status, int lower) {
     r.status = status;
     r.lower_bound = lower;
@@ -1280,6 +1681,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     r.proven = status == Status::Solved;
   };
   bool stopped = false;
+  bool resumed = false;        // the pass saved part way has been taken up
   bool out_of_memory = false;  // a pass ran out of memory: the proof is out of reach
   int released_fewest = -1;    // the fewest, proven by a pass whose levels were released
   auto stop = [&](StopReason why, int lower) {
@@ -1320,6 +1722,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       if (count_moves(shorter) < best_moves) {
         best = std::move(shorter);
         best_moves = count_moves(best);
+        passed(best_moves);
       }
       break;
     }
@@ -1328,6 +1731,11 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   while (!stopped) {
     if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
       settle(Status::Solved, best_moves);
+      break;
+    }
+    if (hooks && hooks->cap >= 0 && bound && floor > static_cast<std::uint32_t>(hooks->cap)) {
+      settle(Status::Unknown, static_cast<int>(floor));  // the caller's sweep goes on from here
+      r.reason = "capped";
       break;
     }
     // The limit: the floor. A pass's cost grows steeply with its limit, so a pass at the floor
@@ -1340,15 +1748,25 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     s.set_floor(static_cast<int>(floor));
     int found = -1;
     try {
-      s.seed(starts, goals);
+      if (hooks && hooks->resume_pass && !resumed && bound &&
+          static_cast<int>(limit) == hooks->resume_pass->limit) {
+        s.restore(*hooks->resume_pass, hooks->level_dir);
+        resumed = true;
+      } else {
+        s.seed(starts, goals);
+      }
+      if (hooks && hooks->on_level)
+        s.on_level = [&](bool backward) { hooks->on_level(s, backward, positions); };
       found = s.run();
     } catch (const Stopped& e) {
       positions += s.positions();
+      r.spill_peak_bytes = std::max(r.spill_peak_bytes, s.spill_peak());
       stop(e.reason, std::max(static_cast<int>(floor), s.lower_bound()));
       out_of_memory = e.reason == StopReason::Memory;
       break;
     }
     positions += s.positions();
+    r.spill_peak_bytes = std::max(r.spill_peak_bytes, s.spill_peak());
     const bool better = found >= 0 && (best_moves < 0 || found < best_moves);
     if (better && s.released()) {
       // The pass met at `found`, no more than its limit, the floor: that is the fewest. It
@@ -1394,6 +1812,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       settle(Status::Solved, best_moves);
       break;
     }
+    passed(best_moves);
   }
   // Out of memory for the proof (its pass is gone, and its memory with it): what time is left
   // goes to the best solution, by windows anchored at its ends.
@@ -1421,33 +1840,142 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   }
 }
 
+// Forgets the pass saved part way and removes its level files.
+void end_pass(const std::string& dir, FewestState& st) {
+  if (!st.pass.on) return;
+  std::remove((dir + "/" + st.pass.ffile).c_str());
+  std::remove((dir + "/" + st.pass.bfile).c_str());
+  st.pass = PassState{};
+}
+
+// The hooks that keep `ck`'s state after each pass of a search (none when it is off), with the
+// seconds counted from `t0`; `best_ok` says whether a solution belongs in the state.
+PassHooks checkpoint_hooks(Checkpoints& ck, const FewestOptions& o, double t0) {
+  PassHooks h;
+  h.start_floor = ck.state().floor;
+  if (!ck.on()) return h;
+  h.on_pass = [&ck, &o, t0](int floor, const std::vector<Jump>& best, std::uint64_t positions) {
+    FewestState& st = ck.state();
+    if (st.pass.on && floor > st.pass.limit) end_pass(o.checkpoint_dir, st);
+    st.floor = std::max(st.floor, floor);
+    if (!best.empty() && (st.best.empty() || count_moves(best) < count_moves(st.best)))
+      st.best = best;
+    ck.save(positions, o.control->elapsed_seconds() - t0);
+  };
+  return h;
+}
+
+// The state's solution when it still solves the problem from `start` (one of `starts`, or any
+// single vacancy when null) to a goal: else an InputError naming the checkpoint.
+void check_state_solution(const Board& b, const FewestState& st, const std::vector<Bits>& starts,
+                          const std::vector<Bits>& goals, const FewestOptions& o) {
+  if (st.best.empty()) return;
+  for (const Jump& j : st.best)
+    if (j.from < 0 || j.over < 0 || j.to < 0 || j.from >= b.size() || j.over >= b.size() ||
+        j.to >= b.size())
+      throw InputError("--resume " + o.checkpoint_dir + ": the state's solution names a hole " +
+                       "that is not on the board");
+  for (Bits s0 : starts) {
+    const Replay rep = replay(b, to_holes(b, s0), st.best);
+    if (!rep.ok) continue;
+    const Bits end = to_bits(rep.final);
+    for (Bits g : goals)
+      if (g == end) return;
+  }
+  throw InputError("--resume " + o.checkpoint_dir +
+                   ": the state's solution does not solve this problem");
+}
+
+// Runs `search` with checkpoints: resumed from the state in o.checkpoint_dir when o.resume,
+// the state written after each pass and at the end. The result's positions and seconds include
+// the runs before.
+void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
+                         const std::vector<Bits>& goals, const HoleSet* start,
+                         const FewestOptions& o, FewestResult& r, std::vector<Jump> known,
+                         const std::string& what) {
+  Checkpoints ck(o.checkpoint_dir, o.resume, problem_identity(b, what));
+  ck.after_save = o.checkpointed;
+  FewestState& st = ck.state();
+  check_state_solution(b, st, starts, goals, o);
+  if (!st.best.empty() && (known.empty() || count_moves(st.best) < count_moves(known)))
+    known = st.best;
+  const double t0 = o.control->elapsed_seconds();
+  FewestOptions so = o;
+  so.checkpoint_dir.clear();
+  so.resume = false;
+  PassHooks h = checkpoint_hooks(ck, o, t0);
+  const PassState resume = st.pass;
+  if (ck.on()) {
+    if (resume.on) h.resume_pass = &resume;
+    h.level_dir = o.checkpoint_dir;
+    // After each level: the side that changed written to a file of its own, then the state
+    // naming it, then the file it replaces removed (a kill leaves the state and its files).
+    h.on_level = [&](Search& s, bool backward, std::uint64_t before) {
+      PassState ps = s.pass_state();
+      const bool same = st.pass.on && st.pass.limit == ps.limit;
+      ps.ffile = same ? st.pass.ffile : std::string();
+      ps.bfile = same ? st.pass.bfile : std::string();
+      for (const bool side : {false, true}) {
+        std::string& name = side ? ps.bfile : ps.ffile;
+        if (!name.empty() && side != backward) continue;
+        name = std::string(side ? "b." : "f.") + std::to_string(ps.limit) + "." +
+               std::to_string(side ? ps.bh : ps.fl) + ".level";
+        s.write_frontier(side, o.checkpoint_dir + "/" + name);
+      }
+      const PassState old = st.pass;
+      st.pass = ps;
+      ck.save(before + s.positions(), o.control->elapsed_seconds() - t0);
+      for (const std::string& f : {old.ffile, old.bfile})
+        if (old.on && f != ps.ffile && f != ps.bfile)
+          std::remove((o.checkpoint_dir + "/" + f).c_str());
+    };
+  }
+  search(b, starts, goals, start, so, r, known, true, &h);
+  if (r.stop == StopReason::None) end_pass(o.checkpoint_dir, st);
+  st.floor = std::max(st.floor, r.lower_bound);
+  if (!r.jumps.empty()) st.best = r.jumps;
+  ck.save(r.positions, o.control->elapsed_seconds() - t0);
+  r.positions += ck.base_positions();
+  r.seconds += ck.base_seconds();
+}
+
 // The search for one problem (already checked), seeded with a solution found before.
 void run_problem(const Problem& p, const FewestOptions& o, FewestResult& r,
                  const std::vector<Jump>& known) {
   const Board& b = *p.board;
   std::vector<Bits> goals;
+  std::string what =
+      "start " + std::to_string(static_cast<unsigned long long>(fold(to_bits(p.start)))) + " goal ";
   switch (p.goal.kind) {
     case Goal::Kind::Hole:
       goals.push_back(bit(p.goal.hole));
+      what += "hole " + std::to_string(p.goal.hole);
       break;
     case Goal::Kind::Any:
       for (int h = 0; h < b.size(); ++h) goals.push_back(bit(h));
+      what += "any";
       break;
     case Goal::Kind::Position:
       goals.push_back(to_bits(p.goal.position));
+      what += "position " + std::to_string(static_cast<unsigned long long>(fold(goals.back())));
       break;
   }
-  search(b, {to_bits(p.start)}, goals, &p.start, o, r, known);
+  search_checkpointed(b, {to_bits(p.start)}, goals, &p.start, o, r, known, what);
+}
+
+// Every single vacancy of `b` and every single peg.
+void single_pegs(const Board& b, std::vector<Bits>& starts, std::vector<Bits>& goals) {
+  const Bits full = b.size() == kWidth ? ~Bits{0} : bit(b.size()) - 1;
+  for (int h = 0; h < b.size(); ++h) {
+    starts.push_back(full & ~bit(h));
+    goals.push_back(bit(h));
+  }
 }
 
 // The search from every single vacancy to every single peg, seeded with a solution found before.
 void run_board(const Board& b, const FewestOptions& o, FewestResult& r,
                const std::vector<Jump>& known) {
   std::vector<Bits> starts, goals;
-  const Bits full = b.size() == kWidth ? ~Bits{0} : bit(b.size()) - 1;
-  for (int h = 0; h < b.size(); ++h) {
-    starts.push_back(full & ~bit(h));
-    goals.push_back(bit(h));
-  }
-  search(b, starts, goals, nullptr, o, r, known);
+  single_pegs(b, starts, goals);
+  search_checkpointed(b, starts, goals, nullptr, o, r, known, "board");
 }

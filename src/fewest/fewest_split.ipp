@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The board minimum split by start class and end class (FewestOptions::split), included by
+// fewest.cpp after fewest_engine.ipp once per key width.
+
+// The board's fewest moves over every single-vacancy-to-one-peg pair, one search per start class
+// and end class (classes of holes under the board's symmetries; a pair that the position class
+// or the peg types rule out is left out). Starts are a whole class of vacancies and goals a whole
+// class of single pegs, so each search keeps the board's whole group. The searches run in sweeps
+// under a cap, the least floor of the open pairs: a pair's passes run until its floor passes the
+// cap, it meets, or its floor reaches the best solution found so far (its limit). A pair whose
+// floor reaches the best solution is settled; when every pair is, the best is the fewest.
+void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
+                     const std::vector<Jump>& known) {
+  const int n = b.size();
+  const auto& syms = b.symmetries();
+  std::vector<int> rep(static_cast<std::size_t>(n));
+  for (int h = 0; h < n; ++h) {
+    int least = h;
+    for (const auto& p : syms) least = std::min(least, p[static_cast<std::size_t>(h)]);
+    rep[static_cast<std::size_t>(h)] = least;
+  }
+  std::vector<int> classes;
+  for (int h = 0; h < n; ++h)
+    if (rep[static_cast<std::size_t>(h)] == h) classes.push_back(h);
+  const Bits full = n == kWidth ? ~Bits{0} : bit(n) - 1;
+  auto orbit = [&](int c) {
+    Bits out = 0;
+    for (int h = 0; h < n; ++h)
+      if (rep[static_cast<std::size_t>(h)] == c) out |= bit(h);
+    return out;
+  };
+  std::vector<PairState> pairs;
+  for (int s : classes) {
+    const HoleSet ends = admissible_finals(b, single_vacancy(b, s));
+    for (int e : classes) {
+      bool any = false;
+      for (Bits x = orbit(e); x; x &= x - 1) any = any || ends.test(ctz(x));
+      if (any) pairs.push_back(PairState{s, e, 0, false});
+    }
+  }
+  Checkpoints ck(o.checkpoint_dir, o.resume, problem_identity(b, "board split"));
+  ck.after_save = o.checkpointed;
+  FewestState& st = ck.state();
+  if (st.pairs.empty()) {
+    st.pairs = pairs;
+  } else {
+    bool same = st.pairs.size() == pairs.size();
+    for (std::size_t k = 0; same && k < pairs.size(); ++k)
+      same = st.pairs[k].start == pairs[k].start && st.pairs[k].end == pairs[k].end;
+    if (!same)
+      throw InputError("--resume " + o.checkpoint_dir +
+                       ": the state's pairs are not this board's start and end classes");
+  }
+  // A pair not searched yet starts at its bound: the least over its starts.
+  for (PairState& p : st.pairs) {
+    if (p.floor > 0 || p.impossible) continue;
+    std::vector<Bits> starts, goals;
+    for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
+    for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
+    const Bound bound(b, starts, goals, -1);
+    int least = -1;
+    for (Bits s0 : starts) {
+      const int f = bound.forward(s0);
+      if (least < 0 || f < least) least = f;
+    }
+    p.floor = std::max(least, 0);
+  }
+  std::vector<Bits> all_starts, all_goals;
+  single_pegs(b, all_starts, all_goals);
+  check_state_solution(b, st, all_starts, all_goals, o);
+  std::vector<Jump> best = known;
+  if (!st.best.empty() && (best.empty() || count_moves(st.best) < count_moves(best)))
+    best = st.best;
+  st.best = best;
+  auto best_moves = [&] { return best.empty() ? -1 : count_moves(best); };
+  // Every solution has at least the least floor of the pairs that may have one (no more than
+  // the best known, which is one).
+  auto lower = [&] {
+    int lb = -1;
+    for (const PairState& p : st.pairs)
+      if (!p.impossible && (lb < 0 || p.floor < lb)) lb = p.floor;
+    if (lb < 0) lb = 0;
+    return best_moves() >= 0 ? std::min(lb, best_moves()) : lb;
+  };
+  auto open = [&](const PairState& p) {
+    return !p.impossible && (best_moves() < 0 || p.floor < best_moves());
+  };
+  const double t0 = o.control->elapsed_seconds();
+  std::uint64_t positions = 0;
+  FewestOptions po = o;
+  po.checkpoint_dir.clear();
+  po.resume = false;
+  int current = -1;
+  if (o.progress)
+    po.progress = [&](const FewestProgress& p) {
+      FewestProgress q = p;
+      q.lower_bound = std::max(lower(), 0);
+      q.best_found = best_moves();
+      q.pair = current;
+      q.pairs = static_cast<int>(st.pairs.size());
+      q.positions = ck.base_positions() + positions + p.positions;
+      o.progress(q);
+    };
+  auto save = [&](std::uint64_t extra) {
+    st.floor = lower();
+    st.best = best;
+    ck.save(positions + extra, o.control->elapsed_seconds() - t0);
+  };
+  r.stop = StopReason::None;
+  for (;;) {
+    int cap = -1;
+    for (const PairState& p : st.pairs)
+      if (open(p) && (cap < 0 || p.floor < cap)) cap = p.floor;
+    if (cap < 0) break;  // every pair settled or impossible
+    for (std::size_t k = 0; k < st.pairs.size() && r.stop == StopReason::None; ++k) {
+      PairState& p = st.pairs[k];
+      if (!open(p) || p.floor > cap) continue;
+      current = static_cast<int>(k);
+      std::vector<Bits> starts, goals;
+      for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
+      for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
+      PassHooks h;
+      h.start_floor = p.floor;
+      h.cap = cap;
+      h.on_pass = [&](int floor, const std::vector<Jump>& found, std::uint64_t pos) {
+        p.floor = std::max(p.floor, floor);
+        if (!found.empty() && (best.empty() || count_moves(found) < best_moves())) best = found;
+        save(pos);
+      };
+      po.beam = p.floor == 0 ? o.beam : 0;  // the beam once a pair, on its first sweep
+      FewestResult pr;
+      search(b, starts, goals, nullptr, po, pr, best, false, &h);
+      positions += pr.positions;
+      if (!pr.jumps.empty() && (best.empty() || count_moves(pr.jumps) < best_moves()))
+        best = pr.jumps;
+      if (pr.status == Status::Impossible) {
+        p.impossible = true;
+      } else {
+        p.floor = std::max(p.floor, pr.lower_bound);
+        if (pr.stop != StopReason::None) r.stop = pr.stop;
+      }
+      save(0);
+    }
+    if (r.stop != StopReason::None) break;
+  }
+  current = -1;
+  r.jumps = best;
+  r.moves = best_moves();
+  r.positions = ck.base_positions() + positions;
+  r.seconds = ck.base_seconds() + o.control->elapsed_seconds() - t0;
+  if (r.stop != StopReason::None) {
+    r.status = Status::Unknown;
+    r.lower_bound = lower();
+    r.reason = std::string("stopped: ") + std::string(stop_reason_name(r.stop));
+    r.proven = false;
+    if (r.moves >= 0 && r.lower_bound >= r.moves) {  // the stop came after the proof
+      r.status = Status::Solved;
+      r.proven = true;
+      r.reason.clear();
+      r.stop = StopReason::None;
+    }
+    return;
+  }
+  if (r.moves < 0) {
+    r.status = Status::Impossible;
+    r.reason = "no solution: every start and end class's completed search found none";
+    r.lower_bound = 0;
+    return;
+  }
+  r.status = Status::Solved;
+  r.lower_bound = r.moves;
+  r.proven = true;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// A file on disk for a fewest-moves search's levels past its memory budget (src/fewest).
+#pragma once
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
+
+namespace pegsol::fewest_detail {
+
+// The bytes on disk of a search's spill files, now and at most (shared by its files).
+struct SpillLedger {
+  std::atomic<std::uint64_t> live{0}, peak{0};
+  std::uint64_t limit = 0;  // the most the files may hold (0: no limit but the disk's)
+  void add(std::uint64_t n) {
+    const std::uint64_t now = live.fetch_add(n) + n;
+    std::uint64_t p = peak.load();
+    while (now > p && !peak.compare_exchange_weak(p, now)) {
+    }
+  }
+  void sub(std::uint64_t n) { live.fetch_sub(n); }
+};
+
+// One level's entries on disk: an unnamed file in the spill directory (nothing is left there
+// after the search, even after kill -9), appended to and read at offsets. Writes come from one
+// thread at a time; reads from any.
+class SpillFile {
+ public:
+  SpillFile(const std::string& dir, SpillLedger& ledger) : dir_(dir), ledger_(ledger) {
+#ifdef __EMSCRIPTEN__
+    throw InputError("--spill-dir " + dir_ + ": this build (WebAssembly) cannot spill to disk");
+#else
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+      std::string name = dir + "/pegsol-fewest.XXXXXX";
+      fd_ = ::mkstemp(name.data());
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (fd_ < 0)
+      throw InputError("--spill-dir " + dir_ + ": cannot create a file there (" +
+                       std::strerror(errno) + ")");
+#endif
+  }
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  ~SpillFile() {
+    if (fd_ >= 0) ::close(fd_);
+    ledger_.sub(size_);
+  }
+
+  // Appends `bytes` bytes and returns their offset. A full disk, or the ledger's limit,
+  // stops the search (memory).
+  std::uint64_t append(const void* data, std::size_t bytes) {
+    if (ledger_.limit && ledger_.live.load() + bytes > ledger_.limit)
+      throw Stopped(StopReason::Memory);
+    const std::uint64_t at = size_;
+    const char* p = static_cast<const char*>(data);
+    for (std::size_t done = 0; done < bytes;) {
+      const ssize_t n = ::pwrite(fd_, p + done, bytes - done, static_cast<off_t>(at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Stopped(StopReason::Memory);  // the disk is full (or failing)
+      done += static_cast<std::size_t>(n);
+    }
+    size_ += bytes;
+    ledger_.add(bytes);
+    return at;
+  }
+
+  // Reads `bytes` bytes at `at`; throws std::runtime_error when the file cannot be read.
+  void read(std::uint64_t at, void* data, std::size_t bytes) const {
+    char* p = static_cast<char*>(data);
+    for (std::size_t done = 0; done < bytes;) {
+      const ssize_t n = ::pread(fd_, p + done, bytes - done, static_cast<off_t>(at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw std::runtime_error("fewest moves: the spill file in " + dir_ +
+                                 " cannot be read back (" + std::strerror(errno) + ")");
+      done += static_cast<std::size_t>(n);
+    }
+  }
+
+  std::uint64_t size() const {
+    return size_;
+  }
+
+ private:
+  std::string dir_;
+  SpillLedger& ledger_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace pegsol::fewest_detail
