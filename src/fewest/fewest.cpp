@@ -21,6 +21,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #if defined(__GLIBC__)
 #include <malloc.h>  // malloc_trim
@@ -67,6 +68,8 @@ void trim_heap() {
 namespace narrow {
 using Bits = std::uint64_t;
 constexpr int kWidth = 64;
+constexpr int kHoles = 58;  // the cost takes the top 6 bits of an entry's landing set
+constexpr bool kPacked = true;
 inline int pop(Bits x) {
   return std::popcount(x);
 }
@@ -84,6 +87,8 @@ inline std::uint64_t fold(Bits x) {
 namespace wide {
 __extension__ typedef unsigned __int128 Bits;
 constexpr int kWidth = 128;
+constexpr int kHoles = 128;
+constexpr bool kPacked = false;
 inline int pop(Bits x) {
   return std::popcount(static_cast<std::uint64_t>(x)) +
          std::popcount(static_cast<std::uint64_t>(x >> 64));
@@ -115,7 +120,7 @@ SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
   s.final = rep.ok ? rep.final : p.start;
   s.nodes = r.positions;
   s.seconds = r.seconds;
-  s.width = p.board->size() <= narrow::kWidth ? narrow::kWidth : wide::kWidth;
+  s.width = p.board->size() <= narrow::kHoles ? narrow::kWidth : wide::kWidth;
   s.stop = r.stop;
   return s;
 }
@@ -140,9 +145,9 @@ namespace {
 
 // An InputError for a board wider than the widest keys.
 void check_width(const Board& b) {
-  if (b.size() > wide::kWidth)
+  if (b.size() > wide::kHoles)
     throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(b.size()) +
-                     " holes; the search takes boards of at most " + std::to_string(wide::kWidth));
+                     " holes; the search takes boards of at most " + std::to_string(wide::kHoles));
 }
 
 }  // namespace
@@ -197,7 +202,7 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
   const std::vector<Jump> known = dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{};
   dfs = SolveResult{};
   trim_heap();
-  if (b.size() <= narrow::kWidth && !o.wide_keys)
+  if (b.size() <= narrow::kHoles && !o.wide_keys)
     narrow::run_problem(p, o, r, known);
   else
     wide::run_problem(p, o, r, known);
@@ -215,7 +220,7 @@ std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
-  if (b.size() <= narrow::kWidth && !o.wide_keys)
+  if (b.size() <= narrow::kHoles && !o.wide_keys)
     return narrow::polish(b, narrow::to_bits(p.start), jumps, o);
   return wide::polish(b, wide::to_bits(p.start), jumps, o);
 }
@@ -246,7 +251,7 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   }
   trim_heap();
   FewestBoardResult out;
-  const bool narrow_keys = b.size() <= narrow::kWidth && !o.wide_keys;
+  const bool narrow_keys = b.size() <= narrow::kHoles && !o.wide_keys;
   if (o.split)
     narrow_keys ? narrow::run_board_split(b, o, out.result, known)
                 : wide::run_board_split(b, o, out.result, known);

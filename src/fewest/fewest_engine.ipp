@@ -1,19 +1,50 @@
 // The fewest-moves engine for one key width, included by fewest.cpp once per width inside a
-// namespace that defines `Bits` (an unsigned integer of kWidth bits), kWidth, pop(), ctz()
-// and fold() (a 64-bit digest of a key).
+// namespace that defines `Bits` (an unsigned integer of kWidth bits), kWidth, kHoles (the most
+// holes a board may have), kPacked (the cost packed above the landing set), pop(), ctz() and
+// fold() (a 64-bit digest of a key).
 
 Bits bit(int h) {
   return Bits{1} << h;
 }
 
 // One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
-// an empty slot, never a position with pegs). land: the state's L in the key's frame.
+// an empty slot, never a position with pegs). land(): the state's L in the key's frame; cost():
+// its moves. Packed (kPacked: boards of at most kHoles = kWidth - 6 holes, costs below 64), 16
+// bytes on 64-bit keys:
+//   | key (kWidth) | cost (6) | land (kWidth - 6) |
+// otherwise 48 bytes on 128-bit keys:
 //   | key (kWidth) | land (kWidth) | cost (32) | pad |
-struct Entry {
+// (Before 2026-11-27 the 64-bit keys' entries had the second layout too, 24 bytes.)
+struct PackedEntry {
+  static constexpr int kLandBits = kWidth - 6;
   Bits key = 0;
-  Bits land = 0;
-  std::uint32_t cost = 0;
+  Bits state = 0;  // cost << kLandBits | land
+  Bits land() const { return state & ((Bits{1} << kLandBits) - 1); }
+  std::uint32_t cost() const { return static_cast<std::uint32_t>(state >> kLandBits); }
+  void set(std::uint32_t cost, Bits land) { state = Bits{cost} << kLandBits | land; }
+  void add_land(Bits land) { state |= land; }
+  static PackedEntry make(Bits key, std::uint32_t cost, Bits land) {
+    PackedEntry e;
+    e.key = key;
+    e.set(cost, land);
+    return e;
+  }
 };
+struct WideEntry {
+  Bits key = 0;
+  Bits land_ = 0;
+  std::uint32_t cost_ = 0;
+  Bits land() const { return land_; }
+  std::uint32_t cost() const { return cost_; }
+  void set(std::uint32_t cost, Bits land) {
+    cost_ = cost;
+    land_ = land;
+  }
+  void add_land(Bits land) { land_ |= land; }
+  static WideEntry make(Bits key, std::uint32_t cost, Bits land) { return {key, land, cost}; }
+};
+using Entry = std::conditional_t<kPacked, PackedEntry, WideEntry>;
+static_assert(!kPacked || sizeof(Entry) == 2 * sizeof(Bits));
 
 // The fixed hash of a position: its low bits pick a slot, its top bits a shard.
 inline std::uint64_t mix(Bits key) {
@@ -78,16 +109,15 @@ class LevelMap {
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
       Entry& e = slots_[i];
       if (e.key == key) {
-        if (cost < e.cost) {
-          e.cost = cost;
-          e.land = land;
-        } else if (cost == e.cost) {
-          e.land |= land;
+        if (cost < e.cost()) {
+          e.set(cost, land);
+        } else if (cost == e.cost()) {
+          e.add_land(land);
         }
         return;
       }
       if (e.key == 0) {
-        e = Entry{key, land, cost};
+        e = Entry::make(key, cost, land);
         ++size_;
         return;
       }
@@ -310,7 +340,7 @@ struct Geometry {
   Bits full = 0;  // every hole
 
   Geometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
-    if (n > kWidth)
+    if (n > kHoles)
       throw std::logic_error("fewest moves: board " + b.name() + " is wider than its keys");
     jumps = b.jumps();
     for (const Jump& j : jumps) {
@@ -850,7 +880,8 @@ class Search {
         std::vector<std::pair<std::uint32_t, Entry>> all;
         all.reserve(lv.size());
         lv.for_each([&](const Entry& e) {
-          all.emplace_back(e.cost + static_cast<std::uint32_t>(bound_->forward(e.key, e.land)), e);
+          all.emplace_back(e.cost() + static_cast<std::uint32_t>(bound_->forward(e.key, e.land())),
+                           e);
         });
         auto less = [](const auto& a, const auto& b) {
           return a.first != b.first ? a.first < b.first : a.second.key < b.second.key;
@@ -860,7 +891,7 @@ class Search {
         release(lv);
         for (std::size_t i = 0; i < width; ++i) {
           const Entry& e = all[i].second;
-          merge(lv.shard(Level::shard_of(e.key)), e.key, e.cost, e.land);
+          merge(lv.shard(Level::shard_of(e.key)), e.key, e.cost(), e.land());
         }
       }
       report(false);
@@ -991,7 +1022,8 @@ class Search {
   static constexpr std::uint64_t kLevelTag = 0x314c574546474550ull;  // "PEGFEWL1"
 
   static std::uint64_t entry_digest(std::uint64_t h, const Entry& e) {
-    return (h ^ mix(e.key) ^ (fold(e.land) * 0x9E3779B97F4A7C15ull) ^ e.cost) * 0x100000001b3ull;
+    return (h ^ mix(e.key) ^ (fold(e.land()) * 0x9E3779B97F4A7C15ull) ^ e.cost()) *
+           0x100000001b3ull;
   }
 
   // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
@@ -1022,7 +1054,7 @@ class Search {
         if (std::fread(buf.data(), sizeof(Entry), n, f) != n) throw bad("is cut short");
         for (std::size_t k = 0; k < n; ++k) {
           digest = entry_digest(digest, buf[k]);
-          if (!file) merge(m, buf[k].key, buf[k].cost, buf[k].land);
+          if (!file) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
         }
         if (file) (*file)->append(buf.data(), n * sizeof(Entry));
         done += n;
@@ -1063,7 +1095,7 @@ class Search {
 
   static std::uint32_t min_cost(const Level& m) {
     std::uint32_t c = kNoCost;
-    m.for_each([&](const Entry& e) { c = std::min(c, e.cost); });
+    m.for_each([&](const Entry& e) { c = std::min(c, e.cost()); });
     return c;
   }
 
@@ -1222,7 +1254,7 @@ class Search {
               if (!legal) continue;
               const Jump& jp = jumps[j];
               const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
-              const std::uint32_t c = e.cost + ((e.land >> start & 1) ? 0 : 1);
+              const std::uint32_t c = e.cost() + ((e.land() >> start & 1) ? 0 : 1);
               Bits key = e.key ^ all[j], l = bit(land);
               if (bound_) {  // on the child as made: any frame bounds the same cost
                 const int bc = bound_->child<Backward>(family, key, jp);
@@ -1357,9 +1389,9 @@ class Search {
     std::uint32_t best = kNoCost;
     auto meet = [&](const Entry& fe, const Entry& be) {
       const Entry& e = fe;
-      Bits shared = fe.land & be.land;
-      std::uint32_t c = fe.cost + be.cost - (shared ? 1 : 0);
-      const std::uint32_t plain = fe.cost + be.cost;  // no move across the middle
+      Bits shared = fe.land() & be.land();
+      std::uint32_t c = fe.cost() + be.cost() - (shared ? 1 : 0);
+      const std::uint32_t plain = fe.cost() + be.cost();  // no move across the middle
       if (plain < plain_cost_ || (plain == plain_cost_ && e.key < plain_meet_)) {
         plain_cost_ = plain;
         plain_meet_ = e.key;
@@ -1368,8 +1400,8 @@ class Search {
           (c == best && e.key < meet_)) {  // the least key: the same for any thread count
         best = c;
         meet_ = e.key;
-        meet_fcost_ = fe.cost;
-        meet_bcost_ = be.cost;
+        meet_fcost_ = fe.cost();
+        meet_bcost_ = be.cost();
         meet_hole_ = shared ? ctz(shared) : -1;
       }
     };
@@ -1409,7 +1441,7 @@ class Search {
     auto [key, g] = geo_.canonical_key(pegs);
     Entry e;
     if (!m.find(key, e)) return {};
-    return {e.cost, g == 0 ? e.land : geo_.preimage(g, e.land)};
+    return {e.cost(), g == 0 ? e.land() : geo_.preimage(g, e.land())};
   }
 
   // Forward: jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole`.
