@@ -792,6 +792,45 @@ TEST(Fewest, ResumeRefusesAnotherProblemOrADamagedState) {
   }
 }
 
+// A pass saved part way whose level file is damaged is refused on resume, naming the file.
+TEST(Fewest, ResumeRefusesADamagedLevelFile) {
+  TempDir dir("level");
+  BoardPtr board = make_board("triangle:6");
+  Control c;
+  FewestOptions o;
+  o.control = &c;
+  o.checkpoint_dir = dir.path.string();
+  o.beam = 0;
+  bool part_way = false;
+  o.checkpointed = [&](int) {
+    for (const auto& f : std::filesystem::directory_iterator(dir.path))
+      part_way = part_way || f.path().extension() == ".level";
+    if (part_way) c.cancel();  // a state naming level files
+  };
+  EXPECT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
+  ASSERT_TRUE(part_way);
+  std::filesystem::path level;
+  for (const auto& f : std::filesystem::directory_iterator(dir.path))
+    if (f.path().extension() == ".level" && std::filesystem::file_size(f.path()) > 200)
+      level = f.path();
+  ASSERT_FALSE(level.empty());
+  {
+    std::fstream io(level, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(180);
+    io.put('\x5a');
+  }
+  Control fresh;
+  o.control = &fresh;
+  o.resume = true;
+  o.checkpointed = nullptr;
+  try {
+    fewest_board(board, o);
+    ADD_FAILURE() << "a damaged level file was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(level.filename().string()), std::string::npos) << e.what();
+  }
+}
+
 // The split's searches on 128-bit keys: the same minimum as the 64-bit ones.
 TEST(Fewest, SplitOnWideKeys) {
   BoardPtr board = make_board("triangle:5");
