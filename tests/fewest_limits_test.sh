@@ -74,7 +74,8 @@ run 300 "$pegsol" fewest -b triangle:7 --json
 expect fewest-triangle7 '[ $rc = 0 ]' 'json "d[\"fewest\"]==12 and d[\"proven\"]"'
 for split in "" --split; do
   ck="$tmp/ck$split"
-  (timeout -s KILL 2 "$pegsol" fewest -b triangle:7 $split --checkpoint "$ck" --json >/dev/null 2>&1
+  (timeout -s KILL 2 "$pegsol" fewest -b triangle:7 $split --checkpoint "$ck" --checkpoint-seconds 0 \
+    --json >/dev/null 2>&1
     echo $? >"$tmp/killed") 2>/dev/null
   killed=$(cat "$tmp/killed")
   run 300 "$pegsol" fewest -b triangle:7 $split --resume "$ck" --json

@@ -120,6 +120,10 @@ FewestCommand::FewestCommand(CLI::App& app) {
                    "checkpoints go on there")
       ->check(CLI::ExistingDirectory)
       ->excludes(checkpoint);
+  cmd_->add_option("--checkpoint-seconds", checkpoint_seconds_,
+                   "With --checkpoint or --resume: a pass part way is saved (its last levels "
+                   "written again) at most this often; completed passes always are (default 300)")
+      ->check(seconds_check());
   cmd_->add_option("--spill-dir", spill_dir_,
                    "Directory for the passes' levels past half of --memory-limit (a file there, "
                    "removed at the end, even after a kill) instead of stopping")
@@ -146,6 +150,7 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   FewestOptions o = options(control, flags_, json_);
   o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
   o.resume = !resume_dir_.empty();
+  o.level_checkpoint_seconds = checkpoint_seconds_;
   if (!checkpoint_dir_.empty())
     if (auto error = create_checkpoint_dir(checkpoint_dir_)) throw InputError(*error);
   o.split = split_;

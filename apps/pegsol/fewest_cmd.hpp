@@ -43,6 +43,7 @@ class FewestCommand {
   bool split_ = false;                       // --split
   bool json_ = false;
   double time_limit_ = 0, memory_mb_ = 0, spill_mb_ = 0;
+  double checkpoint_seconds_ = 300;  // --checkpoint-seconds
 };
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered

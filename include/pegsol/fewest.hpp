@@ -72,6 +72,9 @@ struct FewestOptions {
   // InputError when that state is damaged or of another problem.
   std::string checkpoint_dir;
   bool resume = false;
+  // A pass part way is saved after a level at most this often (seconds; 0: after every level).
+  // Each save writes the side's last level again, so long runs space them out.
+  double level_checkpoint_seconds = 0;
   // Called after each state written to checkpoint_dir, with its floor (tests stop a run there
   // and resume it).
   std::function<void(int)> checkpointed;

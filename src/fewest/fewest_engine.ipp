@@ -1942,14 +1942,19 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
     h.level_dir = o.checkpoint_dir;
     // After each level: the side that changed written to a file of its own, then the state
     // naming it, then the file it replaces removed (a kill leaves the state and its files).
-    h.on_level = [&](Search& s, bool backward, std::uint64_t before) {
+    double last_level_save = o.control->elapsed_seconds();
+    h.on_level = [&](Search& s, bool, std::uint64_t before) {
+      const double now = o.control->elapsed_seconds();
+      if (now - last_level_save < o.level_checkpoint_seconds) return;
+      last_level_save = now;
       PassState ps = s.pass_state();
       const bool same = st.pass.on && st.pass.limit == ps.limit;
       ps.ffile = same ? st.pass.ffile : std::string();
       ps.bfile = same ? st.pass.bfile : std::string();
       for (const bool side : {false, true}) {
         std::string& name = side ? ps.bfile : ps.ffile;
-        if (!name.empty() && side != backward) continue;
+        // A side whose last level is the one saved keeps its file.
+        if (!name.empty() && (side ? ps.bh == st.pass.bh : ps.fl == st.pass.fl)) continue;
         name = std::string(side ? "b." : "f.") + std::to_string(ps.limit) + "." +
                std::to_string(side ? ps.bh : ps.fl) + ".level";
         s.write_frontier(side, o.checkpoint_dir + "/" + name);
