@@ -938,7 +938,7 @@ class Search {
   // Writes one side's last level to `path`, a new file flushed to disk: a header (a tag, the
   // entry's bytes, the shards and each shard's count), each shard's entries in key order, and
   // a digest of the entries.
-  void write_frontier(bool backward, const std::string& path) const {
+  void write_frontier(bool backward, const std::string& path) {
     const Level& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) throw InputError("checkpoint " + path + ": cannot create it");
@@ -962,6 +962,13 @@ class Search {
           put(chunk.data(), chunk.size());
         }
       } else {
+        const std::size_t copy = m.size() * sizeof(Entry);
+        grow(copy);  // the shard's entries sorted apart, booked while they live
+        struct Unbook {
+          Search& s;
+          std::size_t n;
+          ~Unbook() { s.bytes_ -= n; }
+        } unbook{*this, copy};
         std::vector<Entry> all;
         all.reserve(m.size());
         m.for_each([&](const Entry& e) { all.push_back(e); });
@@ -1951,13 +1958,21 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
       const bool same = st.pass.on && st.pass.limit == ps.limit;
       ps.ffile = same ? st.pass.ffile : std::string();
       ps.bfile = same ? st.pass.bfile : std::string();
+      std::vector<std::string> written;
       for (const bool side : {false, true}) {
         std::string& name = side ? ps.bfile : ps.ffile;
         // A side whose last level is the one saved keeps its file.
         if (!name.empty() && (side ? ps.bh == st.pass.bh : ps.fl == st.pass.fl)) continue;
         name = std::string(side ? "b." : "f.") + std::to_string(ps.limit) + "." +
                std::to_string(side ? ps.bh : ps.fl) + ".level";
-        s.write_frontier(side, o.checkpoint_dir + "/" + name);
+        written.push_back(o.checkpoint_dir + "/" + name);
+        try {
+          s.write_frontier(side, written.back());
+        } catch (const Stopped& e) {  // no room to sort a shard apart: the next level saves
+          if (e.reason != StopReason::Memory) throw;
+          for (const std::string& f : written) std::remove(f.c_str());
+          return;
+        }
       }
       const PassState old = st.pass;
       st.pass = ps;
