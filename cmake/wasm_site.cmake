@@ -3,6 +3,9 @@
 # The page's files as they are, but index.html told to use the worker engine; the module; and
 # sw.js with the list of every file and a cache name from their contents, so a new build replaces
 # the old cache at once.
+foreach(dir WEB_DIR MODULE_DIR SITE)
+  get_filename_component(${dir} "${${dir}}" ABSOLUTE)
+endforeach()
 file(MAKE_DIRECTORY ${SITE})
 file(GLOB files RELATIVE ${WEB_DIR} ${WEB_DIR}/*)
 set(all "")

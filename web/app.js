@@ -17,6 +17,7 @@ const S = Object.assign(new Game(), {
   mode: 'play',  // or 'edit-start', 'edit-goal'
   hint: null,
   ends: [],
+  proof: [],
   slide: null,
   kbd: false,
   cursorHole: 0,
@@ -161,11 +162,46 @@ function changed() {
 // strings of positions).
 const prose = (s) => esc(s).replace(/\b\d{4,}\b/g, (n) => (/^[01]+$/.test(n) ? n : fmt(n)));
 
+// A verdict in plain words (the analysis's "explanation"), the engine's own wording under
+// "details", and the proof's holes marked on the board.
 function verdictHtml(label, v) {
   const cls = v.verdict === 'solvable' ? 'ok' : v.verdict === 'not solvable' ? 'bad' : 'unknown';
-  const why = v.verdict === 'solvable' ? '' : ` — ${prose(v.reason)}`;
+  const plain = v.explanation || v.reason || '';
+  const why = v.verdict === 'solvable' && !v.explanation ? '' : ` — ${prose(plain)}`;
+  const details = v.reason && v.reason !== plain
+    ? `<details class="engine-words"><summary>details</summary>${esc(v.reason)}</details>` : '';
   return `<div class="${cls}" data-verdict="${v.verdict}">${label}: <b>${v.verdict}</b>${
-      why}</div>`;
+      why}${details}</div>`;
+}
+
+// The game's census look-ups (POST /api/lookups): asked for as a game starts, their progress
+// shown under the feedback until they are built; then the feedback is asked again, exactly.
+async function watchLookups() {
+  const key = S.problemKey();
+  if (S.lookupsKey === key) return;
+  S.lookupsKey = key;
+  const box = $('lookups');
+  for (;;) {
+    let st;
+    try {
+      st = await api('/api/lookups', S.problem());
+    } catch (e) {
+      box.hidden = true;
+      return;
+    }
+    if (S.lookupsKey !== key) return;
+    box.dataset.state = st.state;
+    if (st.state === 'queued' || st.state === 'building') {
+      box.hidden = false;
+      $('lookups-text').textContent = `Preparing exact answers… ${Math.round(100 * st.fraction)}%`;
+      $('lookups-progress').value = st.fraction;
+      await new Promise((r) => setTimeout(r, 400));
+      continue;
+    }
+    box.hidden = true;
+    if (st.state === 'ready') feedback();
+    return;
+  }
 }
 
 async function feedback() {
@@ -175,6 +211,8 @@ async function feedback() {
   const body = $('feedback-body');
   body.dataset.state = 'pending';
   body.innerHTML = '<i>thinking…</i>';
+  S.proof = [];
+  watchLookups();
   const goalLabel = S.goal ? 'Goal (the marked position)' : `Goal ${esc(S.end)}`;
   const hasGoal = S.goal || S.end !== 'any';
   if (!count(S.pegs())) {
@@ -190,6 +228,9 @@ async function feedback() {
     let html = verdictHtml('One peg', a.one_peg);
     if (hasGoal) html += verdictHtml(goalLabel, a.goal);
     S.lost = a.goal.verdict === 'not solvable';
+    const lost = hasGoal && S.lost ? a.goal : a.one_peg;
+    S.proof = lost.verdict === 'not solvable' && lost.proof_holes ? lost.proof_holes : [];
+    view.markEnds();
     $('wrong-btn').hidden = !(S.lost && S.cursor > 0);
     body.innerHTML = html + '<div class="counting"><i>counting the ways left…</i></div>';
     body.dataset.state = 'verdict';
@@ -198,8 +239,9 @@ async function feedback() {
     if (c.counted) {
       html += `<div>Ways to finish from here: <b class="ways">${fmt(c.ways_goal)}</b>${
           hasGoal ? ` (to one peg anywhere: ${fmt(c.ways_one_peg)})` : ''}</div>`;
-      html += `<div>The last peg can still end on: ${
-          c.end_holes.map(esc).join(', ') || '—'} (ringed)</div>`;
+      html += c.end_holes.length
+        ? `<div>The last peg can still end on: ${c.end_holes.map(esc).join(', ')} (ringed)</div>`
+        : '<div>The last peg can no longer be the only one left.</div>';
       S.ends = c.end_hole_indices;
     } else if (c.count_note) {
       html += `<div class="unknown">Not counted: ${prose(c.count_note)}</div>`;

@@ -73,9 +73,15 @@ export function createView(svg, S, act) {
     slide();
   }
 
-  // Rings the holes the last peg can still end on (S.ends), without drawing the board again.
+  // Rings the holes the last peg can still end on (S.ends), and marks the holes of a proof that
+  // the goal is lost (S.proof), without drawing the board again.
   function markEnds() {
-    for (const r of svg.querySelectorAll('.end-ring')) r.remove();
+    for (const r of svg.querySelectorAll('.end-ring, .proof-mark')) r.remove();
+    for (const h of S.proof || []) {
+      const g = svg.querySelector(`g.cell[data-hole="${h}"]`);
+      const [x, y] = S.L.pts[h];
+      if (g) g.insertBefore(el('rect', {x: x - 0.47, y: y - 0.47, width: 0.94, height: 0.94, rx: 0.12, class: 'proof-mark'}), g.children[0]);
+    }
     for (const h of S.ends) {
       const g = svg.querySelector(`g.cell[data-hole="${h}"]`);
       const [x, y] = S.L.pts[h];
