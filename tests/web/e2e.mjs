@@ -108,7 +108,11 @@ try {
   });
   const shot = (name) =>
       page.screenshot({path: `${shots}/${name}.png`, fullPage: true, animations: 'disabled'});
-  const ready = () => page.waitForSelector('#feedback-body[data-state="done"]', {timeout: 15000});
+  // The static edition answers on the page's own machine, two requests at a time, while its
+  // main worker builds a game's look-ups: its feedback may queue behind the page's background
+  // questions, so it gets longer than the server.
+  const ready = () => page.waitForSelector('#feedback-body[data-state="done"]',
+                                           {timeout: site ? 60000 : 15000});
   const text = (sel) => page.textContent(sel);
   // Waits (up to 15 s) until the element's text satisfies `want` (a string or a RegExp).
   const waitText = (sel, want) =>
