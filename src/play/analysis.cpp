@@ -250,9 +250,10 @@ struct Analyzer::Impl {
   // How far search() goes: a depth-first search of a few positions, a short beam search (strong
   // where solutions are many, never "not solvable"), or solve()'s Auto to its end.
   struct Bound {
-    std::uint64_t dfs_nodes;  // Dfs bounded to this many positions (0: not this)
+    std::uint64_t dfs_nodes;  // Dfs bounded to this many positions (0: not this; kComplete: none)
     double beam_seconds;      // Beam for this long (0: not this)
   };
+  static constexpr std::uint64_t kComplete = ~std::uint64_t{0};
 
   // The answer from a remembered solution; else from solve() under `ctl` and `bound` (Unknown
   // when the bound stops it).
@@ -271,7 +272,7 @@ struct Analyzer::Impl {
     o.memory_limit = std::size_t{256} << 20;
     if (bound.dfs_nodes) {
       o.algorithm = Algorithm::Dfs;
-      o.node_limit = bound.dfs_nodes;
+      o.node_limit = bound.dfs_nodes == kComplete ? 0 : bound.dfs_nodes;
     } else if (bound.beam_seconds > 0) {
       beam_ctl.set_time_limit(bound.beam_seconds);
       o.control = &beam_ctl;
@@ -362,7 +363,17 @@ struct Analyzer::Impl {
     }
     counted = try_count(p, o, call, note, expanded);
     if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
-    SolvabilityAnswer a = search(p, to_goal, call, Bound{0, 0});
+    // The search to the end. The short searches failed, which a lost position does: a
+    // complete depth-first search first, for half the time left (it proves a lost position or
+    // finds a solution), then solve()'s Auto (its beam finds solutions where they are many).
+    Control half(&call);
+    if (call.has_deadline()) half.set_time_limit(call.remaining_seconds() / 2);
+    SolvabilityAnswer a = search(p, to_goal, half, Bound{kComplete, 0});
+    if (a.verdict == Solvability::Unknown && !call.should_stop()) {
+      const std::uint64_t before = a.nodes;
+      a = search(p, to_goal, call, Bound{0, 0});
+      a.nodes += before;
+    }
     a.nodes += nodes;
     return a;
   }
