@@ -8,7 +8,8 @@
 // every step in SCREENSHOT_DIR. The steps for the page's rough edges and what players expect are
 // in tests/web/steps.mjs.
 import {spawn} from 'node:child_process';
-import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
 import {createServer} from 'node:http';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
@@ -114,7 +115,8 @@ try {
   const ready = () => page.waitForSelector('#feedback-body[data-state="done"]',
                                            {timeout: site ? 60000 : 15000});
   const text = (sel) => page.textContent(sel);
-  // Waits (up to 15 s) until the element's text satisfies `want` (a string or a RegExp).
+  // Waits (up to 15 s, 60 s in the static edition) until the element's text satisfies `want` (a
+  // string or a RegExp).
   const waitText = (sel, want) =>
       page.waitForFunction(
               ([s, w, re]) => {
@@ -122,7 +124,7 @@ try {
                 return re ? new RegExp(w).test(t) : t === w;
               },
               [sel, want instanceof RegExp ? want.source : want, want instanceof RegExp],
-              {timeout: 15000})
+              {timeout: site ? 60000 : 15000})
           .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
   const t = {page, api, refJob, check, shot, ready, text, waitText, shots, base};
@@ -585,11 +587,23 @@ try {
     check(
         'static-pause-enabled-title',
         (await page.getAttribute('#job-pause', 'title')) === 'Pause the job');
-    const cdp = await ctx.newCDPSession(page);
+    // Chromium checks installability in a profile of its own (a test context is incognito).
+    const profile = mkdtempSync(path.join(os.tmpdir(), 'pegsol-profile-'));
+    const own = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
+    const installPage = own.pages()[0] || await own.newPage();
+    await installPage.goto(base + '#board=triangle:5');
+    await installPage.waitForSelector('body[data-ready="1"]', {timeout: 60000});
+    await installPage.evaluate(() => navigator.serviceWorker.ready);
+    const cdp = await own.newCDPSession(installPage);
     const inst = await cdp.send('Page.getInstallabilityErrors');
     check(
         'static-installable', inst.installabilityErrors.length === 0,
         JSON.stringify(inst.installabilityErrors));
+    await own.close();
+    rmSync(profile, {recursive: true, force: true});
     await ctx.setOffline(true);
     await page.reload();
     await ready();
