@@ -482,14 +482,52 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   // Both look-ups built: every figure is exact, and no count runs.
   const bool exact = l.goal && l.one;
   std::optional<Entry> e;
-  // Without the look-ups, when the one-peg verdict may need a search of its own (a goal other
-  // than one peg anywhere), the goal's searches get half the call's time, so that a lost goal
-  // leaves the other half to one peg anywhere.
-  Control goal_call(&call.ctl);
-  if (!exact && m.goal.kind != Goal::Kind::Any && call.ctl.has_deadline())
-    goal_call.set_time_limit(call.ctl.remaining_seconds() / 2);
-  a.goal = m.decide(p, true, options, goal_call, options.count && options.ways && !exact, e,
-                    a.count_note, expanded, l.goal.get(), &a.lookup_note);
+  const bool want_count = options.count && options.ways && !exact;
+  AnalysisOptions no_count = options;
+  no_count.count = false;
+  std::optional<Entry> none;
+  std::string unused;
+  // A goal hole that no look-up answers: when the goal's short search fails (a lost position
+  // makes it), one peg anywhere is asked first, with two thirds of the time left, since a
+  // position that can leave no single peg is lost to every hole: one search settles both.
+  std::optional<SolvabilityAnswer> one_first;
+  bool goal_settled = false;
+  if (!l.goal && m.goal.kind == Goal::Kind::Hole && options.quick_nodes > 0) {
+    SolvabilityAnswer quick = m.search(p, true, call.ctl, Impl::Bound{options.quick_nodes, 0});
+    if (quick.verdict != Solvability::Unknown) {
+      a.goal = std::move(quick);
+      goal_settled = true;
+    } else if (!call.ctl.should_stop()) {
+      Control one_call(&call.ctl);
+      if (call.ctl.has_deadline()) one_call.set_time_limit(call.ctl.remaining_seconds() * 2 / 3);
+      one_first =
+          m.decide(p, false, no_count, one_call, false, none, unused, expanded, l.one.get());
+      if (one_first->verdict == Solvability::NotSolvable) {
+        a.goal.verdict = Solvability::NotSolvable;
+        a.goal.reason = "no single peg can be left: " + one_first->reason;
+        goal_settled = true;
+      } else if (one_first->verdict == Solvability::Solvable) {
+        Position q = p;
+        for (const Jump& j : one_first->solution) q.apply(j);
+        if (goal_reached(m.problem(p, m.goal), q.pegs())) {
+          a.goal = *one_first;  // a solution to one peg that ends on the goal hole
+          goal_settled = true;
+        }
+      }
+    }
+  }
+  if (!goal_settled) {
+    // Without the look-ups, when the one-peg verdict may still need a search of its own (a goal
+    // other than one peg anywhere), the goal's searches get half the call's time, so that a lost
+    // goal leaves the other half to one peg anywhere.
+    Control goal_call(&call.ctl);
+    if (!exact && !one_first && m.goal.kind != Goal::Kind::Any && call.ctl.has_deadline())
+      goal_call.set_time_limit(call.ctl.remaining_seconds() / 2);
+    a.goal = m.decide(p, true, options, goal_call, want_count, e, a.count_note, expanded,
+                      l.goal.get(), &a.lookup_note);
+  } else if (want_count) {
+    e = m.try_count(p, options, call.ctl, a.count_note, expanded);
+  }
   if (exact) {
     a.counted = true;
     a.exact = true;
@@ -510,11 +548,9 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
     if (m.goal.kind == Goal::Kind::Any ||
         (m.goal.kind == Goal::Kind::Hole && a.goal.verdict == Solvability::Solvable)) {
       a.one_peg = a.goal;  // a solution to one peg on a hole is one to one peg anywhere
+    } else if (one_first) {
+      a.one_peg = *one_first;
     } else {
-      AnalysisOptions no_count = options;
-      no_count.count = false;
-      std::optional<Entry> none;
-      std::string unused;
       a.one_peg =
           m.decide(p, false, no_count, call.ctl, false, none, unused, expanded, l.one.get());
       // A goal of one peg on a hole is lost with one peg anywhere, and reached by a solution to
