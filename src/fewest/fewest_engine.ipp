@@ -1944,12 +1944,13 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
   so.resume = false;
   PassHooks h = checkpoint_hooks(ck, o, t0);
   const PassState resume = st.pass;
+  // Outlives the hooks: search() below calls on_level, which reads and sets it.
+  double last_level_save = o.control->elapsed_seconds();
   if (ck.on()) {
     if (resume.on) h.resume_pass = &resume;
     h.level_dir = o.checkpoint_dir;
     // After each level: the side that changed written to a file of its own, then the state
     // naming it, then the file it replaces removed (a kill leaves the state and its files).
-    double last_level_save = o.control->elapsed_seconds();
     h.on_level = [&](Search& s, bool, std::uint64_t before) {
       const double now = o.control->elapsed_seconds();
       if (now - last_level_save < o.level_checkpoint_seconds) return;
