@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Google Benchmark: move generation, first-solution search, census, fewest moves, position
 // analysis.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules, the CMake package (pegsol::pegsol), pkg-config file and the Debian package.
 # Included from the top-level CMakeLists.txt when PEGSOL_INSTALL is on.
 include(CMakePackageConfigHelpers)

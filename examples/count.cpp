@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact census of triangle:5 with hole 1 (the top corner) vacant: every reachable position, every
 // solution (one peg left anywhere) and every complete game, level by level.
 #include <iomanip>

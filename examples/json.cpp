@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a server or a binding does with pegsol::json: a problem from its text fields, solved, and
 // the result as the JSON the pegsol command prints, wrapped in a reply of the caller's own.
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plays the 15-hole triangle through the play API: from vacancy 1, asks for a hint before each
 // move, plays it, and saves the game in the text format (docs/game-format.md), then reads the
 // text back. Exit status 0 when the hints lead to one peg and the saved game reads back the same.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Solves the English central game (d4 vacant, one peg left on d4), prints the moves and checks
 // them by replaying them from the start. Exit status 0 when the solution replays to the goal.
 #include <iostream>

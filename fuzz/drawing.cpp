@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the drawing parser (docs/board-format.md): a drawn board, then a position drawn on it.
 // A board that parses draws back to the same board and pegs.
 #include "fuzz_util.hpp"

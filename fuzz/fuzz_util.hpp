@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the fuzz targets: an input is either accepted or refused with InputError; anything
 // else (another exception, a crash, a sanitizer report, a broken round trip) is a finding.
 #pragma once

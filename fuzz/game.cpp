@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the game file reader (docs/game-format.md) and positions given as text. A game that
 // parses writes back to a text that parses to the same text.
 #include "fuzz_util.hpp"

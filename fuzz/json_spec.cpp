@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the JSON a server accepts for a problem ({"board": "triangle:5", "start": "4", ...}):
 // spec_from_json, then the problem it names.
 #include "fuzz_util.hpp"

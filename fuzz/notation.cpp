@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes hole names and move notation on boards of each lattice: single jumps, move lists and
 // chains. What parses is written back and parses to the same moves.
 #include "pegsol/notation.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A driver for the fuzz targets without libFuzzer (any compiler, the test suites' sanitizers):
 // runs every file of the given corpora through LLVMFuzzerTestOneInput, then, with --mutants N,
 // N inputs made from them by seeded random edits (flips, inserts, deletes, splices), the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes problem specs as the command line gives them: board, lattice, start, end and goal, one
 // per line. Files (@...) are left out: the fuzzer reads no files.
 #include <string>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The English census (d4 -> d4, no distinct count, no random player) with each census kernel tier
 # of the default build, and with a -march=native build if one is given: runs alternate between
 # the variants, and the medians of wall time, user time and peak RSS are printed (docs/kernels.md).

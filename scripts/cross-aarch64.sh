@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the library and examples/ for aarch64 with Debian's cross compiler and runs the examples
 # under qemu-user: the default build must build and give the same answers off x86-64 (no CPU
 # kernel of that architecture is compiled there; the census runs its portable tier). At -O1: what

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every libFuzzer target of fuzz/ from its seed corpus: SECONDS each (default 5), or RUNS
 # inputs each with --runs RUNS. Builds them first (cmake --preset fuzz: clang, ASan + UBSan,
 # coverage on the whole library). With PEGSOL_FUZZ_BUILD=DIR, runs the targets a build already

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages pegsol needs that are missing, and the npm packages of
 # package-lock.json (the page's end-to-end tests); does nothing when all are there.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Projects a census's level sizes past the level where a stopped run ended.
 
 Reads `pegsol count --json` output (a stopped or a completed run). The ratio r of a level's size

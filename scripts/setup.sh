@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what is missing (Debian packages only), builds pegsol in Release and runs the main job:
 # `pegsol solve` on its default problem (the English central game).
 set -euo pipefail

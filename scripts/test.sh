@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds and runs every test: the static edition (WebAssembly), the Release suite, then the same
 # suite under AddressSanitizer and UndefinedBehaviorSanitizer (clang; with the fuzz targets'
 # corpora and 5,000 seeded mutants each: label fuzz), then the census tests with the AVX2 kernels,

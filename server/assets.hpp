@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The page's files (web/), embedded at build time by cmake/embed_web.cmake.
 #pragma once
 

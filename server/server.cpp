@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol serve`: HTTP over the library's dispatcher (pegsol/api.hpp): routes, the compute slots,
 // the connection watcher, the job table and /api/status (docs/api.md).
 #include "server.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HTTP server of `pegsol serve`: the page embedded from web/ and the JSON API of the
 // library's dispatcher (pegsol/api.hpp, docs/api.md) over HTTP. Built when cpp-httplib is found;
 // the library itself needs no HTTP.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # End-to-end checks of the pegsol command: exit statuses, JSON shape, error messages.
 set -u
 pegsol=$1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Consumers of pegsol, as a user would write them:
 #   1. `cmake --install` the build tree into a temporary prefix, then build examples/ as a separate
 #      project with find_package(pegsol CONFIG REQUIRED OPTIONAL_COMPONENTS json) and run them

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Whole outputs of the pegsol command against tests/golden/*.out (see golden/commands.txt).
 # Usage: golden_test.sh PEGSOL [--update]
 set -u

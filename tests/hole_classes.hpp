@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One hole of each class under a board's symmetries (the least of each), in increasing order:
 // the vacancies a test needs when the others are their images. That the symmetries take jumps to

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every `pegsol ... --json` outcome against docs/json-schema.json: exactly one object on stdout
 (a second object or trailing text fails json.loads), valid against the $defs entry its command
 names, and the exit status the README gives for that outcome.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact engine's kernels against plain images of hole sets (shared by the kernel tests of
 // every instruction-set tier): on random positions (eight at a time, as the engine asks), each
 // canonical form is an image of its position and the same for all the position's images, and

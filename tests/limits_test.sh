@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Limits, signals, bad input and lost output (issue 19's numbered cases), end to end.
 # Every case is bounded: `timeout` around each run, memory cases under `ulimit -v`. Limits are
 # checked by the stop reason and by measured bounds (peak resident memory from /usr/bin/time, the

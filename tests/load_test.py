@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Load test and latency benchmark of `pegsol serve` on a loopback port (docs/api.md).
 
   load_test.py PEGSOL [--clients 60] [--seconds 15]   many clients at once mixing every endpoint

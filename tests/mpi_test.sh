@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The census on MPI ranks equals the one-process census: for each problem below, `pegsol count`
 # and `mpirun -np K pegsol-mpi count` for K = 1..4 print the same JSON (every key but "stats";
 # the random player's chances within a relative 1e-12 of the one process's and the same bits for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `pegsol play`: commands through stdin (as scripts use it), then the same game under tmux (a real
 # terminal: prompt, colour, keys sent with send-keys and the screen read with capture-pane).
 set -u

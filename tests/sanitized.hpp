@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Whether the tests run under AddressSanitizer and UndefinedBehaviorSanitizer (the sanitize
 // preset defines PEGSOL_TEST_SANITIZED): the heaviest reference comparisons then leave their

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Starts `pegsol serve` on a free loopback port for the API and load tests."""
 import json
 import re

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Position analysis: solvability, ways left, end holes, hints and the first losing move, checked
 // against plain recursion over HoleSets on small boards (no bit layout, no memo shared with the
 // code under test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The beam searches: their pieces, the report's rule against a reference beam written apart from
 // the search, and solutions on real boards.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bits<W> against std::bitset, a deliberately simple reference.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Board geometry, catalogue, layouts, invariants, drawings and their errors.
 #include <gtest/gtest.h>
 

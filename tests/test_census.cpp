@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The census against a deliberately simple brute force written here: plain memoised recursion
 // over HoleSet with the board's jump list, sets of bit strings, explicit solution lists.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The census's memory pool (src/census/compact_memory.hpp): chunks kept from level to level, and
 // arrays over a chunk assembled from free chunks and given back to them.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control model (deadline, budget, cancel, pause, progress) and the worker pool; the
 // engines' use of them.
 #include <gtest/gtest.h>

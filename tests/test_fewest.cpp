@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fewest moves against a deliberately simple reference: a 0-1 breadth-first search over
 // (position, hole the last jump landed on) with no levels, symmetry or pruning. Every solution
 // is replayed and its moves recounted here, forward and on the reversed (complemented) problem.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The front-end layer: problems named as text, names and their rules, bench cases, and (with
 // pegsol::json) the JSON of results.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact engine's portable kernels: the table kernel on every board, the scalar grid kernel
 // on square boards within 8x8 (the tiers with AVX2 and AVX-512 in test_kernels_simd*.cpp).
 #include "kernel_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact engine's avx2 kernel on square boards within 8x8 (run when this CPU has avx2).
 #include <immintrin.h>
 

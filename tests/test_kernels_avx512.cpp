@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact engine's avx512 kernel on square boards within 8x8 (run when this CPU has avx512).
 #include "census/target.hpp"
 #include "kernel_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The play API: legal jumps against a deliberately simple reference, apply/undo round trips,
 // move chains, game files, and solvability answers checked by replay and by a reference search.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The presets: each one solvable (a solution found and replayed here, independently of the
 // search), names unique, graded easiest first, the classic boards covered.
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first-solution solver against a deliberately simple reference, known results, and the
 // independent replay check.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The symmetry and goal helpers (src/core/symmetry.hpp) against a deliberately simple reference:
 // each permutation applied to hole sets by hand, orbits grown by closure.
 #include <gtest/gtest.h>

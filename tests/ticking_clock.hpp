@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A clock for the tests that moves 1 ms each time it is read: a deadline expires after a fixed
 // number of an engine's polls, on any machine, without sleeping.
 #pragma once

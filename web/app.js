@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The page: play, feedback, hints, finishing, replay, editor, files, jobs. Every answer comes from
 // the engine's JSON API (docs/api.md); the page only draws and keeps the game's moves.
 import {layout} from './board.js';

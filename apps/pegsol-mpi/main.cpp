@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pegsol-mpi: `pegsol count` on the ranks of an MPI job (docs/mpi.md). Every rank parses the
 // same options and runs its part of the census; rank 0 prints the text or JSON that `pegsol
 // count` prints, and every rank's ledger goes to stderr.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol bench --census`: the exact census on fixed problems.
 #include <algorithm>
 #include <vector>

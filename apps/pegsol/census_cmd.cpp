@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "census_cmd.hpp"
 
 #include <unistd.h>

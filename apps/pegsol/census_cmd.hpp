@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The census subcommands of the pegsol command: count, table, solutions.
 #pragma once
 

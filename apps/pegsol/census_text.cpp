@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "census_text.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The human-readable census report, shared by `pegsol count` and `pegsol-mpi count`.
 #pragma once
 

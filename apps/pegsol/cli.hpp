@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the pegsol command: human-readable output, bench. Problems, names and JSON
 // come from the library's front-end layer (pegsol/spec.hpp, pegsol/json.hpp).
 #pragma once

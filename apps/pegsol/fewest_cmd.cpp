@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "fewest_cmd.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fewest moves on the command line: `pegsol fewest`, `pegsol solve --minimize moves` and
 // `pegsol table --minimize moves` (docs/fewest.md).
 #pragma once

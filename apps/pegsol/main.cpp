@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pegsol: the command-line front end over libpegsol.
 #include <unistd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol play`: reads commands and moves line by line, draws the board after each change and
 // says whether the game can still be won. Everything it knows comes from the play API and the
 // analysis; this file only parses commands and prints.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol play`: the terminal game, a thin front over the play API (pegsol/play.hpp) and the
 // position analysis (pegsol/analysis.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol presets [--json]`: the named classic problems, easiest first.
 #include "presets_cmd.hpp"
 

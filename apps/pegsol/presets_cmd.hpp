@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol presets`: the preset problems (pegsol/presets.hpp) as a table or JSON.
 #pragma once
 

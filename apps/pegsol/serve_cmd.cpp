@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol serve [--port 8080] [--host 127.0.0.1] [--open] [--allow-origin ORIGIN]...`.
 #include "serve_cmd.hpp"
 

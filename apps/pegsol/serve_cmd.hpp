@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pegsol serve`: the page and the JSON API (server/, docs/api.md).
 #pragma once
 

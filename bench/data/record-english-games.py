@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Writes bench/data/english-random-games.txt: python3 bench/data/record-english-games.py > FILE
 # Records the positions along random English games (uniform legal jumps, fixed seed).
 import random

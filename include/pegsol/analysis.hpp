@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Analysis of a position for a player: can it still be solved (to one peg anywhere, to the goal),
 // and if not why; how many ways remain and on which holes the last peg can still end; a hint;
 // and for a game, the first move after which no solution remained ("where did I go wrong").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bidirectional beam search for boards far too large for exhaustive search.
 //
 // Two capacity-limited breadth-first searches grow level by level: side A forward from the start,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Board: an immutable board geometry, built once and borrowed by everything else.
 //
 // A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The board catalogue and drawings: every way a board enters the engine.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact census of a problem: every reachable position, every solution, every complete game.
 //
 // The engine works level by level: level k is the set of positions with k pegs, and a jump always

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One control model for every long computation (docs/control.md): a deadline, a memory budget,
 // cancellation, pause and resume, and throttled progress reports. solve(), census(),
 // solvability_table() and enumerate_solutions() take a `const Control*` in their options and

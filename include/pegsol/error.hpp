@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors that the front ends report as bad input (exit status 2).
 #pragma once
 

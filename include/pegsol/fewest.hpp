@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fewest moves: solutions with the fewest moves, where a move is a chain of jumps by one peg, and
 // the proof that none is shorter (docs/fewest.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HoleSet: a runtime-sized set of holes indexed in reading order (0 .. n-1).
 //
 // This is the position type of the public API (problems, results, file I/O). Searches convert it

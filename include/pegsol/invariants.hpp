@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Proofs of impossibility that need no search: position classes, peg types, pagoda functions.
 #pragma once
 

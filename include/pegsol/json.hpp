@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON of every result, the same for every front end (the pegsol command's --json, a server,
 // bindings). Target pegsol::json, built when nlohmann-json is found; the values compose, so a
 // front end can wrap them (a request id, a stream of solutions) without parsing text.

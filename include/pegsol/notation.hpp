@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Move notation: "d2-d4" on square lattices, "4-1" on the triangular lattice (from-to).
 #pragma once
 

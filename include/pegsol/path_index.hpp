@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The positions on the solution paths of one census, kept for look-ups, with the number of ways
 // from each to the target: a position reached from the census's start by legal jumps can still
 // reach its target exactly when it lies on a solution path, so "still solvable?", "how many ways

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Play: a position on a board, its legal jumps, moves as chains of jumps, games with undo and
 // redo, their text format (docs/game-format.md), and "is this still solvable?" and hints.
 //

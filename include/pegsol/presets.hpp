@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Presets: named classic problems graded from easy to difficult (the English board's patterns,
 // the French board's and the 15-hole triangle's), each a ProblemSpec a front end can solve.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Problem: a board, a start position and a goal. The input of every search.
 #pragma once
 

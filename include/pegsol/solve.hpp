@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // First-solution search: depth-first on bitboards with a table of failed positions.
 #pragma once
 

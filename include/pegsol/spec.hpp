@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The front-end layer every front end shares (the pegsol command, a server, bindings): problems
 // named as text, the names of algorithms and methods with their validity rules, and the bench's
 // fixed problems. No JSON here (that is pegsol/json.hpp, target pegsol::json).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVG pictures of positions and solutions: the same drawings for the CLI (pegsol solve --svg),
 // a server and printing. Plain SVG 1.1, no scripts, no external references.
 #pragma once

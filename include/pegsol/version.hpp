@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The library's version, and which CPU-specific kernels it runs on this machine.
 //
 // The library is built for any CPU of its architecture; the census's fast kernels are chosen at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bidirectional beam search (include/pegsol/beam.hpp; design and measurements in docs/beam.md).
 #include "pegsol/beam.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The beam searches' internal pieces that the tests call directly: the survivor key, the one
 // survivor selection every beam level goes through, the report's average board and the sweep's
 // compactness cost. Not installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exact census's entry: checks the board, then runs the compact engine (layouts of up to 64
 // bits: compact.cpp) or the wide one (wide.cpp). Both are built on the skeleton in context.hpp:
 //

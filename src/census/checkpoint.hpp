@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Files of a census checkpoint (internal to src/census; the table's and the MPI census's files
 // use them too): a file written whole under a temporary name, flushed and renamed, so that a kill
 // leaves whole files only, and read back with every short read an error. Every file ends in a

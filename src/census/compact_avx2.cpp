@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact census engine for x86-64 CPUs with AVX2 and BMI2 (x86-64-v3).
 #if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
 #include "target.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp): checkpoint and resume of the forward
 // pass (CensusOptions::checkpoint_dir, resume). Included by compact_engine.ipp alone, inside its
 // per-tier namespace and target region, after compact_context.ipp. In the directory:

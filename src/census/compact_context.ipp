@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
 // and target region: class Engine itself, on the census skeleton (context.hpp). It holds its run
 // (run, body), keys, residues and jump classes, and the state of every pass; the passes' members

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp): the count of solutions up to
 // reordering of independent jumps, over the solution paths the other passes kept. Included by
 // compact_engine.ipp alone, inside its per-tier namespace and target region, after

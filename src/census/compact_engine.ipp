@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact census engine: every board whose layout fits 64 bits.
 //
 // Level k (the positions with k pegs, in canonical form under the census group) is split by a

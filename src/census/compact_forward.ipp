@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp): the forward pass, level k-1 built
 // from level k a work item (a run of residues) at a time: expand, scan, compact and the workers'
 // scratch, and the keeping of levels for the solution-path passes. Included by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
 // and target region: a level's storage, sorted by residue, and the jump classes a scan tests.
 

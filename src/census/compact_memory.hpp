@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact engine's memory (internal to src/census): a pool of 2 MiB chunks, each level's store
 // carved from it, and a worker's bump allocator into a store. Compiled once for every tier (no
 // instruction set of its own); every mapping is booked in the memory ledger (engine.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp): the solution paths, by the
 // complement join (self-complementary problems) or the backward pass (any other), and their
 // export as CensusResult::paths. Included by compact_engine.ipp alone, inside its per-tier

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact census engine for any CPU (compact_engine.ipp with the baseline instruction set).
 #define PEGSOL_CENSUS_ISA portable
 #define PEGSOL_AVX512 0

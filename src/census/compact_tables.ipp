@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
 // and target region: the hash tables (bucket probes, the key set of the solution-path
 // passes, the work item's table of keys and values).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The census engines' skeleton (internal to src/census): the context every engine shares and
 // the run that gives every result one shape. The compact engine (compact_engine.ipp, 64-bit keys
 // by residue), the wide engine (wide.cpp, Bits<W> keys by hash shard) and one rank of the MPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the census engines (engine.hpp): the default memory limit.
 #include "engine.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the census engines (internal to src/census): the memory ledger, booked
 // vectors, the run's control, progress and result totals, and the entry points of the two
 // engines (their skeleton is context.hpp). The wide engine (wide.cpp, layouts over 64 bits) splits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streaming solutions (or complete games) one at a time: depth first, jumps in index order.
 #include <algorithm>
 #include <optional>

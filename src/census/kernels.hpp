@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Position kernels of the compact census engine (internal to src/census).
 //
 // A kernel fixes how a position is held in one 64-bit word (its "key") and does everything that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The AVX2 grid kernel of the compact census engine (internal to src/census), for square boards
 // within an 8x8 box: the grid layout (kernels_grid.hpp) with the eight box transforms of four
 // keys at once, one per 64-bit lane. Included only inside a region compiled for the avx2 tier

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The AVX-512 kernel of the compact census engine (internal to src/census): GridKernel, for
 // square boards within an 8x8 box, on CPUs with AVX-512 (F, BW, VL, DQ, CD, VPOPCNTDQ, BITALG,
 // VBMI2), GFNI and BMI2. Included only inside a region compiled for those extensions

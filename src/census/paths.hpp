@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Solution counts both census engines share: up to symmetry (Burnside) and up to reordering of
 // independent jumps. Internal to src/census.
 #pragma once

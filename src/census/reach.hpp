@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The census's pagoda filter (CensusOptions::reach, internal to src/census): a position is kept
 // when, for some goal, every pagoda given for it is worth at least its value at that goal. The
 // goals and their pagodas are closed under the census group here, so a position passes exactly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Regions of code compiled for an instruction set the build does not assume (internal).
 //
 //   PEGSOL_TARGET_BEGIN("avx2,bmi2")  ...functions...  PEGSOL_TARGET_END

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The wide census engine: layouts over 64 bits (boards of up to 64 holes whose layout needs
 // 128 bits), and the engine the tests compare the compact one with. Built on the census skeleton
 // (context.hpp). A level is split into kShards shards by a hash of the position, each with one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The wide census engine's storage (internal to src/census, wide.cpp): a level's entries and the
 // hash tables of a level's shards, for keys of any width.
 #pragma once

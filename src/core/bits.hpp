@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed-width bitsets: the position type of every search.
 //
 // Bits<W> holds W bits (W a multiple of 64) in W/64 little-endian words:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pegsol/catalogue.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Geometry<W>: a board's tables at one bitset width, built once per search.
 //
 // Move generation works a shift class at a time. For a class with offsets (mid, to) the legal

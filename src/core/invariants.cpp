@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pegsol/invariants.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pegsol/notation.hpp"
 
 #include "pegsol/error.hpp"

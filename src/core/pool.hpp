@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The worker pool every parallel engine uses (internal to the library): threads made once per
 // computation and reused for every level, attempt and pair search it runs.
 #pragma once

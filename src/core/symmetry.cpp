@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The symmetry and goal helpers of src/core/symmetry.hpp.
 #include "symmetry.hpp"
 

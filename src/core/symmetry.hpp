@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The board symmetries a problem keeps, and the final holes worth trying for a goal "anywhere"
 // (internal to the library): stated once for the census, the depth-first search and the beam.
 #pragma once

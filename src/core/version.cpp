@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pegsol/version.hpp"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // with_width: the one dispatch from a board's bitset width, known at run time, to the W of
 // Bits<W>, Geometry<W> and the engines built on them, fixed at compile time. Every engine's entry
 // point calls it once; below it everything runs at one width.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fewest moves (include/pegsol/fewest.hpp, docs/fewest.md).
 //
 // State of a position: the fewest moves c that reach it and the set L of holes the last jump can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fewest-moves engine for one key width, included by fewest.cpp once per width inside a
 // namespace that defines `Bits` (an unsigned integer of kWidth bits), kWidth, kHoles (the most
 // holes a board may have), kPacked (the cost packed above the landing set), pop(), ctz() and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bench's fixed problems: first solutions, beam searches, census runs.
 #include <string>
 #include <string_view>

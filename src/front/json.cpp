@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON of every result (include/pegsol/json.hpp).
 #include "pegsol/json.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of algorithms, beam methods, directions and table methods, and which go together.
 #include <array>
 #include <string>

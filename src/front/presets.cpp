@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The preset problems: classic patterns written as the holes holding pegs, turned into the 0/1
 // strings of ProblemSpec once.
 #include "pegsol/presets.hpp"

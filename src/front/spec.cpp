@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Problems named as text: board specs, @FILE drawings and games, hole names, default rules.
 #include <optional>
 #include <string>

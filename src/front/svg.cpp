@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVG pictures of positions and solutions (include/pegsol/svg.hpp).
 #include "pegsol/svg.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distributed census (census_mpi.hpp): forward pass with counts and chances, the
 // solution-path pass by queries to the owners, and the figures on rank 0.
 #include "census_mpi.hpp"

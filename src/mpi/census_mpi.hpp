@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exact census on the ranks of an MPI communicator (pegsol-mpi, docs/mpi.md).
 //
 // Every level is split across the ranks by a hash of the canonical position: a rank owns the

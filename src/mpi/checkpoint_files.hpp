@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The files of a distributed census's checkpoint (census_mpi.hpp, docs/mpi.md), in DIR:
 //
 //   committed      the last level every rank wrote, as text (digits and a newline, no trailer:

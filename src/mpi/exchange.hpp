@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The collective steps of the distributed census (src/mpi): all-to-all exchanges of records,
 // sums of counts across ranks, and one agreement per round on whether every rank may go on.
 #pragma once

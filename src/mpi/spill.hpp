@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sorted runs on disk for the distributed census's disk spill (census_mpi.hpp, docs/mpi.md).
 // Each rank spills into its own directory, DIR/<rank>:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Position analysis (include/pegsol/analysis.hpp): a memoised count of every jump sequence from a
 // position for boards of up to 64 bits, and solve() for what the count cannot reach.
 #include "pegsol/analysis.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Solution-path indexes (include/pegsol/path_index.hpp): a census keeping its solution paths, a
 // backward pass over them for the ways and end holes, and a cache that builds them in a
 // background thread (or in the caller's) and says how far they are.

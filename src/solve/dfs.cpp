@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // First-solution search: depth-first on bitboards with a table of failed positions. The engine
 // alone; solve() (solve.cpp) calls it through dfs.hpp.
 #include "dfs.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The depth-first engine (dfs.cpp) as solve() (solve.cpp) calls it; internal to src/solve.
 #pragma once
 

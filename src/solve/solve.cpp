@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // solve(): the entry point of the first-solution searches. Proofs without search first, then the
 // search the options name (the DFS of dfs.cpp, the beam of src/beam, or Auto: the two in turn),
 // and every solution replayed before it is returned.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The solvability matrix: which single survivors each single vacancy can reach. Pairs are
 // settled by the cheapest proof that exists: the position class and peg types (impossible), the
 // transpose (complement trick), a found and replayed solution or a search's proof (TableMethod::

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End-to-end tests of the page in the system's headless Chromium (playwright-core, no browser
 // download), against either engine:
 //   node tests/web/e2e.mjs PEGSOL_BINARY SCREENSHOT_DIR                   the page `pegsol serve`
