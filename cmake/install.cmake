@@ -32,6 +32,13 @@ install(DIRECTORY include/pegsol
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT Development
   FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${PEGSOL_JSON_EXCLUDE})
+# The generated export macros (PEGSOL_API, PEGSOL_JSON_API).
+install(FILES ${PROJECT_BINARY_DIR}/include/pegsol/export.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pegsol COMPONENT Development)
+if(TARGET pegsol_json)
+  install(FILES ${PROJECT_BINARY_DIR}/include/pegsol/json_export.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pegsol COMPONENT Development)
+endif()
 if(TARGET pegsol)
   install(TARGETS pegsol RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()

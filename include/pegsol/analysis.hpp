@@ -19,6 +19,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/problem.hpp"
 
@@ -26,7 +27,7 @@ namespace pegsol {
 
 class PathIndexCache;
 
-struct AnalysisOptions {
+struct PEGSOL_API AnalysisOptions {
   // Deadline, cancel for one call (analyze or first_mistake); may be null. With time_limit,
   // both apply.
   const Control* control = nullptr;
@@ -68,7 +69,7 @@ struct AnalysisOptions {
 // A verdict in plain words for a player, beside the engine's reason (SolvabilityAnswer::reason):
 // "no sequence of jumps from here ends with one peg on d4 (pegsol checked every one)", or the
 // position class, peg types or pagoda proof explained.
-struct Explanation {
+struct PEGSOL_API Explanation {
   std::string text;
   // The holes the proof is about, for a page to mark: a position class's or a peg type's holes,
   // a pagoda function's weighted holes. nullopt when the explanation concerns no holes.
@@ -76,7 +77,7 @@ struct Explanation {
 };
 
 // What analyze() found about one position.
-struct Analysis {
+struct PEGSOL_API Analysis {
   // To one peg anywhere, and to the analyzer's goal (the same answer when the goal is Any).
   // Solvable answers carry a replayed solution; NotSolvable ones the proof in `reason`.
   SolvabilityAnswer one_peg;
@@ -101,7 +102,7 @@ struct Analysis {
 };
 
 // "Where did I go wrong": the first played move after which the goal could no longer be reached.
-struct Mistake {
+struct PEGSOL_API Mistake {
   // Solvability of the game's current position (after the played moves).
   Solvability now = Solvability::Unknown;
   // The start itself cannot reach the goal (then `move` is empty and `reason` says why).
@@ -120,7 +121,7 @@ struct Mistake {
 
 // Analyses positions of one board towards one goal, keeping what it learnt (the count's memo,
 // positions known to lie on a solution) for later calls. Thread-safe; calls share one lock.
-class Analyzer {
+class PEGSOL_API Analyzer {
  public:
   // Throws InputError when the goal does not fit the board.
   Analyzer(BoardPtr board, Goal goal);
@@ -149,11 +150,11 @@ class Analyzer {
 // "not solvable" from a search or a look-up is explained by the position class, the peg types or
 // a pagoda function when one of them proves it, else as the exhaustive check it was. `ways`: the
 // jump sequences left, when known (said for a solvable verdict).
-Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
-                    std::optional<Count> ways = std::nullopt);
+PEGSOL_API Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
+                               std::optional<Count> ways = std::nullopt);
 
 // A game finished by the engine, keeping the player's moves (the seed program's protected moves).
-struct FinishResult {
+struct PEGSOL_API FinishResult {
   // On the original problem: status and reason of the search from the kept moves' position;
   // moves are the kept jumps then the found ones (replayed from the start), final where they end.
   SolveResult result;
@@ -162,7 +163,7 @@ struct FinishResult {
 
 // Plays `kept` from p.start, then solves the rest with `options`. Throws InputError naming the
 // first kept move that is illegal ("move 3 (d2-d4): ...").
-FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
-                         const SolveOptions& options = {});
+PEGSOL_API FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
+                                    const SolveOptions& options = {});
 
 }  // namespace pegsol

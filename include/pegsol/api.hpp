@@ -16,12 +16,13 @@
 #include <nlohmann/json.hpp>
 
 #include "pegsol/control.hpp"
+#include "pegsol/json_export.h"
 #include "pegsol/problem.hpp"
 
 namespace pegsol::api {
 
 // The caps every request and job runs under (docs/api.md "Errors and limits").
-struct Limits {
+struct PEGSOL_JSON_API Limits {
   double request_seconds = 5;   // solve, hint, mistake: at most this ("time_limit" lowers it)
   double analysis_seconds = 2;  // an analysis's default when "time_limit" is not given
   std::size_t request_memory = 256u << 20;  // bytes for a request's search table
@@ -44,40 +45,40 @@ struct Limits {
 // The limits named in a JSON object, the others left at their defaults: {"request_seconds": 2,
 // "background_lookups": false}. Throws ApiError (400) naming an unknown key (with the closest
 // name) or a value of the wrong type.
-Limits limits_from_json(const nlohmann::json& j);
+PEGSOL_JSON_API Limits limits_from_json(const nlohmann::json& j);
 // Every field of `l` by name, as limits_from_json reads them.
-nlohmann::json limits_json(const Limits& l);
+PEGSOL_JSON_API nlohmann::json limits_json(const Limits& l);
 
 // An answer: an HTTP-like status and the JSON body (an error is {"error": message, "status":
 // code}).
-struct Reply {
+struct PEGSOL_JSON_API Reply {
   int status = 200;
   nlohmann::json body;
 };
 
 // A request's error with its status (400, 404, 413, 503).
-struct ApiError : std::runtime_error {
+struct PEGSOL_JSON_API ApiError : std::runtime_error {
   ApiError(int status, const std::string& message);
   int status;
 };
 
 // An error's body: {"error": message, "status": status}.
-nlohmann::json error_body(int status, std::string_view message);
+PEGSOL_JSON_API nlohmann::json error_body(int status, std::string_view message);
 // A reply of error_body(status, message).
-Reply error_reply(int status, std::string_view message);
+PEGSOL_JSON_API Reply error_reply(int status, std::string_view message);
 
 // A request body's text parsed: an object, or {} for an empty text. Throws ApiError (400) for
 // malformed JSON (naming the byte) or a value that is not an object.
-nlohmann::json parse_body(std::string_view text);
+PEGSOL_JSON_API nlohmann::json parse_body(std::string_view text);
 
 // A job, checked and ready to run: what POST /api/jobs starts.
-struct JobSpec {
+struct PEGSOL_JSON_API JobSpec {
   std::string kind;       // "count", "table", "solve" or "fewest"
   Problem problem;        // from the position the request's moves leave, towards its goal
   double time_limit = 0;  // seconds, within the job cap (0: none)
 };
 
-class Dispatcher {
+class PEGSOL_JSON_API Dispatcher {
  public:
   explicit Dispatcher(Limits limits = {});
   ~Dispatcher();
@@ -130,19 +131,22 @@ class Dispatcher {
 };
 
 // A job's state: "running", "paused", "cancelling", "done", "cancelled" or "failed" (docs/api.md).
-std::string_view job_state(bool finished, bool failed, StopReason stop, bool paused);
+PEGSOL_JSON_API std::string_view job_state(bool finished, bool failed, StopReason stop,
+                                           bool paused);
 
 // A job as GET /api/jobs/ID shows it: {"id", "kind", "state", "progress", "result", "error",
 // "stop"}; "stop" is the result's own when the control did not stop it (a census out of memory).
-nlohmann::json job_json(std::string_view id, std::string_view kind, std::string_view state,
-                        const nlohmann::json& progress, const nlohmann::json& result,
-                        std::string_view error, StopReason stop);
+PEGSOL_JSON_API nlohmann::json job_json(std::string_view id, std::string_view kind,
+                                        std::string_view state, const nlohmann::json& progress,
+                                        const nlohmann::json& result, std::string_view error,
+                                        StopReason stop);
 // GET /api/jobs: {"jobs": [job_json, ...]}.
-nlohmann::json job_list_json(std::vector<nlohmann::json> jobs);
+PEGSOL_JSON_API nlohmann::json job_list_json(std::vector<nlohmann::json> jobs);
 // DELETE /api/jobs/ID: {"id", "deleted": true}.
-nlohmann::json job_deleted_json(std::string_view id);
+PEGSOL_JSON_API nlohmann::json job_deleted_json(std::string_view id);
 // GET /api/status: {"compute_slots", "free_slots", "lookup_bytes", "cancelled_client_gone"}.
-nlohmann::json status_json(int compute_slots, int free_slots, std::size_t lookup_bytes,
-                           std::uint64_t cancelled_client_gone);
+PEGSOL_JSON_API nlohmann::json status_json(int compute_slots, int free_slots,
+                                           std::size_t lookup_bytes,
+                                           std::uint64_t cancelled_client_gone);
 
 }  // namespace pegsol::api

@@ -23,6 +23,7 @@
 //                          SolveOptions::beam_method runs the sweep alone or the meet alone.
 #pragma once
 
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 
@@ -33,6 +34,6 @@ namespace pegsol {
 // "impossible". Honours o.control, o.time_limit and o.cancel; o.capacity 0 picks the default
 // (report: 10000; improved: the sweep from 32 and the meet from 1000, doubling). Called by solve(),
 // which dispatches here after its impossibility tests.
-SolveResult beam_solve(const Problem& p, const SolveOptions& o);
+PEGSOL_API SolveResult beam_solve(const Problem& p, const SolveOptions& o);
 
 }  // namespace pegsol

@@ -15,36 +15,37 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/export.hpp"
 #include "pegsol/holeset.hpp"
 
 namespace pegsol {
 
 enum class Lattice { Square, Square8, Triangular };
 
-std::string_view lattice_name(Lattice l);
+PEGSOL_API std::string_view lattice_name(Lattice l);
 // Parses "square", "square8" or "triangular"; nullopt otherwise.
-std::optional<Lattice> parse_lattice(std::string_view s);
+PEGSOL_API std::optional<Lattice> parse_lattice(std::string_view s);
 
 // Lattice coordinates. Square lattices: (row, column). Triangular lattice: skewed (row, k) in which
 // the six neighbours are (0,±1), (±1,0), (1,1) and (-1,-1).
-struct Coord {
+struct PEGSOL_API Coord {
   int r = 0, c = 0;
   bool operator==(const Coord&) const = default;
 };
 
 // One jump: the peg at `from` jumps over `over` into `to`. Hole indices in reading order.
-struct Jump {
+struct PEGSOL_API Jump {
   int from = 0, over = 0, to = 0;
   bool operator==(const Jump&) const = default;
 };
 
 // A group of jumps that share bit offsets in the layout: over = from + mid, to = from + to.
-struct ShiftClass {
+struct PEGSOL_API ShiftClass {
   int mid = 0, to = 0;
   std::vector<int> jumps;  // jump indices, ascending from-bit
 };
 
-class Board {
+class PEGSOL_API Board {
  public:
   // Builds a board from its holes' lattice coordinates (any order, no duplicates).
   // Throws std::invalid_argument for an empty or duplicated set.

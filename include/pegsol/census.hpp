@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
 
@@ -29,17 +30,17 @@ namespace pegsol {
 using Count = unsigned __int128;
 
 // Decimal text of a count.
-std::string count_text(Count c);
+PEGSOL_API std::string count_text(Count c);
 
 // A census that cannot go on: a count overflow, or (inside the engines) the memory limit, which
 // census() turns into CensusResult::stop. The message says which, and for the memory limit what
 // the run would need.
-class CensusError : public std::runtime_error {
+class PEGSOL_API CensusError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-struct CensusProgress {
+struct PEGSOL_API CensusProgress {
   int level = 0;                // peg count of the level being built
   std::uint64_t positions = 0;  // canonical positions stored so far
   double seconds = 0;
@@ -57,12 +58,12 @@ enum class CensusEngine { Auto, Compact, CompactPortable, Wide };
 
 // A goal and pagoda functions for it (CensusOptions::reach): a position worth less than the goal
 // by any of them cannot reach it.
-struct CensusReach {
+struct PEGSOL_API CensusReach {
   HoleSet goal;
   std::vector<Pagoda> pagodas;
 };
 
-struct CensusOptions {
+struct PEGSOL_API CensusOptions {
   std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin
   int threads = 0;               // 0: the hardware's thread count
   bool symmetry = true;          // store positions up to the census group
@@ -113,13 +114,13 @@ struct CensusOptions {
 };
 
 // Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.
-struct CensusLevel {
+struct PEGSOL_API CensusLevel {
   std::uint64_t reachable_raw = 0, reachable_sym = 0;
   std::uint64_t on_path_raw = 0, on_path_sym = 0;
   Count games = 0;  // complete games that end on this level (no jump left)
 };
 
-struct CensusResult {
+struct PEGSOL_API CensusResult {
   int group_size = 1;               // symmetries that fix the start and the goal
   std::vector<CensusLevel> levels;  // indexed by peg count, 0..holes
   std::uint64_t reachable_raw = 0, reachable_sym = 0;
@@ -166,11 +167,11 @@ struct CensusResult {
 // Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early
 // with CensusResult::stop set. Throws CensusError (a count overflow) or InputError (a board
 // too wide for the census).
-CensusResult census(const Problem& p, const CensusOptions& options = {});
+PEGSOL_API CensusResult census(const Problem& p, const CensusOptions& options = {});
 
 // Whether p is its own complement problem (CensusOptions::meet): a board symmetry takes the start
 // to the goal's complement and the goal to the start's complement (one-peg and position goals).
-bool complementary(const Problem& p);
+PEGSOL_API bool complementary(const Problem& p);
 
 // How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
 // the pairs the position class and peg types forbid. Passes: then a forward census pass from
@@ -181,7 +182,7 @@ bool complementary(const Problem& p);
 // with a pair still open, each settling its row and, transposed, its column.
 enum class TableMethod { Auto, Passes };
 
-struct TableOptions {
+struct PEGSOL_API TableOptions {
   TableMethod method = TableMethod::Auto;
   double search_seconds = 2;  // Auto: time for one pair's solution search
   int max_searches = -1;      // Auto: search at most this many pairs (-1: every open pair)
@@ -196,7 +197,7 @@ struct TableOptions {
 
 // A pair the search settled, with its certificate: the solution (replayed by solve()), or the
 // proof that there is none (a pagoda function, or the search completed).
-struct TableCertificate {
+struct PEGSOL_API TableCertificate {
   int vacancy = 0, end = 0;
   bool solvable = false;
   std::vector<Jump> moves;  // solvable: from the single vacancy to one peg on `end`
@@ -207,7 +208,7 @@ struct TableCertificate {
 // can be reduced to one peg on h. When a pass cannot run (the memory limit, a board too wide for
 // the census), the table keeps every pair settled so far: open[v] holds the holes still
 // undecided for v, and `stopped` says why.
-struct SolvabilityTable {
+struct PEGSOL_API SolvabilityTable {
   std::vector<HoleSet> finals;  // indexed by vacant hole
   std::vector<HoleSet> open;    // indexed by vacant hole; empty sets when the table is complete
   std::string stopped;          // why pairs stayed open; empty when the table is complete
@@ -235,8 +236,9 @@ struct SolvabilityTable {
 // (boards of up to 64 bits); with options.resume, the table goes on from that state (searches
 // done are not run again, a pass goes on from its last level) to the same matrix. InputError
 // when the directory holds no table state, one of another board, or a damaged one.
-SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options = {},
-                                   const TableOptions& table = {});
+PEGSOL_API SolvabilityTable solvability_table(const BoardPtr& board,
+                                              const CensusOptions& options = {},
+                                              const TableOptions& table = {});
 
 // Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
 // `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically
@@ -244,20 +246,21 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
 // number emitted and why it stopped early, if it did (the control's deadline, cancel, signal).
 // A problem that a proof without search shows impossible (impossibility(), as solve() finds it)
 // emits nothing and returns at once with the proof in `reason`.
-struct EnumerateOptions {
+struct PEGSOL_API EnumerateOptions {
   std::uint64_t limit = 0;
   bool distinct = false;
   bool games = false;
   const Control* control = nullptr;           // deadline, cancel, pause, progress; may be null
   const std::atomic<bool>* cancel = nullptr;  // deprecated: Control::watch does the same
 };
-struct EnumerateResult {
+struct PEGSOL_API EnumerateResult {
   std::uint64_t emitted = 0;
   StopReason stop = StopReason::None;
   std::string reason;  // the proof that there is no solution, when one was found without search
   operator std::uint64_t() const { return emitted; }  // the count, as callers used to get it
 };
-EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& options,
-                                    const std::function<bool(const std::vector<Jump>&)>& emit);
+PEGSOL_API EnumerateResult
+enumerate_solutions(const Problem& p, const EnumerateOptions& options,
+                    const std::function<bool(const std::vector<Jump>&)>& emit);
 
 }  // namespace pegsol

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <utility>
 
+#include "pegsol/export.hpp"
+
 namespace pegsol {
 
 // Why a computation ended. None: it finished (or gave up within its own budget, as an
@@ -25,11 +27,11 @@ namespace pegsol {
 enum class StopReason : std::uint8_t { None, Time, Memory, Cancelled, Signal };
 
 // "finished", "time", "memory", "cancelled" or "signal".
-std::string_view stop_reason_name(StopReason r);
+PEGSOL_API std::string_view stop_reason_name(StopReason r);
 
 // Thrown inside an engine to unwind to the entry point, which turns it into a result's stop
 // reason; escapes the library only from callbacks' own throws.
-class Stopped : public std::exception {
+class PEGSOL_API Stopped : public std::exception {
  public:
   explicit Stopped(StopReason r) : reason(r) {}
   const char* what() const noexcept override;
@@ -38,7 +40,7 @@ class Stopped : public std::exception {
 
 // A progress report. done/total are in the engine's own units (levels, pairs, solutions);
 // total is 0 when the size of the work is not known, and then fraction and eta_seconds are 0.
-struct ProgressReport {
+struct PEGSOL_API ProgressReport {
   std::uint64_t done = 0, total = 0;
   double fraction = 0;           // done / total, in [0, 1]; engines report done never decreasing
   double seconds = 0;            // since the control started, paused time excluded
@@ -52,7 +54,7 @@ struct ProgressReport {
 // The state a caller shares with one or more computations. Thread-safe: cancel, pause, resume
 // and the queries may be called from any thread while a computation runs; the setters
 // (time limit, budget, watched flags, progress) are meant to be called before it starts.
-class Control {
+class PEGSOL_API Control {
  public:
   using Clock = std::chrono::steady_clock;
   using ClockFn = std::function<Clock::time_point()>;

@@ -5,11 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "pegsol/export.hpp"
+
 namespace pegsol {
 
 // Bad user input: an unknown board, a malformed drawing, a hole name that does not exist. The
 // message names what is wrong and where (file, line, column, option).
-class InputError : public std::runtime_error {
+class PEGSOL_API InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

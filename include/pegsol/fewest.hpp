@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
@@ -21,7 +22,7 @@
 namespace pegsol {
 
 // A progress report of a fewest-moves search: the bounds closing.
-struct FewestProgress {
+struct PEGSOL_API FewestProgress {
   double seconds = 0;
   std::uint64_t positions = 0;  // positions stored so far (up to symmetry)
   int lower_bound = 0;          // every solution has at least this many moves
@@ -38,7 +39,7 @@ struct FewestProgress {
   int pair = -1, pairs = 0;
 };
 
-struct FewestOptions {
+struct PEGSOL_API FewestOptions {
   // Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
   const Control* control = nullptr;
   bool symmetry = true;  // store positions up to the symmetries the problem keeps
@@ -98,7 +99,7 @@ struct FewestOptions {
 
 // A fewest-moves answer. status: Solved (a solution; `proven` when no shorter one exists),
 // Impossible (the completed search found no solution), Unknown (stopped: `stop` says why).
-struct FewestResult {
+struct PEGSOL_API FewestResult {
   Status status = Status::Unknown;
   std::string reason;           // why impossible or unknown; empty when solved
   std::vector<Jump> jumps;      // the solution, replayed and checked; empty when none was found
@@ -118,7 +119,7 @@ struct FewestResult {
 // runs first: its solution is the best found when a stop cuts the search short, and its
 // "impossible" (a proof or a completed search) is the answer. Throws InputError for a problem it
 // cannot take (a larger board, a goal that does not fit).
-FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
+PEGSOL_API FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
 
 // A solution of `p` with no more moves than `jumps`, which must solve it: each run of 4, 6 and then
 // 8 consecutive moves gives way to the fewest moves between the positions before and after it,
@@ -126,11 +127,11 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& o = {});
 // stops stays as it was), until no run shortens. fewest_solve does this to its first solution.
 // Not a proof: the result may still have more than the fewest moves. Throws InputError when
 // `jumps` does not replay from the start or does not reach the goal.
-std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps,
-                                const FewestOptions& o = {});
+PEGSOL_API std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps,
+                                           const FewestOptions& o = {});
 
 // A game finished with the fewest moves from where it stands, keeping the player's moves.
-struct FewestFinish {
+struct PEGSOL_API FewestFinish {
   HoleSet from;                // the position after the kept moves
   FewestResult rest;           // the fewest-moves search from it, to p's goal
   std::vector<Jump> jumps;     // the kept jumps then rest.jumps, replayed from p's start
@@ -138,19 +139,19 @@ struct FewestFinish {
 };
 // Plays `kept` from p.start, then runs fewest_solve from the position they leave. Throws
 // InputError naming the first kept move that is illegal ("move 3 (d2-d4): ...").
-FewestFinish fewest_finish(const Problem& p, const std::vector<Move>& kept,
-                           const FewestOptions& o = {});
+PEGSOL_API FewestFinish fewest_finish(const Problem& p, const std::vector<Move>& kept,
+                                      const FewestOptions& o = {});
 
 // The board's fewest moves over every single-vacancy-to-one-peg problem, with a problem that
 // achieves it (`start` the vacancy, `end` the last peg) and its solution in `result`.
-struct FewestBoardResult {
+struct PEGSOL_API FewestBoardResult {
   FewestResult result;
   int start = -1, end = -1;  // holes; -1 when no single-vacancy problem is solvable or stopped
 };
-FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& o = {});
+PEGSOL_API FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& o = {});
 
 // Every single vacancy to every single survivor: the fewest moves of each pair.
-struct FewestTable {
+struct PEGSOL_API FewestTable {
   static constexpr int kImpossible = -1, kUnknown = -2;
   int holes = 0;
   std::vector<int> moves;    // moves[start * holes + end]: fewest moves, kImpossible or kUnknown
@@ -165,13 +166,13 @@ struct FewestTable {
     return moves[static_cast<std::size_t>(start_hole * holes + end_hole)];
   }
 };
-FewestTable fewest_table(const BoardPtr& board, const FewestOptions& o = {});
+PEGSOL_API FewestTable fewest_table(const BoardPtr& board, const FewestOptions& o = {});
 
 // The same answer as a first-solution result (for the solve front ends): the solution's jumps, its
 // final position (the start when none), positions as nodes, the status, reason and stop.
-SolveResult to_solve_result(const Problem& p, const FewestResult& r);
+PEGSOL_API SolveResult to_solve_result(const Problem& p, const FewestResult& r);
 
 // The number of moves of a jump list: consecutive jumps by the same peg count as one.
-int count_moves(const std::vector<Jump>& jumps);
+PEGSOL_API int count_moves(const std::vector<Jump>& jumps);
 
 }  // namespace pegsol

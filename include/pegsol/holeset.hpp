@@ -10,9 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/export.hpp"
+
 namespace pegsol {
 
-class HoleSet {
+class PEGSOL_API HoleSet {
  public:
   HoleSet() = default;
   explicit HoleSet(int n, bool full = false);

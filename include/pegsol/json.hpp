@@ -14,6 +14,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/fewest.hpp"
+#include "pegsol/json_export.h"
 #include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
@@ -30,73 +31,74 @@ namespace pegsol {
 
 // A failure instead of a result: {"status": "error", "error": {"kind", "message"}}, where kind is
 // "input" (bad input, exit 2), "internal" or "output" (exit 3).
-nlohmann::json error_json(std::string_view kind, std::string_view message);
+PEGSOL_JSON_API nlohmann::json error_json(std::string_view kind, std::string_view message);
 
 // One line of JSON text; bytes of user input that are not UTF-8 (a file name, a hole name) are
 // replaced by U+FFFD instead of throwing. Every front end prints JSON through this.
-std::string dump_json(const nlohmann::json& j);
+PEGSOL_JSON_API std::string dump_json(const nlohmann::json& j);
 
 // A problem spec from a JSON object in text, as a server accepts it: the command-line option
 // names as keys, every value a string, e.g. {"board": "triangle:5", "start": "4", "end": "1"}
 // (keys "board", "lattice", "start", "end", "goal"; a missing key is the default). Files (@...)
 // are refused: a request names no local file. Throws InputError naming what is wrong and where
 // (the parser's byte offset, the key).
-ProblemSpec spec_from_json(std::string_view json_text);
+PEGSOL_JSON_API ProblemSpec spec_from_json(std::string_view json_text);
 
 // The same from a parsed JSON object.
-ProblemSpec spec_from_json_value(const nlohmann::json& j);
+PEGSOL_JSON_API ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
 // A solve: {"board", "holes", "start" (0/1 per hole), "status" (solved, impossible, unknown),
 // "stop", "reason", "moves" ([from, over, to] hole indices), "notation", "final", "stats"
 // {"nodes", "seconds", "width"}, and for a beam search "pairs", "expanded", "capacity",
 // "attempts", "method" and, when the memory budget clamped the capacity, "clamped_from"}.
-nlohmann::json solve_json(const Problem& p, const SolveResult& r);
+PEGSOL_JSON_API nlohmann::json solve_json(const Problem& p, const SolveResult& r);
 
 // A game finished keeping the player's moves (pegsol solve --moves): solve_json of the whole game
 // from the start (the kept jumps first), with "kept_moves", the number of kept jumps.
-nlohmann::json finish_json(const Problem& p, const FinishResult& f);
+PEGSOL_JSON_API nlohmann::json finish_json(const Problem& p, const FinishResult& f);
 
 // A fewest-moves solve: solve_json of its solution and "minimize" {"moves" (null when none was
 // found), "lower_bound", "proven", "chains" ([[from, over, to], ...] per move), "notation" (one
 // chain per move, "f3-d3-d5")}.
-nlohmann::json fewest_json(const Problem& p, const FewestResult& r);
+PEGSOL_JSON_API nlohmann::json fewest_json(const Problem& p, const FewestResult& r);
 
 // A game finished with the fewest moves from where it stands (pegsol solve --moves ... --minimize
 // moves): solve_json of the whole game from the start (the kept jumps first, "kept_moves" of
 // them) and "minimize" as fewest_json's for the part after them, with "from" (the position
 // after the kept moves, as a 0/1 string).
-nlohmann::json fewest_finish_json(const Problem& p, const FewestFinish& f);
+PEGSOL_JSON_API nlohmann::json fewest_finish_json(const Problem& p, const FewestFinish& f);
 
 // `pegsol fewest`: the board's fewest moves over its single-vacancy-to-one-peg problems:
 // {"board", "fewest" (null when none), "proven", "start", "end" (hole names, null when none),
 // "start_index", "end_index", "status", "reason", "moves", "notation", "minimize" (as
 // fewest_json), "stats" {"positions", "seconds"}, "stop"}.
-nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r);
+PEGSOL_JSON_API nlohmann::json fewest_board_json(const Board& b, const FewestBoardResult& r);
 
 // `pegsol table --minimize moves`: {"board", "names", "matrix" (matrix[start][end]: fewest moves,
 // -1 when impossible, null when not settled), "fewest", "proven", "start", "end", "status"
 // (complete, stopped), "stop", "reason", "complete", "stats" {"positions", "seconds"}}.
-nlohmann::json fewest_table_json(const Board& b, const FewestTable& t);
+PEGSOL_JSON_API nlohmann::json fewest_table_json(const Board& b, const FewestTable& t);
 
 // A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs
 // first), the totals, the solution counts (decimal strings), the random player's chances (null
 // when not computed), "stats" {"seconds", "peak_bytes", "threads", "width"}.
-nlohmann::json census_json(const Problem& p, const CensusResult& r);
+PEGSOL_JSON_API nlohmann::json census_json(const Problem& p, const CensusResult& r);
 
 // A solvability table of board b run with `method`: "status" (complete, stopped), "stop",
 // "reason", "names", "matrix" (1, 0, or null for an open pair), "certificates", "finals",
 // "complete", "open", counts, "stats" {"seconds", "peak_bytes", "spill_peak_bytes"}.
-nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod method);
+PEGSOL_JSON_API nlohmann::json table_json(const Board& b, const SolvabilityTable& t,
+                                          TableMethod method);
 
 // One solution (or game) as enumerate_solutions gives it: {"moves", "notation"}.
-nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
+PEGSOL_JSON_API nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
 
 // `pegsol solutions --json`: one object written in three pieces so that the solutions stream
 // without being held: head() (the problem), then item() per solution (the elements of
 // "solutions"), then tail() (outcome and figures). Together: {"board", "holes", "start", "goal",
 // "kind" (solutions, distinct, games), "limit", "solutions": [solution_json...], "count",
 // "status" (complete, limit, impossible, stopped), "stop", "reason", "stats" {"seconds"}}.
-class SolutionsJson {
+class PEGSOL_JSON_API SolutionsJson {
  public:
   SolutionsJson(const Problem& p, const EnumerateOptions& o);
   std::string head() const;
@@ -112,13 +114,13 @@ class SolutionsJson {
 };
 // A control's progress report (pegsol/control.hpp): {"done", "total", "fraction", "seconds",
 // "eta_seconds", "phase", "positions", "memory_bytes", "level"}.
-nlohmann::json progress_json(const ProgressReport& r);
+PEGSOL_JSON_API nlohmann::json progress_json(const ProgressReport& r);
 
 // A fewest-moves search's progress: progress_json's fields (done, total, fraction, eta_seconds
 // and memory_bytes 0, level -1: the search's size is not known ahead; phase "fewest") and the
 // bounds closing, "lower_bound" and "best_found" (-1: none yet), and "shortening" (the passes ran
 // out of memory and the best solution is being shortened).
-nlohmann::json fewest_progress_json(const FewestProgress& p);
+PEGSOL_JSON_API nlohmann::json fewest_progress_json(const FewestProgress& p);
 
 // A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
 // "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason" (the engine's
@@ -128,53 +130,56 @@ nlohmann::json fewest_progress_json(const FewestProgress& p);
 // figure from the census look-ups), "ways_goal" and "ways_one_peg" (decimal strings, null when
 // not counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
 // "lookup_note", "positions", "seconds"}.
-nlohmann::json analysis_json(const Position& p, const Analysis& a);
+PEGSOL_JSON_API nlohmann::json analysis_json(const Position& p, const Analysis& a);
 
 // "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",
 // "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
 // "reason", "explanation" (plain words), "proof_holes" (indices, or null), "note", "seconds"}.
-nlohmann::json mistake_json(const Game& game, const Mistake& m);
+PEGSOL_JSON_API nlohmann::json mistake_json(const Game& game, const Mistake& m);
 
 // How far a game's census look-ups are (PathIndexCache::status; POST /api/lookups): {"state"
 // ("none", "queued", "building", "ready", "failed"), "phase", "level", "fraction", "seconds",
 // "bytes", "why", "censuses"}.
-nlohmann::json lookup_status_json(const LookupStatus& s);
+PEGSOL_JSON_API nlohmann::json lookup_status_json(const LookupStatus& s);
 
 // A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 // "bit_width", "names"}.
-nlohmann::json board_json(const Board& b);
+PEGSOL_JSON_API nlohmann::json board_json(const Board& b);
 
 // A board's geometry for drawing and playing it: board_json and "coords" ([row, column] lattice
 // coordinates per hole, docs/board-format.md), "jump_list" ([from, over, to] per jump) and
 // "default" {"start" (0/1 per hole), "end" (a hole name or "any")} when the board has a default
 // problem (null otherwise).
-nlohmann::json geometry_json(const Board& b);
+PEGSOL_JSON_API nlohmann::json geometry_json(const Board& b);
 
 // A "still solvable?" answer: {"verdict" ("solvable", "not solvable", "unknown"), "reason",
 // "moves", "notation" (the solution found, as in solve_json), "nodes", "seconds"}.
-nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a);
+PEGSOL_JSON_API nlohmann::json solvability_json(const Board& b, const SolvabilityAnswer& a);
 
 // A hint: solvability_json of its answer with "move": {"jumps" ([from, over, to]), "notation"
 // (the chain, "4-1-6")} or null.
-nlohmann::json hint_json(const Board& b, const Hint& h);
+PEGSOL_JSON_API nlohmann::json hint_json(const Board& b, const Hint& h);
 
 // A game: {"board", "holes", "start", "goal" ({"kind": "hole"|"any"|"position", "hole" (name),
 // "position" (0/1)}), "moves" (chains, played ones), "undone" (chains), "position" (0/1 after the
 // played moves), "pegs", "finished", "won", "text" (the game file, docs/game-format.md)}.
-nlohmann::json game_json(const Game& g);
+PEGSOL_JSON_API nlohmann::json game_json(const Game& g);
 
 // The catalogue: {"version", "kernels" {"cpu", "census", "cap"}, "boards": [board_json without
 // "names", with "description" and "default_problem"]}. Throws InputError for a bad
 // PEGSOL_KERNELS.
-nlohmann::json catalogue_json();
+PEGSOL_JSON_API nlohmann::json catalogue_json();
 
 // The presets, easiest first: {"presets": [{"name", "title", "description", "board", "start"
 // (0/1 per hole), "end", "difficulty" (1..5), "difficulty_name", "pegs"}]}.
-nlohmann::json presets_json();
+PEGSOL_JSON_API nlohmann::json presets_json();
 
 // `pegsol bench --json` (and --beam, --census): {"cases": [one object per row], "signature"}.
-nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature);
-nlohmann::json bench_json(const std::vector<BeamBenchRow>& rows, std::uint64_t signature);
-nlohmann::json bench_json(const std::vector<CensusBenchRow>& rows, std::uint64_t signature);
+PEGSOL_JSON_API nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows,
+                                          std::uint64_t signature);
+PEGSOL_JSON_API nlohmann::json bench_json(const std::vector<BeamBenchRow>& rows,
+                                          std::uint64_t signature);
+PEGSOL_JSON_API nlohmann::json bench_json(const std::vector<CensusBenchRow>& rows,
+                                          std::uint64_t signature);
 
 }  // namespace pegsol

@@ -27,6 +27,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -34,7 +35,7 @@ namespace pegsol {
 // What an index answers about: the problem's goal, or one peg anywhere.
 enum class PathTarget { Goal, OnePeg };
 
-class PathIndex {
+class PEGSOL_API PathIndex {
  public:
   struct Options {
     std::size_t memory = 0;            // bytes for the census (0: the census's default)
@@ -97,7 +98,7 @@ class PathIndex {
 };
 
 // How far the look-ups of one problem are (PathIndexCache::status).
-struct LookupStatus {
+struct PEGSOL_API LookupStatus {
   enum class State {
     None,      // not asked for (or forgotten: evicted, or a build its caller stopped)
     Queued,    // waiting for the background thread
@@ -116,9 +117,9 @@ struct LookupStatus {
 };
 
 // "none", "queued", "building", "ready", "failed".
-const char* lookup_state_name(LookupStatus::State s);
+PEGSOL_API const char* lookup_state_name(LookupStatus::State s);
 
-class PathIndexCache {
+class PEGSOL_API PathIndexCache {
  public:
   struct Options {
     // Bytes for one census and its index (0: a quarter of the machine's memory as the census
@@ -184,6 +185,6 @@ class PathIndexCache {
 };
 
 // A key naming a problem (board shape and name, start, goal) for caches.
-std::string problem_key(const Problem& p);
+PEGSOL_API std::string problem_key(const Problem& p);
 
 }  // namespace pegsol

@@ -13,13 +13,14 @@
 #include <vector>
 
 #include "pegsol/catalogue.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 
 namespace pegsol {
 
 // A move: a chain of jumps by one peg, each jump starting where the previous one landed.
-struct Move {
+struct PEGSOL_API Move {
   std::vector<Jump> jumps;
 
   // The hole the moving peg starts from (the move must not be empty).
@@ -32,7 +33,7 @@ struct Move {
 
 // A position: the pegs on a board. Copies are cheap enough for play (a shared board and a
 // HoleSet); searches use their own bit layouts.
-class Position {
+class PEGSOL_API Position {
  public:
   // The position `pegs` on `board`; throws InputError when the sizes differ.
   Position(BoardPtr board, HoleSet pegs);
@@ -93,21 +94,21 @@ class Position {
 };
 
 // "f3-d3-d5" (square lattices) or "4-1-6" (triangular): the hole names the peg visits.
-std::string move_chain_text(const Board& board, const Move& m);
+PEGSOL_API std::string move_chain_text(const Board& board, const Move& m);
 // Reads a chain of hole names joined by '-' into the move it names; every step must be a jump of
 // the board. Throws InputError naming the text and the wrong step.
-Move parse_move_chain(const Board& board, std::string_view text);
+PEGSOL_API Move parse_move_chain(const Board& board, std::string_view text);
 // Every legal move of `p`: each legal jump and each longer chain the same peg can continue with,
 // shortest first within a chain, chains grouped by their first jump in jump order.
-std::vector<Move> legal_moves(const Position& p);
+PEGSOL_API std::vector<Move> legal_moves(const Position& p);
 // The jumps of a list of moves, one after another.
-std::vector<Jump> flatten(const std::vector<Move>& moves);
+PEGSOL_API std::vector<Jump> flatten(const std::vector<Move>& moves);
 // Groups a jump list into moves: consecutive jumps by the same peg form one move.
-std::vector<Move> group_moves(const std::vector<Jump>& jumps);
+PEGSOL_API std::vector<Move> group_moves(const std::vector<Jump>& jumps);
 
 // A game: a problem (board, start, goal) and the moves played, with a cursor for undo and redo.
 // Moves before the cursor are played; moves after it were undone and can be redone.
-class Game {
+class PEGSOL_API Game {
  public:
   // A new game of `problem`; throws InputError when its start or goal does not fit the board.
   explicit Game(Problem problem);
@@ -154,18 +155,18 @@ class Game {
 
 // A game of `p` with `moves` played from its start. Throws InputError naming the first illegal
 // move ("move 3 (d2-d4): ...").
-Game game_after(const Problem& p, const std::vector<Move>& moves);
+PEGSOL_API Game game_after(const Problem& p, const std::vector<Move>& moves);
 
 // True when `text` is a game file (its first line that is neither blank nor a comment is
 // "pegsol game") rather than a drawing.
-bool is_game_text(std::string_view text);
+PEGSOL_API bool is_game_text(std::string_view text);
 
 enum class Solvability { Solvable, NotSolvable, Unknown };
 // "solvable", "not solvable" or "unknown".
-std::string_view solvability_name(Solvability s);
+PEGSOL_API std::string_view solvability_name(Solvability s);
 
 // The answer to "can this position still reach the goal?".
-struct SolvabilityAnswer {
+struct PEGSOL_API SolvabilityAnswer {
   Solvability verdict = Solvability::Unknown;
   // NotSolvable: the proof (a position class, peg types, a pagoda function) or the completed
   // search; Unknown: why the search stopped. Empty when solvable.
@@ -178,12 +179,14 @@ struct SolvabilityAnswer {
 // Whether `p` can still reach `goal`, searching for at most `time_limit_seconds` (0: no limit).
 // Unknown when the time runs out: never "not solvable" without a proof or a completed search.
 // Throws InputError when the goal does not fit the board.
-SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, double time_limit_seconds);
+PEGSOL_API SolvabilityAnswer is_solvable(const Position& p, const Goal& goal,
+                                         double time_limit_seconds);
 // The same with the search's options (time limit, cancellation, memory).
-SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, const SolveOptions& options);
+PEGSOL_API SolvabilityAnswer is_solvable(const Position& p, const Goal& goal,
+                                         const SolveOptions& options);
 
 // A hint: the first move of a solution, or why there is none.
-struct Hint {
+struct PEGSOL_API Hint {
   SolvabilityAnswer answer;
   // Solvable: the solution's first move (its leading jumps by one peg); nullopt when the
   // position already is the goal, or when not solvable or unknown.
@@ -191,8 +194,8 @@ struct Hint {
 };
 
 // A hint for reaching `goal` from `p`, searching for at most `time_limit_seconds` (0: no limit).
-Hint hint(const Position& p, const Goal& goal, double time_limit_seconds);
+PEGSOL_API Hint hint(const Position& p, const Goal& goal, double time_limit_seconds);
 // The same with the search's options.
-Hint hint(const Position& p, const Goal& goal, const SolveOptions& options);
+PEGSOL_API Hint hint(const Position& p, const Goal& goal, const SolveOptions& options);
 
 }  // namespace pegsol

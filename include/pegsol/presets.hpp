@@ -8,12 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/spec.hpp"
 
 namespace pegsol {
 
-struct Preset {
+struct PEGSOL_API Preset {
   std::string name;         // the key: "latin-cross", used by `pegsol solve --preset`
   std::string title;        // "Latin cross"
   std::string description;  // one line
@@ -23,18 +24,18 @@ struct Preset {
 };
 
 // "easy", "moderate", "medium", "hard", "difficult" for 1..5.
-std::string_view difficulty_name(int difficulty);
+PEGSOL_API std::string_view difficulty_name(int difficulty);
 
 // Every preset, easiest first.
-const std::vector<Preset>& presets();
+PEGSOL_API const std::vector<Preset>& presets();
 
 // The preset named `name`; nullopt when there is none.
-const Preset* find_preset(std::string_view name);
+PEGSOL_API const Preset* find_preset(std::string_view name);
 
 // The preset named `name`; throws InputError naming the closest name when there is none.
-const Preset& preset(std::string_view name);
+PEGSOL_API const Preset& preset(std::string_view name);
 
 // The preset's problem (build_problem of its spec).
-Problem preset_problem(const Preset& p);
+PEGSOL_API Problem preset_problem(const Preset& p);
 
 }  // namespace pegsol

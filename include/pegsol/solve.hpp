@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
@@ -29,9 +30,9 @@ enum class Algorithm { Auto, Dfs, Beam, BeamReport };
 // report's rule.
 enum class BeamMethod { Auto, Sweep, Meet };
 
-std::string_view status_name(Status s);
+PEGSOL_API std::string_view status_name(Status s);
 
-struct Progress {
+struct PEGSOL_API Progress {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::size_t table_entries = 0;
@@ -42,7 +43,7 @@ struct Progress {
   std::string_view method{};  // beam searches: "sweep", "meet" or "report"; empty otherwise
 };
 
-struct SolveOptions {
+struct PEGSOL_API SolveOptions {
   Direction direction = Direction::Forward;
   // Deadline, memory budget, cancel, pause, progress for the whole solve, Auto's phases
   // included (docs/control.md). May be null.
@@ -68,7 +69,7 @@ struct SolveOptions {
 };
 
 // Figures of a beam search.
-struct BeamStats {
+struct PEGSOL_API BeamStats {
   std::uint64_t pairs = 0;   // complement pairs found where the two sides meet
   std::size_t capacity = 0;  // capacity of the last attempt
   // The --capacity asked for when the memory budget could not hold it (then `capacity` is at most
@@ -79,7 +80,7 @@ struct BeamStats {
   std::string method;
 };
 
-struct SolveResult {
+struct PEGSOL_API SolveResult {
   Status status = Status::Unknown;
   std::string reason;             // why impossible or unknown; empty when solved
   std::vector<Jump> moves;        // the solution, replayed and checked before it is returned
@@ -96,6 +97,6 @@ struct SolveResult {
 // Solves p: a proof of impossibility found without search, a solution, or (after a completed
 // search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an
 // incomplete search gave up. A stop never gives "impossible".
-SolveResult solve(const Problem& p, const SolveOptions& options = {});
+PEGSOL_API SolveResult solve(const Problem& p, const SolveOptions& options = {});
 
 }  // namespace pegsol

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pegsol/census.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 
@@ -17,7 +18,7 @@ namespace pegsol {
 
 // A problem as a user types it. Errors name the field by its command-line option (--board,
 // --lattice, --start, --end, --goal), and a file by its name, line and column.
-struct ProblemSpec {
+struct PEGSOL_API ProblemSpec {
   // Catalogue spec ("english", "triangle:5") or @FILE with a drawn board; empty: english.
   std::string board;
   // "square", "square8" or "triangular": overrides the board's lattice; empty: the board's own.
@@ -37,58 +38,58 @@ struct ProblemSpec {
 
 // The problem `spec` names, with the defaults above. Throws InputError naming the option, file,
 // line and column at fault.
-Problem build_problem(const ProblemSpec& spec);
+PEGSOL_API Problem build_problem(const ProblemSpec& spec);
 
 // The board `spec` names (spec.board and spec.lattice only). Throws InputError.
-BoardPtr build_board(const ProblemSpec& spec);
+PEGSOL_API BoardPtr build_board(const ProblemSpec& spec);
 
 // Names of Algorithm values: "auto", "dfs", "beam", "beam-report", in this order.
 // The name of a.
-std::string_view algorithm_name(Algorithm a);
+PEGSOL_API std::string_view algorithm_name(Algorithm a);
 // The value named `name`; nullopt for any other string.
-std::optional<Algorithm> parse_algorithm(std::string_view name);
+PEGSOL_API std::optional<Algorithm> parse_algorithm(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
-const std::vector<std::string>& algorithm_names();
+PEGSOL_API const std::vector<std::string>& algorithm_names();
 
 // Names of BeamMethod values: "auto", "sweep", "meet", in this order.
 // The name of m.
-std::string_view beam_method_name(BeamMethod m);
+PEGSOL_API std::string_view beam_method_name(BeamMethod m);
 // The value named `name`; nullopt for any other string.
-std::optional<BeamMethod> parse_beam_method(std::string_view name);
+PEGSOL_API std::optional<BeamMethod> parse_beam_method(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
-const std::vector<std::string>& beam_method_names();
+PEGSOL_API const std::vector<std::string>& beam_method_names();
 
 // Names of Direction values: "forward", "backward".
 // The name of d.
-std::string_view direction_name(Direction d);
+PEGSOL_API std::string_view direction_name(Direction d);
 // The value named `name`; nullopt for any other string.
-std::optional<Direction> parse_direction(std::string_view name);
+PEGSOL_API std::optional<Direction> parse_direction(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
-const std::vector<std::string>& direction_names();
+PEGSOL_API const std::vector<std::string>& direction_names();
 
 // Names of TableMethod values: "auto", "passes".
 // The name of m.
-std::string_view table_method_name(TableMethod m);
+PEGSOL_API std::string_view table_method_name(TableMethod m);
 // The value named `name`; nullopt for any other string.
-std::optional<TableMethod> parse_table_method(std::string_view name);
+PEGSOL_API std::optional<TableMethod> parse_table_method(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
-const std::vector<std::string>& table_method_names();
+PEGSOL_API const std::vector<std::string>& table_method_names();
 
 // Throws InputError when the options combine what does not go together: a beam method other than
 // auto with an algorithm other than beam and auto, a capacity with the DFS, the backward direction
 // with a beam search.
-void check_solve_options(const SolveOptions& o);
+PEGSOL_API void check_solve_options(const SolveOptions& o);
 
 // `pegsol bench`: a named group of problems solved one after another with SolveOptions{} but a
 // 60 s time limit; nodes add up into the signature.
-struct SolveBenchCase {
+struct PEGSOL_API SolveBenchCase {
   std::string name;
   std::vector<Problem> problems;
 };
 // The solve bench's cases, in the order `pegsol bench` runs them.
-std::vector<SolveBenchCase> solve_bench_cases();
+PEGSOL_API std::vector<SolveBenchCase> solve_bench_cases();
 // A solve bench case's figures: instances solved, nodes of one round, median seconds per round.
-struct SolveBenchRow {
+struct PEGSOL_API SolveBenchRow {
   std::string name;
   std::size_t instances = 0;
   int solved = 0;
@@ -98,15 +99,15 @@ struct SolveBenchRow {
 
 // `pegsol bench --beam`: one problem and the options of its beam search (fixed seeds, so the
 // positions searched, summed into the signature, change only with the search).
-struct BeamBenchCase {
+struct PEGSOL_API BeamBenchCase {
   std::string name;
   Problem problem;
   SolveOptions options;
 };
 // The beam bench's cases, in the order `pegsol bench --beam` runs them.
-std::vector<BeamBenchCase> beam_bench_cases();
+PEGSOL_API std::vector<BeamBenchCase> beam_bench_cases();
 // A beam bench case's figures: the last run's status, pairs, capacity and positions, the median.
-struct BeamBenchRow {
+struct PEGSOL_API BeamBenchRow {
   std::string name;
   Status status = Status::Unknown;
   std::uint64_t pairs = 0;
@@ -117,15 +118,15 @@ struct BeamBenchRow {
 
 // `pegsol bench --census`: one problem and what its census computes (threads left at 0); the
 // signature sums reachable and on-path positions.
-struct CensusBenchCase {
+struct PEGSOL_API CensusBenchCase {
   std::string name;
   Problem problem;
   CensusOptions options;
 };
 // The census bench's cases, in the order `pegsol bench --census` runs them.
-std::vector<CensusBenchCase> census_bench_cases();
+PEGSOL_API std::vector<CensusBenchCase> census_bench_cases();
 // A census bench case's figures: the last run's counts, peak bytes and threads, the median.
-struct CensusBenchRow {
+struct PEGSOL_API CensusBenchRow {
   std::string name;
   std::uint64_t reachable = 0, on_solution_path = 0;
   Count solutions = 0;

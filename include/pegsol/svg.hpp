@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "pegsol/board.hpp"
+#include "pegsol/export.hpp"
 #include "pegsol/holeset.hpp"
 
 namespace pegsol {
 
-struct SvgOptions {
+struct PEGSOL_API SvgOptions {
   double spacing = 16;  // distance between neighbouring holes, in SVG user units
   int columns = 0;      // frames per row of a solution (0: about the square root of the count)
   bool names = false;   // write each hole's name beside it (positions only)
@@ -19,13 +20,14 @@ struct SvgOptions {
 
 // One position: a circle per hole (class "hole"), a circle per peg (class "peg"), inside one
 // <g class="frame">. Throws InputError when `pegs` does not fit the board.
-std::string position_svg(const Board& board, const HoleSet& pegs, const SvgOptions& options = {});
+PEGSOL_API std::string position_svg(const Board& board, const HoleSet& pegs,
+                                    const SvgOptions& options = {});
 
 // A solution as a sequence of small boards: the start, then the position after each move (a
 // chain of jumps by one peg is one move), each a <g class="frame"> titled with the move ("3.
 // f3-d3-d5"), the moving peg's landing hole marked (class "landed"), the holes it left and jumped
 // over marked (class "emptied"). Throws InputError when a jump is illegal in turn.
-std::string solution_svg(const Board& board, const HoleSet& start, const std::vector<Jump>& moves,
-                         const SvgOptions& options = {});
+PEGSOL_API std::string solution_svg(const Board& board, const HoleSet& start,
+                                    const std::vector<Jump>& moves, const SvgOptions& options = {});
 
 }  // namespace pegsol

@@ -11,22 +11,24 @@
 #include <string>
 #include <string_view>
 
+#include "pegsol/export.hpp"
+
 namespace pegsol {
 
 // "0.1.0": the version the library was built as.
-std::string_view version();
+PEGSOL_API std::string_view version();
 
 // Instruction-set tiers, from the baseline up.
 enum class Isa { Portable, Avx2, Avx512 };
-std::string_view isa_name(Isa isa);
+PEGSOL_API std::string_view isa_name(Isa isa);
 
-struct KernelInfo {
+struct PEGSOL_API KernelInfo {
   Isa cpu = Isa::Portable;     // the best tier this CPU and this build support
   Isa census = Isa::Portable;  // the tier the census runs: cpu, capped by PEGSOL_KERNELS
   std::string cap;             // PEGSOL_KERNELS as set ("" when unset)
 };
 
 // What this machine gets. Throws InputError when PEGSOL_KERNELS holds no tier's name.
-KernelInfo kernel_info();
+PEGSOL_API KernelInfo kernel_info();
 
 }  // namespace pegsol
