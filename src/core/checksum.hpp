@@ -17,6 +17,7 @@ class Checksum64 {
  public:
   // Adds `bytes` bytes at `data` to the stream.
   void update(const void* data, std::size_t bytes) {
+    if (bytes == 0) return;  // data may be null then (an empty vector's data())
     const auto* p = static_cast<const unsigned char*>(data);
     total_ += bytes;
     if (fill_ > 0) {  // complete the stripe held back from the last call first
