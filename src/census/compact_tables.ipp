@@ -45,6 +45,12 @@ inline unsigned equal8(const u64* b, u64 k) {
       _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 4)), kk);
   return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(lo)) |
                                _mm256_movemask_pd(_mm256_castsi256_pd(hi)) << 4);
+#elif defined(__wasm_simd128__)
+  const v128_t kk = wasm_i64x2_splat(static_cast<std::int64_t>(k));
+  unsigned m = 0;
+  for (unsigned e = 0; e < 8; e += 2)
+    m |= static_cast<unsigned>(wasm_i64x2_bitmask(wasm_i64x2_eq(wasm_v128_load(b + e), kk))) << e;
+  return m;
 #else
   unsigned m = 0;
   for (unsigned e = 0; e < 8; ++e) m |= static_cast<unsigned>(b[e] == k) << e;

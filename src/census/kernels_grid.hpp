@@ -30,6 +30,9 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 #include "kernels.hpp"
 
@@ -56,6 +59,31 @@ inline std::uint64_t grid_transpose(std::uint64_t x) {
   x = delta_swap(x, 0x0000CCCC0000CCCCull, 14);
   return delta_swap(x, 0x00AA00AA00AA00AAull, 7);
 }
+
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD (the static edition's module): the same transforms on two keys at once, one
+// a 64-bit lane. WebAssembly has no byte swap: a scalar flip is a dozen word operations, here one
+// shuffle.
+inline v128_t delta_swap2(v128_t x, std::uint64_t m, int delta) {
+  const v128_t t =
+      wasm_v128_and(wasm_v128_xor(wasm_u64x2_shr(x, static_cast<std::uint32_t>(delta)), x),
+                    wasm_i64x2_splat(static_cast<std::int64_t>(m)));
+  return wasm_v128_xor(wasm_v128_xor(x, t), wasm_i64x2_shl(t, static_cast<std::uint32_t>(delta)));
+}
+inline v128_t grid_flip2(v128_t x) {
+  return wasm_i8x16_shuffle(x, x, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+}
+inline v128_t grid_mirror2(v128_t x) {
+  x = delta_swap2(x, 0x5555555555555555ull, 1);
+  x = delta_swap2(x, 0x3333333333333333ull, 2);
+  return delta_swap2(x, 0x0F0F0F0F0F0F0F0Full, 4);
+}
+inline v128_t grid_transpose2(v128_t x) {
+  x = delta_swap2(x, 0x00000000F0F0F0F0ull, 28);
+  x = delta_swap2(x, 0x0000CCCC0000CCCCull, 14);
+  return delta_swap2(x, 0x00AA00AA00AA00AAull, 7);
+}
+#endif
 
 #if PEGSOL_AVX2
 // Each byte of x replaced by its number of set bits, by two nibble look-ups.
@@ -257,10 +285,36 @@ class ScalarGridKernel : public GridLayout {
     return best;
   }
   void canon8(const std::uint64_t* in, std::uint64_t* out) const {
+#if defined(__wasm_simd128__)
+    for (int i = 0; i < 8; i += 2) {
+      v128_t im[8];
+      all8x2(wasm_v128_load(in + i), im);
+      wasm_v128_store(out + i, least8x2(im));
+    }
+#else
     for (int i = 0; i < 8; ++i) out[i] = canon(in[i]);
+#endif
   }
   // The same, with the orbit sizes.
   void canon8(const std::uint64_t* in, std::uint64_t* out, std::uint32_t* orbit) const {
+#if defined(__wasm_simd128__)
+    for (int i = 0; i < 8; i += 2) {
+      const v128_t x = wasm_v128_load(in + i);
+      v128_t im[8];
+      all8x2(x, im);
+      wasm_v128_store(out + i, least8x2(im));
+      // Each image equal to x, of a transform in the group, counts -1 (all ones) into stab.
+      v128_t stab = wasm_i64x2_splat(0);
+      for (int q = 0; q < 8; ++q)
+        stab = wasm_i64x2_sub(stab,
+                              wasm_v128_and(wasm_i64x2_eq(im[q], x),
+                                            wasm_i64x2_splat(static_cast<std::int64_t>(keep_[q]))));
+      const auto g = static_cast<std::uint32_t>(group_size());
+      orbit[i] = g / static_cast<std::uint32_t>(wasm_i64x2_extract_lane(stab, 0));
+      orbit[i + 1] = g / static_cast<std::uint32_t>(wasm_i64x2_extract_lane(stab, 1));
+    }
+    return;
+#endif
     for (int i = 0; i < 8; ++i) {
       const std::uint64_t x = in[i];
       std::uint64_t im[8];
@@ -299,6 +353,33 @@ class ScalarGridKernel : public GridLayout {
         t, grid_flip(t) >> shift_[5], mt >> shift_[6], grid_flip(mt) >> shift_[7]};
     for (int q = 0; q < 8; ++q) im[q] = (raw[q] & keep_[q]) | (x & ~keep_[q]);
   }
+#if defined(__wasm_simd128__)
+  // all8 of two keys, one a lane.
+  __attribute__((always_inline)) void all8x2(v128_t x, v128_t* im) const {
+    const v128_t t = grid_transpose2(x), m = grid_mirror2(x), mt = grid_mirror2(t);
+    const v128_t raw[8] = {x,
+                           wasm_u64x2_shr(grid_flip2(x), shift_[1]),
+                           wasm_u64x2_shr(m, shift_[2]),
+                           wasm_u64x2_shr(grid_flip2(m), shift_[3]),
+                           wasm_u64x2_shr(t, shift_[4]),
+                           wasm_u64x2_shr(grid_flip2(t), shift_[5]),
+                           wasm_u64x2_shr(mt, shift_[6]),
+                           wasm_u64x2_shr(grid_flip2(mt), shift_[7])};
+    for (int q = 0; q < 8; ++q)
+      im[q] = wasm_v128_bitselect(raw[q], x, wasm_i64x2_splat(static_cast<std::int64_t>(keep_[q])));
+  }
+  // The least of the eight images in each lane, as unsigned 64-bit integers (a signed compare
+  // with the top bits flipped).
+  __attribute__((always_inline)) static v128_t least8x2(const v128_t* im) {
+    const v128_t top = wasm_i64x2_splat(INT64_MIN);
+    v128_t best = wasm_v128_xor(im[0], top);
+    for (int q = 1; q < 8; ++q) {
+      const v128_t v = wasm_v128_xor(im[q], top);
+      best = wasm_v128_bitselect(v, best, wasm_i64x2_lt(v, best));
+    }
+    return wasm_v128_xor(best, top);
+  }
+#endif
 
   std::uint64_t keep_[8] = {};  // all ones for the group's transforms, zero for the others
 };
