@@ -39,6 +39,16 @@ if(TARGET pegsol_json)
   install(FILES ${PROJECT_BINARY_DIR}/include/pegsol/json_export.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pegsol COMPONENT Development)
 endif()
+# A shared build installs the static archives of the same objects too (position-independent,
+# the internals hidden), libpegsol.a and libpegsol_json.a: for a program or a shared object that
+# links pegsol in. The CMake package names the shared libraries.
+if(TARGET pegsol_static)
+  install(TARGETS pegsol_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
+endif()
+if(TARGET pegsol_json_static)
+  install(TARGETS pegsol_json_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    COMPONENT Development)
+endif()
 if(TARGET pegsol)
   install(TARGETS pegsol RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()
