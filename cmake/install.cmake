@@ -32,8 +32,9 @@ install(DIRECTORY include/pegsol
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT Development
   FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${PEGSOL_JSON_EXCLUDE})
-# The generated export macros (PEGSOL_API, PEGSOL_JSON_API).
+# The generated headers: the export macros (PEGSOL_API, PEGSOL_JSON_API) and the version's.
 install(FILES ${PROJECT_BINARY_DIR}/include/pegsol/export.hpp
+  ${PROJECT_BINARY_DIR}/include/pegsol/version_macros.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pegsol COMPONENT Development)
 if(TARGET pegsol_json)
   install(FILES ${PROJECT_BINARY_DIR}/include/pegsol/json_export.h

@@ -12,10 +12,11 @@
 #include <string_view>
 
 #include "pegsol/export.hpp"
+#include "pegsol/version_macros.hpp"  // PEGSOL_VERSION_MAJOR/MINOR/PATCH/STRING
 
 namespace pegsol {
 
-// "0.1.0": the version the library was built as.
+// "0.2.0" (PEGSOL_VERSION_STRING): the version the library was built as.
 PEGSOL_API std::string_view version();
 
 // Instruction-set tiers, from the baseline up.

@@ -9,14 +9,10 @@
 
 #include "pegsol/error.hpp"
 
-#ifndef PEGSOL_VERSION
-#error "PEGSOL_VERSION is set by the build (CMakeLists.txt)"
-#endif
-
 namespace pegsol {
 
 std::string_view version() {
-  return PEGSOL_VERSION;
+  return PEGSOL_VERSION_STRING;
 }
 
 std::string_view isa_name(Isa isa) {
