@@ -63,8 +63,14 @@ install(EXPORT pegsolTargets
 configure_package_config_file(cmake/pegsolConfig.cmake.in
   ${PROJECT_BINARY_DIR}/pegsolConfig.cmake
   INSTALL_DESTINATION ${PEGSOL_CMAKE_DIR})
+# 0.x: a minor version may break the API (0.2 does not satisfy a request for 0.1); then the major.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(PEGSOL_COMPATIBILITY SameMinorVersion)
+else()
+  set(PEGSOL_COMPATIBILITY SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/pegsolConfigVersion.cmake
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${PEGSOL_COMPATIBILITY})
 install(FILES
   ${PROJECT_BINARY_DIR}/pegsolConfig.cmake
   ${PROJECT_BINARY_DIR}/pegsolConfigVersion.cmake
