@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Install rules, the CMake package (pegsol::pegsol), pkg-config file and the Debian package.
-# Included from the top-level CMakeLists.txt when PEGSOL_INSTALL is on.
+# Install rules, the CMake package (pegsol::pegsol) and the pkg-config files, all under
+# GNUInstallDirs' directories (a /usr prefix on Debian: the multiarch lib/<triplet>). Included
+# from the top-level CMakeLists.txt when PEGSOL_INSTALL is on. The Debian packages:
+# scripts/package-deb.sh.
 include(CMakePackageConfigHelpers)
 
 set(PEGSOL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pegsol)
@@ -92,25 +94,3 @@ if(TARGET pegsol_json)
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
     COMPONENT Development)
 endif()
-
-# cpack --config <build>/CPackConfig.cmake -G DEB: one package with the command, library, headers,
-# CMake package, pkg-config file and docs, installed under /usr.
-set(CPACK_PACKAGE_NAME pegsol)
-set(CPACK_PACKAGE_VENDOR "pegsol")
-set(CPACK_PACKAGE_CONTACT "pegsol maintainers <maintainers@users.noreply.a-seed-a355542f.example>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_GENERATOR DEB)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION games)
-# The synopsis is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the extended description.
-string(JOIN "\n" CPACK_DEBIAN_PACKAGE_DESCRIPTION
-  "The pegsol command solves, counts and tabulates peg solitaire problems on"
-  "every common board. libpegsol (C++20), its headers, CMake package and"
-  "pkg-config file build programs on the same engine.")
-# dpkg-shlibdeps (package dpkg-dev) derives Depends from the command's shared libraries: libc6,
-# libstdc++6, libgcc-s1 and libfmt.
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-include(CPack)

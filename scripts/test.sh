@@ -26,6 +26,8 @@ step "wasm build (the static edition, build/wasm/site)"
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm
 export PEGSOL_REQUIRE_WASM=1
+# The Debian packages' test (label package) runs here, never skipped (dpkg-dev, lintian, help2man).
+export PEGSOL_REQUIRE_PACKAGE=1
 for preset in release sanitize; do
   step "$preset build"
   # Unity builds (batches of a target's files compiled as one; the census tiers and the kernel
