@@ -89,7 +89,7 @@ check start-directory 2 "--start @$tmp: is a directory, not a file" -- "$pegsol"
 check goal-directory 2 "--goal @$tmp: is a directory, not a file" -- "$pegsol" solve --goal "@$tmp"
 check count-board-directory 2 "--board @$tmp: is a directory, not a file" -- "$pegsol" count -b "@$tmp"
 check show-board-directory 2 "--board @$tmp: is a directory, not a file" -- "$pegsol" show -b "@$tmp"
-check play-directory 2 "$tmp.*is a directory, not a file" -- "$pegsol" play "@$tmp"
+check play-directory 2 "^pegsol: play @$tmp: is a directory, not a file" -- "$pegsol" play "@$tmp"
 tri5='lattice: triangular\n    .\n   o o\n  o o o\n o o o o\no o o o o\n'
 mkfifo "$tmp/fifo"
 (printf "$tri5" >"$tmp/fifo") &

@@ -108,7 +108,7 @@ printf '%s\n' "save $tmp/no/such/dir/g.txt" | play --board triangle:5
 expect save-fails "cannot write $tmp/no/such/dir/g.txt"
 "$pegsol" play "@$tmp/none.txt" </dev/null >"$tmp/out" 2>&1
 if [ $? = 2 ]; then ok; else bad "missing game file: status not 2"; fi
-expect missing-file 'none.txt'
+expect missing-file "play @$tmp/none.txt: cannot read file '$tmp/none.txt'"
 "$pegsol" play @"$tmp/g.txt" --board english </dev/null >"$tmp/out" 2>&1
 expect file-and-board 'a saved game brings its own board'
 

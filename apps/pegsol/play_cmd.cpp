@@ -586,7 +586,7 @@ std::optional<int> PlayCommand::run(const Control& control) {
           "play: a saved game brings its own board, start and goal; leave out "
           "--board, --lattice, --start, --end and --goal");
     const std::string path = game_file_.front() == '@' ? game_file_.substr(1) : game_file_;
-    game.emplace(Game::parse(read_file(path), path));
+    game.emplace(Game::parse(read_file(path, "play " + game_file_), path));
   } else {
     game.emplace(build_problem(args_));
   }
