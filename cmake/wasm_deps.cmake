@@ -14,6 +14,6 @@ set(nlohmann_json_FOUND TRUE)
 # WebAssembly's own exception handling: the engines unwind by exceptions (Stopped, InputError).
 add_compile_options(-fwasm-exceptions)
 add_link_options(-fwasm-exceptions)
-# WebAssembly SIMD (every browser since 2023): the census's kernels have a path for it
-# (src/census/kernels_grid.hpp, compact_tables.ipp).
+# WebAssembly SIMD (current browsers all run it; docs/static.md): the census's kernels have a
+# path for it (src/census/kernels_grid.hpp, compact_tables.ipp).
 add_compile_options(-msimd128)

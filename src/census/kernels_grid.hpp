@@ -62,7 +62,7 @@ inline std::uint64_t grid_transpose(std::uint64_t x) {
 
 #if defined(__wasm_simd128__)
 // WebAssembly SIMD (the static edition's module): the same transforms on two keys at once, one
-// a 64-bit lane. WebAssembly has no byte swap: a scalar flip is a dozen word operations, here one
+// a 64-bit lane. WebAssembly has no byte swap: a scalar flip takes many word operations, here one
 // shuffle.
 inline v128_t delta_swap2(v128_t x, std::uint64_t m, int delta) {
   const v128_t t =
