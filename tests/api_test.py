@@ -140,19 +140,23 @@ try:
         ("not-object", "/api/solve", None, b'[1]', 400, "JSON object"),
         ("huge-number", "/api/solve", None, b'{"time_limit": 1e999}', 400, "malformed JSON"),
         ("unknown-board", "/api/solve", {"board": "nope"}, None, 400, "unknown board 'nope'"),
-        ("bad-hole", "/api/hint", {"start": "z9"}, None, 400, "no hole named 'z9'"),
-        ("illegal-move", "/api/hint", {"moves": ["d4-d2"]}, None, 400, "move 1 (d4-d2)"),
+        ("bad-hole", "/api/hint", {"board": "english", "start": "z9"}, None, 400,
+         "no hole named 'z9'"),
+        ("illegal-move", "/api/hint", {"board": "english", "moves": ["d4-d2"]}, None, 400,
+         "move 1 (d4-d2)"),
         ("no-files", "/api/solve", {"board": "@/etc/passwd"}, None, 400, "reads no files"),
         ("bad-type", "/api/solve", {"board": 5}, None, 400, '"board" must be a string'),
         ("oversized", "/api/solve", None, b'{"board": "' + b"x" * 70000 + b'"}', 413, "larger"),
         ("too-large-job", "/api/jobs", {"kind": "count", "board": "wiegleb"}, None, 413,
          "at most 41 holes"),
         ("bad-kind", "/api/jobs", {"kind": "dance"}, None, 400, '"fewest"'),
-        ("bad-minimize", "/api/solve", {"minimize": "jumps"}, None, 400, 'expected "moves"'),
+        ("bad-minimize", "/api/solve", {"board": "english", "minimize": "jumps"}, None, 400,
+         'expected "moves"'),
         ("minimize-too-wide", "/api/solve", {"board": "triangle:20", "minimize": "moves"}, None,
          400, "at most 128"),
-        ("minimize-algorithm", "/api/solve", {"minimize": "moves", "algorithm": "beam"}, None,
-         400, 'no "algorithm"'),
+        ("minimize-algorithm", "/api/solve",
+         {"board": "english", "minimize": "moves", "algorithm": "beam"}, None, 400,
+         'no "algorithm"'),
         ("no-job", "/api/jobs/999/pause", {}, None, 404, "no job 999"),
     ]
     for name, path, body, raw, want, text in bad:
@@ -350,6 +354,25 @@ try:
     check("unknown-key", st == 400 and '"strat"' in r["error"] and '"start"' in r["error"], r)
     st, r, _ = h.post("/api/solve", {"board": "triangle:5", "time_limit": -1})
     check("negative-time-limit", st == 400 and "time_limit" in r["error"], r)
+
+    # Case 6 too: no body, {}, a null board never mean the default board (docs/api.md).
+    for path in ("/api/solve", "/api/hint", "/api/analysis", "/api/mistake", "/api/solutions",
+                 "/api/lookups", "/api/game", "/api/board", "/api/jobs"):
+        body = {"kind": "count"} if path == "/api/jobs" else {}
+        st, r, _ = h.post(path, raw=b"")
+        want = '"kind"' if path == "/api/jobs" else "POST " + path + ": the body is empty"
+        check(f"empty-body {path}", st == 400 and want in r["error"], (st, r))
+        st, r, _ = h.post(path, body)
+        check(f"empty-object {path}", st == 400 and '"board"' in r["error"], (st, r))
+        end = {} if path == "/api/board" else {"end": None}
+        st, r, _ = h.post(path, {**body, "board": None, **end})
+        check(f"null-board {path}", st == 400 and '"board" is null in POST ' + path in r["error"],
+              (st, r))
+    st, r, _ = h.get("/api/board")
+    check("board-no-query", st == 400 and "?board=" in r["error"], (st, r))
+    st, r, _ = h.post("/api/solve", {"board": "triangle:5", "start": "1", "end": None})
+    check("null-end-is-absent", st == 200 and r["status"] == "solved", (st, r))
+    alive("no-board")
 
     # Case 9: a POST with no body (curl -X POST) is answered at once, and cancels.
     st, cj, _ = h.post("/api/jobs", {"kind": "count", "board": job_board})

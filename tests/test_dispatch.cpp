@@ -127,8 +127,13 @@ TEST(Dispatch, CataloguePresetsAndBoards) {
   r = d.handle("POST", "/api/board", {{"drawing", drawing}});
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, geometry_json(*parse_drawing(drawing, "drawing").board));
-  // A body left out is the empty object: the default board.
-  EXPECT_EQ(d.handle("POST", "/api/board", nullptr).body, geometry_json(*make_board("english")));
+  // A body left out names no board: a 400, never the default board.
+  EXPECT_NE(error_of(d.handle("POST", "/api/board", nullptr), 400).find("body is empty"),
+            std::string::npos);
+  EXPECT_NE(error_of(d.handle("GET", "/api/board", nullptr), 400).find("?board="),
+            std::string::npos);
+  EXPECT_NE(error_of(d.handle("GET", "/api/board?board=", nullptr), 400).find("\"board\" is empty"),
+            std::string::npos);
 }
 
 TEST(Dispatch, Game) {
@@ -140,12 +145,20 @@ TEST(Dispatch, Game) {
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, game_json(g));
   // Moves as one string, separated by spaces or commas.
-  EXPECT_EQ(d.handle("POST", "/api/game", {{"moves", "d2-d4, b3-d3"}}).body, game_json(g));
+  EXPECT_EQ(d.handle("POST", "/api/game", {{"board", "english"}, {"moves", "d2-d4, b3-d3"}}).body,
+            game_json(g));
   // A game file read back gives the same game.
   r = d.handle("POST", "/api/game", {{"text", g.to_text()}});
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, game_json(Game::parse(g.to_text(), "game")));
   EXPECT_EQ(r.body, game_json(g));
+  // A game file brings its own problem: a key beside it would be ignored, so it is refused.
+  EXPECT_NE(
+      error_of(d.handle("POST", "/api/game", {{"text", g.to_text()}, {"board", "french"}}), 400)
+          .find("leave out \"board\""),
+      std::string::npos);
+  EXPECT_EQ(d.handle("POST", "/api/game", {{"text", g.to_text()}, {"moves", nullptr}}).body,
+            game_json(g));
 }
 
 TEST(Dispatch, SolveAsTheLibrary) {
@@ -168,7 +181,8 @@ TEST(Dispatch, SolveAsTheLibrary) {
     Control c;
     const json want = finish_json(
         p, finish_game(p, moves_of(*p.board, {"d2-d4", "b3-d3"}), request_solve_options(c)));
-    const api::Reply r = d.handle("POST", "/api/solve", {{"moves", {"d2-d4", "b3-d3"}}});
+    const api::Reply r =
+        d.handle("POST", "/api/solve", {{"board", "english"}, {"moves", {"d2-d4", "b3-d3"}}});
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(steady(r.body), steady(want));
     EXPECT_EQ(r.body["kept_moves"], 2);
@@ -308,31 +322,37 @@ TEST(Dispatch, ErrorsHaveTheirStatus) {
   api::Dispatcher d;
   auto post = [&](const char* path, const json& body) { return d.handle("POST", path, body); };
   EXPECT_EQ(error_of(post("/api/solve", {{"board", 5}}), 400), "\"board\" must be a string");
-  EXPECT_EQ(error_of(post("/api/hint", {{"moves", 5}}), 400),
+  EXPECT_EQ(error_of(post("/api/hint", {{"board", "english"}, {"moves", 5}}), 400),
             "\"moves\" must be an array of moves or a string");
-  EXPECT_EQ(error_of(post("/api/game", {{"moves", {1}}}), 400),
+  EXPECT_EQ(error_of(post("/api/game", {{"board", "english"}, {"moves", {1}}}), 400),
             "\"moves\" must hold strings like \"d2-d4\"");
-  EXPECT_EQ(error_of(post("/api/solve", {{"time_limit", "soon"}}), 400),
+  EXPECT_EQ(error_of(post("/api/solve", {{"board", "english"}, {"time_limit", "soon"}}), 400),
             "\"time_limit\" must be a number");
   EXPECT_EQ(error_of(post("/api/game", {{"text", 1}}), 400), "\"text\" must be a string");
   EXPECT_EQ(error_of(post("/api/solve", json::array({1})), 400),
             "the request body must be a JSON object");
   EXPECT_NE(error_of(post("/api/solve", {{"board", "nope"}}), 400).find("unknown board 'nope'"),
             std::string::npos);
-  EXPECT_NE(error_of(post("/api/hint", {{"start", "z9"}}), 400).find("no hole named 'z9'"),
+  EXPECT_NE(error_of(post("/api/hint", {{"board", "english"}, {"start", "z9"}}), 400)
+                .find("no hole named 'z9'"),
             std::string::npos);
-  const std::string illegal = error_of(post("/api/analysis", {{"moves", {"d2-d4", "d2-d4"}}}), 400);
+  const std::string illegal =
+      error_of(post("/api/analysis", {{"board", "english"}, {"moves", {"d2-d4", "d2-d4"}}}), 400);
   EXPECT_EQ(illegal.rfind("moves: move 2 (d2-d4): ", 0), 0u) << illegal;
   EXPECT_NE(error_of(post("/api/solve", {{"board", "@/etc/passwd"}}), 400).find("reads no files"),
             std::string::npos);
   EXPECT_NE(error_of(d.handle("GET", "/api/board?board=%40x", nullptr), 400).find("reads no files"),
             std::string::npos);
-  EXPECT_NE(error_of(post("/api/solve", {{"minimize", "jumps"}}), 400).find("expected \"moves\""),
+  EXPECT_NE(error_of(post("/api/solve", {{"board", "english"}, {"minimize", "jumps"}}), 400)
+                .find("expected \"moves\""),
             std::string::npos);
-  EXPECT_NE(error_of(post("/api/solve", {{"minimize", "moves"}, {"algorithm", "beam"}}), 400)
+  EXPECT_NE(error_of(post("/api/solve",
+                          {{"board", "english"}, {"minimize", "moves"}, {"algorithm", "beam"}}),
+                     400)
                 .find("no \"algorithm\""),
             std::string::npos);
-  EXPECT_NE(error_of(post("/api/solve", {{"algorithm", "quick"}}), 400).find("--algorithm quick"),
+  EXPECT_NE(error_of(post("/api/solve", {{"board", "english"}, {"algorithm", "quick"}}), 400)
+                .find("--algorithm quick"),
             std::string::npos);
 
   // What is not an endpoint of the dispatcher, the job table and page files included: 404.
@@ -354,8 +374,12 @@ TEST(Dispatch, ErrorsHaveTheirStatus) {
   EXPECT_NE(message.find("has 45 holes"), std::string::npos) << message;
   EXPECT_NE(message.find("at most 41 holes"), std::string::npos) << message;
   EXPECT_EQ(job_error(d, {{"kind", "solve"}, {"board", "wiegleb"}}).first, 0);
-  EXPECT_EQ(job_error(d, {{"kind", "count"}, {"moves", {"d4-d2"}}}).first, 400);
-  EXPECT_EQ(job_error(d, {{"kind", "count"}, {"time_limit", "x"}}).first, 400);
+  EXPECT_NE(job_error(d, {{"kind", "count"}, {"board", "english"}, {"moves", {"d4-d2"}}})
+                .second.find("move 1 (d4-d2)"),
+            std::string::npos);
+  EXPECT_NE(job_error(d, {{"kind", "count"}, {"board", "english"}, {"time_limit", "x"}})
+                .second.find("\"time_limit\""),
+            std::string::npos);
   EXPECT_EQ(job_error(d, json::array()).first, 400);
   api::Limits small;
   small.max_census_holes = 15;
@@ -369,7 +393,7 @@ TEST(Dispatch, AdmitOnlyCheckedComputingRequests) {
   int admitted = 0;
   auto admit = [&] { ++admitted; };
   EXPECT_EQ(d.handle("POST", "/api/solve", {{"board", "nope"}}, nullptr, admit).status, 400);
-  EXPECT_EQ(d.handle("POST", "/api/game", json::object(), nullptr, admit).status, 200);
+  EXPECT_EQ(d.handle("POST", "/api/game", {{"board", "english"}}, nullptr, admit).status, 200);
   EXPECT_EQ(admitted, 0);
   EXPECT_EQ(d.handle("POST", "/api/solve", {{"board", "triangle:5"}}, nullptr, admit).status, 200);
   EXPECT_EQ(admitted, 1);
@@ -446,8 +470,9 @@ TEST(Dispatch, JobsAsTheLibrary) {
     EXPECT_EQ(result["minimize"]["proven"], true);
   }
   // A time limit over the cap, or none, is the cap.
-  EXPECT_EQ(d.job({{"kind", "count"}, {"time_limit", 1e6}}).time_limit, l.job_seconds);
-  EXPECT_THROW(d.job({{"kind", "count"}, {"time_limit", -1}}), api::ApiError);
+  EXPECT_EQ(d.job({{"kind", "count"}, {"board", "english"}, {"time_limit", 1e6}}).time_limit,
+            l.job_seconds);
+  EXPECT_THROW(d.job({{"kind", "count"}, {"board", "english"}, {"time_limit", -1}}), api::ApiError);
 }
 
 TEST(Dispatch, RunCancelledFromItsProgress) {
@@ -494,13 +519,18 @@ TEST(Dispatch, UnknownKeysAndWrongTypesNameTheKey) {
   EXPECT_EQ(status, 400);
   EXPECT_NE(message.find("unknown key \"bored\""), std::string::npos) << message;
   // Wrong types and values name the key.
-  EXPECT_NE(error_of(post("/api/analysis", {{"count", "yes"}}), 400).find("\"count\""),
+  EXPECT_NE(error_of(post("/api/analysis", {{"board", "english"}, {"count", "yes"}}), 400)
+                .find("\"count\""),
             std::string::npos);
   for (const json& t : {json(-1), json(0), json(true)}) {
-    EXPECT_NE(error_of(post("/api/solve", {{"time_limit", t}}), 400).find("\"time_limit\""),
+    EXPECT_NE(error_of(post("/api/solve", {{"board", "english"}, {"time_limit", t}}), 400)
+                  .find("\"time_limit\""),
               std::string::npos)
         << t;
-    EXPECT_EQ(job_error(d, {{"kind", "count"}, {"time_limit", t}}).first, 400) << t;
+    EXPECT_NE(job_error(d, {{"kind", "count"}, {"board", "english"}, {"time_limit", t}})
+                  .second.find("\"time_limit\""),
+              std::string::npos)
+        << t;
   }
   // A NUL inside a string is named, not cut short.
   const std::string nul =
@@ -522,6 +552,62 @@ TEST(Dispatch, UnknownKeysAndWrongTypesNameTheKey) {
   EXPECT_EQ(post("/api/solutions", with({{"distinct", true}, {"limit", 2}})).status, 200);
   EXPECT_EQ(post("/api/board", {{"drawing", "o o\no ."}, {"lattice", "square"}}).status, 200);
   EXPECT_EQ(job_error(d, with({{"kind", "count"}, {"time_limit", 10}})).first, 0);
+}
+
+json c_answer(char* text);
+
+// No body, {}, a null or empty "board" (or "drawing"): a 400 naming the key and the request on
+// every endpoint that takes a problem, never the default board; other keys given as null are
+// keys not given (the page's "end": null).
+TEST(Dispatch, ABoardIsNamedNeverTheDefault) {
+  api::Dispatcher d(foreground());
+  for (const char* path : {"/api/board", "/api/game", "/api/solve", "/api/hint", "/api/analysis",
+                           "/api/mistake", "/api/lookups", "/api/solutions"}) {
+    const std::string where = std::string("POST ") + path;
+    for (const json& body : {json(nullptr), json::object(), json{{"lattice", "square"}}}) {
+      const std::string m = error_of(d.handle("POST", path, body), 400);
+      EXPECT_NE(m.find(where), std::string::npos) << m;
+      EXPECT_NE(m.find("\"board\""), std::string::npos) << m;
+      EXPECT_NE(m.find(body.empty() ? "the body is empty" : "no board given"), std::string::npos)
+          << m;
+    }
+    for (const char* key : {"board", "drawing"})
+      for (const json& value : {json(nullptr), json("")}) {
+        const std::string m = error_of(d.handle("POST", path, {{key, value}}), 400);
+        EXPECT_EQ(m.rfind("\"" + std::string(key) + "\" is " +
+                              (value.is_null() ? "null" : "empty") + " in " + where,
+                          0),
+                  0u)
+            << m;
+      }
+  }
+  // A job: its kind first, then its board.
+  EXPECT_NE(job_error(d, nullptr).second.find("\"kind\""), std::string::npos);
+  for (const json& body : {json{{"kind", "count"}}, json{{"kind", "count"}, {"board", nullptr}}}) {
+    const auto [status, message] = job_error(d, body);
+    EXPECT_EQ(status, 400) << body.dump();
+    EXPECT_NE(message.find("\"board\""), std::string::npos) << message;
+  }
+  Control c;
+  EXPECT_THROW(d.prepare(nullptr, c), api::ApiError);
+  EXPECT_THROW(d.prepare({{"board", nullptr}}, c), api::ApiError);
+  // The C entry: a request with no body.
+  pegsol_dispatcher* cd = pegsol_new(R"({"background_lookups": false})");
+  ASSERT_NE(cd, nullptr);
+  const json none = c_answer(pegsol_request(cd, R"({"method": "POST", "path": "/api/solve"})"));
+  EXPECT_EQ(none["status"], 400);
+  EXPECT_NE(none["body"]["error"].get<std::string>().find("\"board\""), std::string::npos);
+  EXPECT_EQ(c_answer(pegsol_run_job(cd, "", nullptr, nullptr))["status"], 400);
+  EXPECT_EQ(c_answer(pegsol_check_job(cd, R"({"kind": "count"})"))["status"], 400);
+  pegsol_delete(cd);
+  // Null beside a named board: the key not given.
+  const json game = {{"board", "english"}, {"moves", {"d2-d4"}}};
+  json nulls = game;
+  for (const char* key : {"drawing", "lattice", "start", "end", "goal", "text"})
+    nulls[key] = nullptr;
+  EXPECT_EQ(d.handle("POST", "/api/game", nulls).body, d.handle("POST", "/api/game", game).body);
+  const json drawn = {{"drawing", "o o o\no . o\n"}, {"board", nullptr}};
+  EXPECT_EQ(d.handle("POST", "/api/board", drawn).status, 200);
 }
 
 // A job's top-level "stop" is its result's when the engine stopped itself (memory, time).

@@ -129,6 +129,30 @@ void check_keys(const json& body, std::string_view method, std::string_view path
   }
 }
 
+// Throws ApiError (400) unless `body` names the board of its problem: a "board" or a "drawing"
+// that is neither null nor empty. A body left out, {}, "board": null or "board": "" never
+// means the default board (issue 44): the error names the key and the request.
+void check_board_named(const json& body, std::string_view method, std::string_view path) {
+  auto given = [&](const char* key) {
+    auto it = body.find(key);
+    return it != body.end() && !it->is_null() &&
+           !(it->is_string() && it->get_ref<const std::string&>().empty());
+  };
+  if (given("board") || given("drawing")) return;
+  const std::string where = std::string(method) + " " + std::string(path);
+  const std::string how =
+      method == "GET"
+          ? "name it in the query: " + std::string(path) + "?board=english (docs/api.md)"
+          : "name it as \"board\" (a catalogue board: \"english\", \"triangle:5\", ...) or draw "
+            "it as \"drawing\" (docs/api.md)";
+  for (const char* key : {"board", "drawing"})
+    if (auto it = body.find(key); it != body.end())
+      throw ApiError(400, "\"" + std::string(key) + "\" is " + (it->is_null() ? "null" : "empty") +
+                              " in " + where + ": the request needs its board; " + how);
+  throw ApiError(400, where + (body.empty() ? ": the body is empty" : ": no board given") +
+                          "; the request needs its board: " + how);
+}
+
 // The seconds a request asked for within `cap` (0: no cap): the cap when it asked for none, for
 // more, or for a value that is not positive.
 double capped(double asked, double cap) {
@@ -626,9 +650,13 @@ struct Dispatcher::Impl {
   }
 
   json game(const json& body) {
-    if (body.contains("text")) {
-      auto it = body.find("text");
+    if (auto it = body.find("text"); it != body.end() && !it->is_null()) {
       if (!it->is_string()) throw ApiError(400, "\"text\" must be a string");
+      for (const char* key : {"board", "drawing", "lattice", "start", "end", "goal", "moves"})
+        if (auto k = body.find(key); k != body.end() && !k->is_null())
+          throw ApiError(400, std::string("\"text\" (a game file) brings its own board, start, "
+                                          "goal and moves: leave out \"") +
+                                  key + "\"");
       return game_json(Game::parse(it->get<std::string>(), "game"));
     }
     return game_json(request_game(body));
@@ -686,6 +714,7 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
       if (path == "/api/board") {
         const json params = query_object(query);
         check_keys(params, method, path);
+        check_board_named(params, method, path);
         return {200, geometry_json(*request_board(params))};
       }
     } else if (method == "POST") {
@@ -705,6 +734,8 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
         const json empty = json::object();
         const json& b = body.is_null() ? empty : body;
         check_keys(b, method, path);
+        if (e != Endpoint::Game || !b.contains("text") || b["text"].is_null())
+          check_board_named(b, method, path);
         switch (e) {
           case Endpoint::Board:
             return {200, geometry_json(*request_board(b))};
@@ -747,6 +778,7 @@ json Dispatcher::prepare(const json& body_in, Control& control,
     throw ApiError(400, "the request body must be a JSON object");
   const json& body = body_in.is_null() ? json::object() : body_in;
   check_keys(body, "POST", "/api/lookups");
+  check_board_named(body, "POST", "/api/lookups");
   const Problem p = request_problem(body);
   if (!impl_->limits.lookups)
     return lookup_status_json(LookupStatus{
@@ -774,6 +806,7 @@ JobSpec Dispatcher::job(const json& body_in) const {
   if (kind != "count" && kind != "table" && kind != "solve" && kind != "fewest")
     throw ApiError(400, "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" +
                             kind + "\"");
+  check_board_named(body, "POST", "/api/jobs");
   try {
     spec.problem = from_here(request_game(body));
   } catch (const InputError& e) {
