@@ -382,6 +382,8 @@ check fewest-no-bound 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b 
 check fewest-board-no-bound 0 '"fewest":9,' -- "$pegsol" fewest -b triangle:5 --no-bound --json
 check fewest-table-no-beam 0 'board minimum: 9 moves, proven' -- "$pegsol" table -b triangle:5 --minimize moves --fewest-beam 0
 check fewest-flags-alone 2 'give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --no-bound
+check fewest-checkpoint-alone 2 'checkpoint: checkpoints and the spill are the fewest-moves search.s: give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --checkpoint "$tmp/solve-ck"
+check fewest-solve-checkpoint 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --checkpoint "$tmp/solve-ck"
 check fewest-flags-table-alone 2 'give them with --minimize moves' -- "$pegsol" table -b triangle:5 --fewest-beam 5
 # --no-pagodas also switches off the solvability table's pruned passes: the same matrix.
 check table-no-pagodas 0 '10 of 20 single vacancies can be solved; .*3 forward passes' -- "$pegsol" table -b rect:4x5 --method passes --no-pagodas

@@ -82,6 +82,25 @@ for split in "" --split; do
   expect "fewest-triangle7-killed$split-resumed" '[ $killed = 137 ] || [ $killed = 0 ]' '[ $rc = 0 ]' \
     'json "d[\"fewest\"]==12 and d[\"proven\"]"' '[ -s "$ck/fewest.state" ]'
 done
+# The same for one problem, `solve --minimize moves`: the English central game killed with
+# SIGKILL once its first state is written (a state after every level) and resumed to 18 moves,
+# proven.
+ck="$tmp/ck-solve"
+"$pegsol" solve -b english --minimize moves --checkpoint "$ck" --checkpoint-seconds 0 --json \
+  >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1200); do
+  [ -s "$ck/fewest.state" ] && break
+  sleep 0.1
+done
+had_state=no
+[ -s "$ck/fewest.state" ] && had_state=yes
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+killed=$?
+run 300 "$pegsol" solve -b english --minimize moves --resume "$ck" --json
+expect solve-english-killed-resumed '[ $had_state = yes ]' '[ $killed = 137 ] || [ $killed = 0 ]' \
+  '[ $rc = 0 ]' 'json "d[\"minimize\"][\"moves\"]==18 and d[\"minimize\"][\"proven\"]"'
 # A state of another board is bad input naming the file.
 run 60 "$pegsol" fewest -b triangle:6 --resume "$tmp/ck" --json
 expect resume-another-board '[ $rc = 2 ]' 'grep -q "fewest.state is of another problem" $tmp/err'

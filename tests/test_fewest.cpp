@@ -760,6 +760,54 @@ TEST(Fewest, CheckpointsResumeAtEachPass) {
   EXPECT_GT(runs, 1);
 }
 
+// fewest_solve (`solve --minimize moves`) killed after each state it writes and resumed, for a
+// goal of one peg anywhere and for a whole goal position, with levels in memory and with every
+// level spilled to disk: the reference's fewest moves.
+TEST(Fewest, SolveCheckpointsResumeAtEachPassEveryGoal) {
+  BoardPtr board = make_board("triangle:6");
+  const Board& b = *board;
+  const HoleSet start = single_vacancy(b, 0);
+  int any = -1;
+  for (auto& [pegs, m] : reference(b, bits_of(start), 1))
+    if (any < 0 || m < any) any = m;
+  ASSERT_GT(any, 0);
+  // The three-peg position the most moves away.
+  std::map<Mask, int> three = reference(b, bits_of(start), 3);
+  ASSERT_FALSE(three.empty());
+  Mask far = three.begin()->first;
+  for (auto& [pegs, m] : three)
+    if (m > three[far]) far = pegs;
+  HoleSet goal(b.size());
+  for (int h = 0; h < b.size(); ++h)
+    if (far >> h & 1) goal.set(h);
+  const std::vector<std::pair<Problem, int>> cases = {
+      {Problem{board, start, {Goal::Kind::Any, -1, {}}}, any},
+      {Problem{board, start, {Goal::Kind::Position, -1, goal}}, three[far]}};
+  for (const auto& one : cases)
+    for (const bool spilled : {false, true}) {
+      const Problem& p = one.first;  // named apart: a lambda below takes it
+      const int expected = one.second;
+      SCOPED_TRACE(std::string(p.goal.kind == Goal::Kind::Any ? "any" : "position") +
+                   (spilled ? ", spilled" : ""));
+      TempDir dir("solve"), spill("solve-spill");
+      int runs = 0;
+      FewestResult r = killed_at_each_pass<FewestResult>(
+          dir.path.string(),
+          [&](FewestOptions o) {
+            o.beam = 0;  // every pass from the bound, so that there are passes to kill
+            if (spilled) {
+              o.spill_dir = spill.path.string();
+              o.spill_always = true;
+            }
+            return fewest_solve(p, o);
+          },
+          runs);
+      check_solution(p, r, expected);
+      EXPECT_GT(runs, 1);
+      EXPECT_TRUE(std::filesystem::is_empty(spill.path));
+    }
+}
+
 // A state of another problem, or a damaged one, is bad input naming the file.
 TEST(Fewest, ResumeRefusesAnotherProblemOrADamagedState) {
   TempDir dir("refuse");

@@ -7,6 +7,7 @@
 
 #include "census_cmd.hpp"
 #include "cli.hpp"
+#include "fewest_text.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
@@ -48,32 +49,6 @@ void end_progress(const FewestOptions& o) {
   if (o.progress) fmt::print(stderr, "\r{:130}\r", "");
 }
 
-// "1. d2-d4  2. f3-d3-d5 ...", wrapped at `columns`.
-std::string numbered_moves(const Board& b, const FewestResult& r, int columns) {
-  std::string out, line;
-  std::vector<Move> chains = r.chains();
-  for (std::size_t i = 0; i < chains.size(); ++i) {
-    std::string m = fmt::format("{}. {}", i + 1, move_chain_text(b, chains[i]));
-    if (!line.empty() && static_cast<int>(line.size() + 2 + m.size()) > columns) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : "  ") + m;
-  }
-  if (!line.empty()) out += line + "\n";
-  return out;
-}
-
-std::string verdict(const FewestResult& r) {
-  if (r.status == Status::Solved)
-    return fmt::format("fewest moves: {}, proven minimal by a completed search ({} jumps)", r.moves,
-                       r.jumps.size());
-  if (r.status == Status::Impossible) return "impossible: " + r.reason;
-  return fmt::format("unknown ({}): every solution has at least {} moves{}", r.reason,
-                     r.lower_bound,
-                     r.moves >= 0 ? fmt::format("; the best found has {}", r.moves) : "");
-}
-
 }  // namespace
 
 void FewestFlags::add(CLI::App* cmd, const std::string& note, const std::string& pagoda_help) {
@@ -102,6 +77,55 @@ void FewestFlags::check(const CLI::App* cmd, bool minimizing, bool pagodas_elsew
                      " set the fewest-moves search: give them with --minimize moves");
 }
 
+void LongRunFlags::add(CLI::App* cmd, const std::string& note) {
+  auto* checkpoint = cmd->add_option(
+      "--checkpoint", checkpoint_dir,
+      "Directory (made if missing) for the state after each completed pass, so that a killed "
+      "run can go on with --resume" +
+          note);
+  cmd->add_option("--resume", resume_dir,
+                  "Go on from the state in this directory (the same command wrote it); "
+                  "checkpoints go on there" +
+                      note)
+      ->check(CLI::ExistingDirectory)
+      ->excludes(checkpoint);
+  cmd->add_option("--checkpoint-seconds", checkpoint_seconds,
+                  "With --checkpoint or --resume: a pass part way is saved (its last levels "
+                  "written again) at most this often; completed passes always are (default 300)" +
+                      note)
+      ->check(seconds_check());
+  cmd->add_option("--spill-dir", spill_dir,
+                  "Directory for the passes' levels past half of --memory-limit (a file there, "
+                  "removed at the end, even after a kill) instead of stopping" +
+                      note)
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--spill-limit", spill_mb,
+                  "Megabytes the spill files may hold (default: what the disk has); past it, "
+                  "as past --memory-limit without a spill" +
+                      note)
+      ->check(positive_check());
+}
+
+void LongRunFlags::check(const CLI::App* cmd, bool minimizing) const {
+  if (minimizing) return;
+  for (const char* name :
+       {"--checkpoint", "--resume", "--checkpoint-seconds", "--spill-dir", "--spill-limit"})
+    if (cmd->count(name) > 0)
+      throw InputError(std::string(name) +
+                       ": checkpoints and the spill are the fewest-moves search's: give them "
+                       "with --minimize moves");
+}
+
+void LongRunFlags::apply(FewestOptions& o) const {
+  o.checkpoint_dir = resume_dir.empty() ? checkpoint_dir : resume_dir;
+  o.resume = !resume_dir.empty();
+  o.level_checkpoint_seconds = checkpoint_seconds;
+  if (!checkpoint_dir.empty())
+    if (auto error = create_checkpoint_dir(checkpoint_dir)) throw InputError(*error);
+  o.spill_dir = spill_dir;
+  o.spill_limit = megabytes(spill_mb);
+}
+
 FewestCommand::FewestCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
       "fewest", "The fewest moves over every single-vacancy-to-one-peg problem of a board");
@@ -112,27 +136,7 @@ FewestCommand::FewestCommand(CLI::App& app) {
   cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
       ->check(positive_check());
   cmd_->add_flag("--json", json_, "Print one JSON object");
-  auto* checkpoint = cmd_->add_option(
-      "--checkpoint", checkpoint_dir_,
-      "Directory (made if missing) for the state after each completed pass, so that a killed "
-      "run can go on with --resume");
-  cmd_->add_option("--resume", resume_dir_,
-                   "Go on from the state in this directory (the same command wrote it); "
-                   "checkpoints go on there")
-      ->check(CLI::ExistingDirectory)
-      ->excludes(checkpoint);
-  cmd_->add_option("--checkpoint-seconds", checkpoint_seconds_,
-                   "With --checkpoint or --resume: a pass part way is saved (its last levels "
-                   "written again) at most this often; completed passes always are (default 300)")
-      ->check(seconds_check());
-  cmd_->add_option("--spill-dir", spill_dir_,
-                   "Directory for the passes' levels past half of --memory-limit (a file there, "
-                   "removed at the end, even after a kill) instead of stopping")
-      ->check(CLI::ExistingDirectory);
-  cmd_->add_option("--spill-limit", spill_mb_,
-                   "Megabytes the spill files may hold (default: what the disk has); past it, "
-                   "as past --memory-limit without a spill")
-      ->check(positive_check());
+  runs_.add(cmd_, "");
   cmd_->add_flag("--split", split_,
                  "One search per start class and end class, each limited by the best solution "
                  "found so far (less memory a search; the same answer)");
@@ -149,37 +153,23 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   spec.lattice = lattice_;
   BoardPtr board = build_board(spec);
   FewestOptions o = options(control, flags_, json_);
-  o.checkpoint_dir = resume_dir_.empty() ? checkpoint_dir_ : resume_dir_;
-  o.resume = !resume_dir_.empty();
-  o.level_checkpoint_seconds = checkpoint_seconds_;
-  if (!checkpoint_dir_.empty())
-    if (auto error = create_checkpoint_dir(checkpoint_dir_)) throw InputError(*error);
+  runs_.apply(o);
   o.split = split_;
-  o.spill_dir = spill_dir_;
-  o.spill_limit = megabytes(spill_mb_);
   FewestBoardResult r = fewest_board(board, o);
   end_progress(o);
   const Board& b = *board;
-  if (json_) {
+  if (json_)
     fmt::print("{}\n", dump_json(fewest_board_json(b, r)));
-  } else {
-    fmt::print("{}: the fewest moves over every single-vacancy-to-one-peg problem\n", b.name());
-    fmt::print("{}\n", verdict(r.result));
-    if (r.start >= 0)
-      fmt::print("achieved by vacancy {} -> one peg at {}:\n{}", b.hole_name(r.start),
-                 b.hole_name(r.end), numbered_moves(b, r.result, terminal_columns()));
-    fmt::print("{} positions stored (up to symmetry){}, {:.3f} s\n", r.result.positions,
-               r.result.spill_peak_bytes
-                   ? fmt::format(", at most {:.1f} MB on disk", r.result.spill_peak_bytes / 1e6)
-                   : std::string(),
-               r.result.seconds);
-  }
+  else
+    fmt::print("{}", fewest_board_text(b, r, terminal_columns()));
   return exit_status(r.result.status);
 }
 
 int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control& control,
-                 const FewestFlags& flags, bool json, int columns, const std::string& svg_path) {
+                 const FewestFlags& flags, const LongRunFlags& runs, bool json, int columns,
+                 const std::string& svg_path) {
   FewestOptions o = options(control, flags, json);
+  runs.apply(o);
   FewestFinish f;
   if (kept.empty()) {
     f.rest = fewest_solve(p, o);
@@ -206,7 +196,7 @@ int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control&
     fmt::print("kept your {} move{} ({} jump{}):{}\nfrom the position after them, ", kept.size(),
                kept.size() == 1 ? "" : "s", f.kept_jumps, f.kept_jumps == 1 ? "" : "s", line);
   }
-  fmt::print("{}\n", verdict(r));
+  fmt::print("{}\n", fewest_verdict(r));
   fmt::print("{}", numbered_moves(*p.board, r, columns));
   fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
   return exit_status(r.status);

@@ -28,6 +28,22 @@ struct FewestFlags {
   void check(const CLI::App* cmd, bool minimizing, bool pagodas_elsewhere = false) const;
 };
 
+// The options of runs past one process and past memory, shared by `fewest` and `solve --minimize
+// moves`: --checkpoint, --resume, --checkpoint-seconds, --spill-dir and --spill-limit.
+struct LongRunFlags {
+  std::string checkpoint_dir, resume_dir;  // --checkpoint, --resume
+  std::string spill_dir;                   // --spill-dir
+  double checkpoint_seconds = 300;         // --checkpoint-seconds
+  double spill_mb = 0;                     // --spill-limit
+  // Registers them on `cmd` (`note` ends their help, e.g. "; with --minimize moves").
+  void add(CLI::App* cmd, const std::string& note);
+  // Throws InputError when one was given on `cmd` but the command does not minimize moves.
+  void check(const CLI::App* cmd, bool minimizing) const;
+  // Sets o's checkpoint and spill fields, making the --checkpoint directory (InputError when it
+  // cannot be made).
+  void apply(FewestOptions& o) const;
+};
+
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's
 // --time-limit and --memory-limit added) and returns its exit status (nullopt when not chosen).
 class FewestCommand {
@@ -38,21 +54,19 @@ class FewestCommand {
  private:
   CLI::App* cmd_ = nullptr;
   FewestFlags flags_;
+  LongRunFlags runs_;
   std::string board_, lattice_;
-  std::string checkpoint_dir_, resume_dir_;  // --checkpoint, --resume
-  std::string spill_dir_;                    // --spill-dir
-  bool split_ = false;                       // --split
+  bool split_ = false;  // --split
   bool json_ = false;
-  double time_limit_ = 0, memory_mb_ = 0, spill_mb_ = 0;
-  double checkpoint_seconds_ = 300;  // --checkpoint-seconds
+  double time_limit_ = 0, memory_mb_ = 0;
 };
 
 // `pegsol solve --minimize moves`: the fewest-moves solution of `p`, printed as moves numbered
 // one per chain (or JSON). With `kept` (--moves), those are played first and the fewest moves
-// are those from the position they leave (fewest_finish). Returns the exit status: 0 solved,
-// 1 impossible or stopped.
+// are those from the position they leave (fewest_finish). `runs` adds checkpoints and the spill.
+// Returns the exit status: 0 solved, 1 impossible or stopped.
 int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control& control,
-                 const FewestFlags& flags, bool json, int columns,
+                 const FewestFlags& flags, const LongRunFlags& runs, bool json, int columns,
                  const std::string& svg_path = {});
 
 // `pegsol table --minimize moves`: every single vacancy's fewest moves to every last hole.

@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
       ->excludes(beam_method_opt);
   cli::FewestFlags fewest_flags;
   fewest_flags.add(solve_cmd, "; with --minimize moves");
+  cli::LongRunFlags fewest_runs;
+  fewest_runs.add(solve_cmd, "; with --minimize moves");
   solve_cmd->add_flag("--json", json, "Print one JSON object");
   solve_cmd->add_flag("--no-draw", no_draw, "Do not draw the positions");
   std::string preset_name;
@@ -244,12 +246,13 @@ int main(int argc, char** argv) {
       }
       Problem p = build_problem(solve_args);
       fewest_flags.check(solve_cmd, minimize == "moves");
+      fewest_runs.check(solve_cmd, minimize == "moves");
       if (minimize == "moves") {
         const std::vector<Move> kept = cli::parse_kept_moves(*p.board, keep_moves);
         Control limits(&control);
         limits.set_time_limit(time_limit);
         if (solve_cmd->count("--memory-limit")) limits.set_memory_budget(cli::megabytes(memory_mb));
-        return status(cli::solve_fewest(p, kept, limits, fewest_flags, json,
+        return status(cli::solve_fewest(p, kept, limits, fewest_flags, fewest_runs, json,
                                         cli::terminal_columns(), svg_path));
       }
       SolveOptions o;
