@@ -922,6 +922,55 @@ TEST(Dispatch, SolutionsAsTheLibrary) {
   }
 }
 
+// api::solutions: a problem no proof without search settles but the first search exhausts is
+// impossible at once, with the search's reason, where the enumeration alone also finds nothing;
+// a solvable one streams what the enumeration alone streams; a stopped control stops both.
+TEST(Dispatch, SolutionsSearchFirst) {
+  auto stream = [](const Problem& p, const EnumerateOptions& o, bool first) {
+    std::vector<std::vector<Jump>> out;
+    auto keep = [&](const std::vector<Jump>& m) { return out.push_back(m), true; };
+    const EnumerateResult r = first ? api::solutions(p, o, keep) : enumerate_solutions(p, o, keep);
+    EXPECT_EQ(r.emitted, out.size());
+    return std::make_pair(r, out);
+  };
+  EnumerateOptions o;
+  o.distinct = true;
+  const Problem lost = problem_of("triangle:5", "5", "5");
+  ASSERT_FALSE(impossibility(lost));
+  const auto [searched, none] = stream(lost, o, true);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(searched.stop, StopReason::None);
+  EXPECT_EQ(searched.reason.rfind("exhaustive search: no solution among", 0), 0u)
+      << searched.reason;
+  const auto [alone, none_alone] = stream(lost, o, false);
+  EXPECT_TRUE(none_alone.empty());
+  EXPECT_EQ(alone.stop, StopReason::None);
+  EXPECT_TRUE(alone.reason.empty()) << alone.reason;
+  // Solvable: the same solutions in the same order; games are not searched for.
+  for (const bool games : {false, true}) {
+    EnumerateOptions g = o;
+    g.games = games;
+    g.limit = 50;
+    const Problem p = problem_of("triangle:5", "1", "any");
+    EXPECT_EQ(stream(p, g, true).second, stream(p, g, false).second) << games;
+  }
+  // The dispatcher's answer says the same.
+  api::Dispatcher d;
+  const json r =
+      d.handle("POST", "/api/solutions", {{"board", "triangle:5"}, {"start", "5"}, {"end", "5"}})
+          .body;
+  EXPECT_EQ(r["status"], "impossible") << r.dump();
+  EXPECT_EQ(r["reason"], searched.reason);
+  // A control already stopped: the search proves nothing and the enumeration reports the stop.
+  Control stopped;
+  stopped.cancel();
+  EnumerateOptions c = o;
+  c.control = &stopped;
+  const auto [cancelled, some] = stream(problem_of("english"), c, true);
+  EXPECT_EQ(cancelled.stop, StopReason::Cancelled);
+  EXPECT_TRUE(cancelled.reason.empty());
+}
+
 // The C entry's job check and look-ups.
 TEST(CEntry, CheckJobAndPrepare) {
   pegsol_dispatcher* d = pegsol_new(R"({"background_lookups": false, "lookup_threads": 1})");

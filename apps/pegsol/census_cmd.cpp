@@ -12,6 +12,7 @@
 
 #include "census_text.hpp"
 #include "fewest_cmd.hpp"
+#include "pegsol/api.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
@@ -322,7 +323,7 @@ int CensusCommands::solutions(const Control& control) {
     head_written = true;
   };
   std::string line;
-  const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
+  const EnumerateResult n = api::solutions(p, o, [&](const std::vector<Jump>& moves) {
     head();
     if (solutions_json_) {
       line = js.item(moves);

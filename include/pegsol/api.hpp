@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/json_export.h"
 #include "pegsol/problem.hpp"
@@ -129,6 +130,16 @@ class PEGSOL_JSON_API Dispatcher {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The solutions of `p` as enumerate_solutions (pegsol/census.hpp) streams them, after a
+// depth-first search for a first one (pegsol::solve's, at most kFirstSearchNodes positions and
+// half the time left under options.control): a problem that search proves impossible emits
+// nothing and returns at once, the proof in `reason`, as `pegsol solve` answers it. One
+// deadline for both. What `pegsol solutions` and POST /api/solutions run.
+inline constexpr std::uint64_t kFirstSearchNodes = 2'000'000;
+PEGSOL_JSON_API EnumerateResult
+solutions(const Problem& p, const EnumerateOptions& options,
+          const std::function<bool(const std::vector<Jump>&)>& emit);
 
 // A job's state: "running", "paused", "cancelling", "done", "cancelled" or "failed" (docs/api.md).
 PEGSOL_JSON_API std::string_view job_state(bool finished, bool failed, StopReason stop,

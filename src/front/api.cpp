@@ -388,6 +388,29 @@ json limits_json(const Limits& l) {
   return out;
 }
 
+EnumerateResult solutions(const Problem& p, const EnumerateOptions& o,
+                          const std::function<bool(const std::vector<Jump>&)>& emit) {
+  // Games always exist; a board the enumeration refuses, or a proof without search, is its own.
+  if (!o.games && p.board->width() <= 128 && !impossibility(p)) {
+    Control first(o.control);
+    first.watch(o.cancel, StopReason::Cancelled);
+    if (first.has_deadline()) first.set_time_limit(first.remaining_seconds() / 2);
+    SolveOptions s;
+    s.algorithm = Algorithm::Dfs;
+    s.control = &first;
+    s.node_limit = kFirstSearchNodes;
+    if (const std::size_t budget = first.memory_budget())
+      s.memory_limit = std::min(s.memory_limit, budget);
+    const SolveResult r = pegsol::solve(p, s);
+    if (r.status == Status::Impossible) {
+      EnumerateResult none;
+      none.reason = r.reason;
+      return none;
+    }
+  }
+  return enumerate_solutions(p, o, emit);
+}
+
 std::string_view job_state(bool finished, bool failed, StopReason stop, bool paused) {
   if (finished) return failed ? "failed" : stop == StopReason::Cancelled ? "cancelled" : "done";
   if (stop == StopReason::Cancelled) return "cancelling";
@@ -587,7 +610,7 @@ struct Dispatcher::Impl {
     SolutionsJson js(p, o);
     std::string text = js.head();
     const auto t0 = std::chrono::steady_clock::now();
-    const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& moves) {
+    const EnumerateResult n = api::solutions(p, o, [&](const std::vector<Jump>& moves) {
       text += js.item(moves);
       return true;
     });
