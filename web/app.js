@@ -182,6 +182,11 @@ async function watchLookups() {
   if (S.lookupsKey === key) return;
   S.lookupsKey = key;
   const box = $('lookups');
+  // A start with no pegs (the editor's Clear) has nothing to look up: not asked.
+  if (!count(S.start)) {
+    box.hidden = true;
+    return;
+  }
   for (;;) {
     let st;
     try {

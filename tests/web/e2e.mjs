@@ -105,9 +105,26 @@ try {
   page.setDefaultTimeout(30000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // The page's console errors and its requests answered 4xx or 5xx (a browser logs each of those
+  // as a console error too), in order; and the requests not yet answered.
+  const noise = [];
+  let pending = 0;
   page.on('console', (m) => {
-    if (m.type() === 'error') console.log(`console error: ${m.text()} (${m.location()?.url})`);
+    if (m.type() !== 'error') return;
+    noise.push(m.text());
+    console.log(`console error: ${m.text()} (${m.location()?.url})`);
   });
+  page.on('request', () => pending++);
+  page.on('requestfinished', () => pending--);
+  page.on('requestfailed', () => pending--);
+  page.on('response', (r) => {
+    if (r.status() >= 400) noise.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  // Resolves once every request the page made has been answered (up to 15 s).
+  const settled = async () => {
+    for (let i = 0; i < 300 && pending > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    return pending === 0;
+  };
   const shot = (name) =>
       page.screenshot({path: `${shots}/${name}.png`, fullPage: true, animations: 'disabled'});
   // The static edition answers on the page's own machine, two requests at a time, while its
@@ -128,7 +145,7 @@ try {
               {timeout: site ? 60000 : 15000})
           .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
-  const t = {page, api, refJob, check, shot, ready, text, waitText, shots, base};
+  const t = {page, api, refJob, check, shot, ready, text, waitText, shots, base, noise, settled};
 
   // First paint, and the page's size.
   const paints = [];

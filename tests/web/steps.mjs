@@ -340,8 +340,15 @@ export async function editor(t, eng) {
       'edit-undone',
       await t.waitText('#moves-count', '1 move') && (await t.text('#status')) === 'Edit undone.',
       await t.text('#status'));
+  // A start with no pegs: no request the engine must refuse, so nothing on the console.
+  const noiseBefore = t.noise.length;
   await t.page.click('#edit-clear');
   t.check('edit-clear', await t.waitText('#pegs-count', '0 pegs'));
+  t.check(
+      'edit-clear-no-console-error',
+      await t.waitText('#feedback-body', /No pegs on the board/) && await t.settled() &&
+          t.noise.length === noiseBefore,
+      t.noise.slice(noiseBefore).join('; '));
   await t.page.click('#edit-fill');
   t.check('edit-fill', await t.waitText('#pegs-count', '33 pegs'));
   await t.page.click('#undo');
@@ -366,13 +373,17 @@ export async function editorGoal(t, eng) {
       'editor-goal-two', (await t.text('#status')).includes('Goal: the marked position (2 pegs)'),
       await t.text('#status'));
   await t.page.click('#edit-done');
-  await t.page.waitForSelector(
-      '#feedback-body[data-state="done"], #feedback-body[data-state="verdict"]');
+  // The goal's verdict, read in the same moment as the state that shows it: the feedback is asked
+  // again, and redrawn, once the game's look-ups are ready.
+  const v = await (await t.page.waitForFunction(() => {
+    const b = document.querySelector('#feedback-body');
+    if (!['done', 'verdict'].includes(b?.dataset.state)) return null;
+    return b.querySelector('div:nth-child(2)')?.dataset.verdict ?? null;
+  })).jsonValue();
   const q = new URLSearchParams((await t.page.evaluate(() => location.hash)).slice(1));
   const a = await t.api(
       '/api/analysis',
       {board: 'english', start: q.get('start'), goal: q.get('goal'), count: false});
-  const v = await t.page.$eval('#feedback-body div:nth-child(2)', (d) => d.dataset.verdict);
   t.check(
       'editor-goal-asked', q.get('goal')?.replace(/0/g, '').length === 2 && v === a.goal.verdict,
       `${q.get('goal')} ${v}`);
