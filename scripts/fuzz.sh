@@ -45,7 +45,7 @@ fuzz_one() {
 status=0
 pids=()
 # http: where the server is built (cpp-httplib found).
-for target in drawing game notation spec json_spec http; do
+for target in drawing game notation spec json_spec api http; do
   if [ "${#pids[@]}" = 2 ]; then
     wait "${pids[0]}" || status=1
     pids=("${pids[1]}")

@@ -70,7 +70,7 @@ TEST(Control, HugeInfiniteAndZeroLimitsMeanNoLimit) {
     EXPECT_TRUE(std::isinf(c.remaining_seconds()));
   }
   Control c;
-  EXPECT_THROW(c.set_time_limit(std::nan("")), std::invalid_argument);
+  EXPECT_THROW(c.set_time_limit(std::nan("")), InputError);
 }
 
 TEST(Control, PausedTimeDoesNotCountAgainstTheDeadline) {

@@ -352,7 +352,7 @@ TEST(Dispatch, ErrorsHaveTheirStatus) {
                 .find("no \"algorithm\""),
             std::string::npos);
   EXPECT_NE(error_of(post("/api/solve", {{"board", "english"}, {"algorithm", "quick"}}), 400)
-                .find("--algorithm quick"),
+                .find("\"algorithm\": 'quick': expected auto, dfs, beam or beam-report"),
             std::string::npos);
 
   // What is not an endpoint of the dispatcher, the job table and page files included: 404.

@@ -15,6 +15,15 @@ namespace pegsol {
 namespace {
 
 // The InputError message of build_problem(s); empty when it succeeds.
+std::string field_of(const ProblemSpec& s) {
+  try {
+    build_problem(s);
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "<none>";
+}
+
 std::string error_of(const ProblemSpec& s) {
   try {
     build_problem(s);
@@ -41,22 +50,31 @@ TEST(Spec, Defaults) {
   EXPECT_EQ(build_problem(bits).start, build_problem(t).start);
 }
 
-TEST(Spec, ErrorsNameTheOption) {
+// The library's words: the spec's field, never a command-line option.
+TEST(Spec, ErrorsNameTheField) {
   ProblemSpec s;
   s.start = "z9";
-  EXPECT_NE(error_of(s).find("--start z9: board english has no hole named 'z9'"),
-            std::string::npos);
+  EXPECT_NE(error_of(s).find("start: board english has no hole named 'z9'"), std::string::npos);
   s = {};
   s.lattice = "hexagonal";
-  EXPECT_NE(error_of(s).find("--lattice hexagonal: expected square, square8 or triangular"),
+  EXPECT_NE(error_of(s).find("lattice: 'hexagonal': expected square, square8 or triangular"),
             std::string::npos);
   s = {};
   s.end = "d4";
   s.goal = "@x";
-  EXPECT_EQ(error_of(s), "give either --end or --goal, not both");
+  EXPECT_EQ(error_of(s), "goal: give either an end hole or a goal position, not both");
   s = {};
   s.board = "@";
-  EXPECT_EQ(error_of(s), "--board @FILE: the file name is missing");
+  EXPECT_EQ(error_of(s), "board: @FILE: the file name is missing");
+  s = {};
+  s.start = "@/nonexistent/pegsol-start";
+  EXPECT_EQ(field_of(s), "start");
+  s = {};
+  s.end = "z9";
+  EXPECT_EQ(field_of(s), "end");
+  s = {};
+  s.board = "nope";
+  EXPECT_EQ(field_of(s), "board");
   s = {};
   s.board = "nope";
   EXPECT_NE(error_of(s).find("unknown board 'nope'"), std::string::npos);

@@ -213,7 +213,7 @@ int CensusCommands::count(const Control& control) {
   if (r.stop != StopReason::None) {
     fmt::print(
         stderr, "pegsol: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
-        r.stop_note.empty() ? "" : ": " + r.stop_note,
+        r.stop_note.empty() ? "" : ": " + option_words(r.stop_note),
         r.reachable_raw > 0 ? "the figures cover the levels completed" : "no level was completed");
     return kStopped;
   }

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pegsol/error.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
@@ -51,6 +52,11 @@ std::optional<std::string> create_checkpoint_dir(const std::string& dir);
 // Reports a failure on stderr and, under --json, as one error object on stdout (pegsol/json.hpp);
 // returns the status for `kind` ("input": 2, "internal" and "output": 3).
 int report_error(std::string_view kind, const std::string& message, bool json);
+// The library's bad input in the command's words: its field as the option ("start": "--start",
+// "CensusOptions::memory_limit": "--memory-limit"), with the command's hints.
+std::string input_error_text(const InputError& e);
+// The library's words for options in a text (a stop note) as the command's options.
+std::string option_words(std::string text);
 // Flushes stdout. Returns rc, or kInternal after a failed write (said on stderr), or 141 quietly
 // when the reader went away (EPIPE).
 int finish_output(int rc);

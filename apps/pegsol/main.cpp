@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
                                               !no_draw));
       return status(cli::exit_status(r.status));
     } catch (const InputError& e) {
-      return cli::report_error("input", e.what(), json_wanted);
+      return cli::report_error("input", cli::input_error_text(e), json_wanted);
     } catch (const std::system_error& e) {
       // fmt::print found stdout closed or full: finish_output() says so (or ends quietly).
       if (cli::output_failed() || e.code().value() == EPIPE || e.code().value() == ENOSPC) {

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -146,6 +147,68 @@ std::optional<std::string> create_checkpoint_dir(const std::string& dir) {
   std::filesystem::create_directories(dir, ec);
   if (!ec) return std::nullopt;
   return "--checkpoint " + dir + ": " + ec.message();
+}
+
+namespace {
+
+// The command's option for a library field: a problem spec's key, or an options struct's field
+// ("CensusOptions::memory_limit": "--memory-limit"); empty for a field no option sets.
+std::string option_for(std::string_view field) {
+  static const std::pair<std::string_view, std::string_view> renamed[] = {
+      {"CensusOptions::checkpoint_dir", "--checkpoint"},
+      {"CensusOptions::resume", "--resume"},
+      {"CensusOptions::distinct_max_positions", "--distinct-limit"},
+  };
+  for (const auto& [from, to] : renamed)
+    if (field == from) return std::string(to);
+  for (std::string_view spec : {"start", "end", "goal", "board", "lattice"})
+    if (field == spec) return "--" + std::string(field);
+  const auto colons = field.find("Options::");
+  if (colons == std::string_view::npos) return {};
+  std::string option = "--" + std::string(field.substr(colons + 9));
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
+}
+
+}  // namespace
+
+std::string option_words(std::string text) {
+  for (std::size_t at = text.find("Options::"); at != std::string::npos;
+       at = text.find("Options::", at + 1)) {
+    std::size_t begin = at;
+    while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
+    std::size_t end = at + 9;
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+      ++end;
+    const std::string option = option_for(std::string_view(text).substr(begin, end - begin));
+    if (option.empty()) continue;
+    text.replace(begin, end - begin, option);
+    at = begin;
+  }
+  return text;
+}
+
+std::string input_error_text(const InputError& e) {
+  std::string detail = option_words(e.detail());
+  const std::string option = option_for(e.field());
+  // The catalogue's pointer becomes the commands that list and read boards.
+  const std::string catalogue =
+      "(catalogue() lists the boards; a drawn board is read with parse_drawing)";
+  if (auto at = detail.find(catalogue); at != std::string::npos)
+    detail.replace(at, catalogue.size(), "(try `pegsol boards`, or @FILE for a drawing)");
+  // A hole name that is not on the board: `pegsol show` names them.
+  const std::string no_hole = " has no hole named '";
+  if (auto at = detail.find(no_hole); at != std::string::npos && detail.starts_with("board ")) {
+    const std::string board = detail.substr(6, at - 6);
+    detail += "; see `pegsol show --board " + board + "`";
+  }
+  if (e.field().empty()) return detail;
+  if (option.empty()) return e.field() + ": " + detail;
+  // A detail that starts with the value given ("@file: ...", "100: ...") follows the option.
+  const auto colon = detail.find(": ");
+  const bool value_first = colon != std::string::npos && colon > 0 && detail.find(' ') > colon;
+  return option + (value_first ? " " : ": ") + detail;
 }
 
 int report_error(std::string_view kind, const std::string& raw, bool json) {

@@ -19,6 +19,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/problem.hpp"
@@ -123,7 +124,8 @@ struct PEGSOL_API Mistake {
 // positions known to lie on a solution) for later calls. Thread-safe; calls share one lock.
 class PEGSOL_API Analyzer {
  public:
-  // Throws InputError when the goal does not fit the board.
+  // Throws InputError for a null board (field "board") or a goal that does not fit it
+  // ("goal.hole", "goal.position").
   Analyzer(BoardPtr board, Goal goal);
   ~Analyzer();
   Analyzer(const Analyzer&) = delete;
@@ -132,13 +134,15 @@ class PEGSOL_API Analyzer {
   const Board& board() const;
   const Goal& goal() const;
 
-  // Everything about `p` (on this analyzer's board; InputError otherwise).
+  // Everything about `p`. Each call throws InputError for a position on another board (field
+  // "p"), a start of another size ("AnalysisOptions::start"), a negative or NaN time option
+  // ("AnalysisOptions::time_limit", count_seconds, beam_seconds, lookup_seconds).
   Analysis analyze(const Position& p, const AnalysisOptions& options = {}) const;
   // Solvability of `p` to the goal alone (the count, when cheap, else a search).
   SolvabilityAnswer solvable(const Position& p, const AnalysisOptions& options = {}) const;
   // The first losing move of `game`'s played moves (the game's board and goal must be this
-  // analyzer's). Solvability only drops along a game, so a binary search over the positions
-  // finds it with about log2(moves) questions.
+  // analyzer's: InputError, field "game", otherwise). Solvability only drops along a game, so a
+  // binary search over the positions finds it with about log2(moves) questions.
   Mistake first_mistake(const Game& game, const AnalysisOptions& options = {}) const;
 
  private:
@@ -149,7 +153,8 @@ class PEGSOL_API Analyzer {
 // The verdict `a` about `p` towards `goal` in plain words, with the holes its proof is about; a
 // "not solvable" from a search or a look-up is explained by the position class, the peg types or
 // a pagoda function when one of them proves it, else as the exhaustive check it was. `ways`: the
-// jump sequences left, when known (said for a solvable verdict).
+// jump sequences left, when known (said for a solvable verdict). Throws InputError when the goal
+// does not fit the board ("goal.hole", "goal.position").
 PEGSOL_API Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
                                std::optional<Count> ways = std::nullopt);
 

@@ -17,6 +17,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/json_export.h"
 #include "pegsol/problem.hpp"
 

@@ -23,6 +23,7 @@
 //                          SolveOptions::beam_method runs the sweep alone or the meet alone.
 #pragma once
 
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/holeset.hpp"
 
@@ -48,14 +49,19 @@ struct PEGSOL_API ShiftClass {
 class PEGSOL_API Board {
  public:
   // Builds a board from its holes' lattice coordinates (any order, no duplicates).
-  // Throws std::invalid_argument for an empty or duplicated set.
+  // Throws InputError (field "cells") for an empty or duplicated set, or more holes than the
+  // layouts hold (1,024).
   Board(std::string name, Lattice lattice, std::vector<Coord> cells);
 
   const std::string& name() const { return name_; }
   Lattice lattice() const { return lattice_; }
   int size() const { return static_cast<int>(cells_.size()); }
-  Coord coord(int hole) const { return cells_[static_cast<std::size_t>(hole)]; }
-  const std::string& hole_name(int hole) const { return names_[static_cast<std::size_t>(hole)]; }
+  // coord, hole_name, peg_type and bit throw InputError (field "hole") unless 0 <= hole < size().
+  Coord coord(int hole) const { return cells_[checked(hole)]; }
+  const std::string& hole_name(int hole) const { return names_[checked(hole)]; }
+  // The same lattice and the same holes up to a translation (names aside): a board drawn again
+  // elsewhere on the lattice, as a game file reads it back, has the same shape.
+  bool same_shape(const Board& o) const;
   // The hole at a lattice coordinate, if any.
   std::optional<int> at(Coord c) const;
   // The hole with this name ("d4" on square lattices, "1".."n" on the triangular lattice).
@@ -72,18 +78,22 @@ class PEGSOL_API Board {
   const std::vector<std::vector<int>>& symmetries() const { return symmetries_; }
 
   // Layout: bit of each hole, number of bits spanned, and the bitset width that holds them.
-  int bit(int hole) const { return bits_[static_cast<std::size_t>(hole)]; }
+  int bit(int hole) const { return bits_[checked(hole)]; }
   int span() const { return span_; }
   int width() const { return width_; }
-  // Hole at a layout bit, or -1 for a bit outside the board.
-  int hole_at_bit(int b) const { return bit_hole_[static_cast<std::size_t>(b)]; }
+  // Hole at a layout bit, or -1 for a bit outside the board. Throws InputError (field "bit")
+  // unless 0 <= b < width().
+  int hole_at_bit(int b) const {
+    if (b < 0 || static_cast<std::size_t>(b) >= bit_hole_.size()) out_of_range(b, "bit");
+    return bit_hole_[static_cast<std::size_t>(b)];
+  }
   const std::vector<ShiftClass>& shift_classes() const { return classes_; }
 
   // Position-class invariants: each set S here meets every jump in an even number of holes, so the
   // parity of the pegs on S never changes. Together they span all such sets (computed over GF(2)).
   const std::vector<HoleSet>& class_invariants() const { return invariants_; }
   // Peg types: a peg only ever visits holes of its own type (the components of the from-to graph).
-  int peg_type(int hole) const { return peg_types_[static_cast<std::size_t>(hole)]; }
+  int peg_type(int hole) const { return peg_types_[checked(hole)]; }
   int peg_type_count() const { return peg_type_count_; }
 
   // Drawing-style render, one string per row: square lattices one cell per column, triangular
@@ -93,6 +103,11 @@ class PEGSOL_API Board {
   std::vector<std::string> render(Glyph glyph, int cell_width = 1) const;
 
  private:
+  std::size_t checked(int hole) const {
+    if (hole < 0 || hole >= size()) out_of_range(hole, "hole");
+    return static_cast<std::size_t>(hole);
+  }
+  [[noreturn]] void out_of_range(int hole, const char* what) const;
   void build_names();
   void build_jumps();
   void build_symmetries();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pegsol/board.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/holeset.hpp"
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
@@ -32,13 +33,9 @@ using Count = unsigned __int128;
 // Decimal text of a count.
 PEGSOL_API std::string count_text(Count c);
 
-// A census that cannot go on: a count overflow, or (inside the engines) the memory limit, which
-// census() turns into CensusResult::stop. The message says which, and for the memory limit what
-// the run would need.
-class PEGSOL_API CensusError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The name a census's own failures had before pegsol::Error: now InternalError (a count
+// overflow, a checkpoint file that cannot be written).
+using CensusError = InternalError;
 
 struct PEGSOL_API CensusProgress {
   int level = 0;                // peg count of the level being built
@@ -102,8 +99,9 @@ struct PEGSOL_API CensusOptions {
   // A directory for checkpoints (the compact engine): when a level of the forward pass is
   // complete, before it is expanded, the level and the figures so far are written there
   // (compact_checkpoint.ipp lists the files). With `resume`, the census goes on from the state
-  // in that directory instead of the start, to the same figures; it throws CensusError when the
-  // directory holds no state, or one of another problem or other options.
+  // in that directory instead of the start, to the same figures; census() throws InputError
+  // (field "CensusOptions::checkpoint_dir") when the directory holds no state, a damaged one, or
+  // one of another problem or other options.
   std::string checkpoint_dir;
   bool resume = false;
   // Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
@@ -165,12 +163,17 @@ struct PEGSOL_API CensusResult {
 };
 
 // Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early
-// with CensusResult::stop set. Throws CensusError (a count overflow) or InputError (a board
-// too wide for the census).
+// with CensusResult::stop set. Throws InputError as check_problem, for a start without pegs
+// (field "start"), for a board too wide for the
+// census, for options that do not go together (the field named: "CensusOptions::threads" below 0
+// or above 1024, "CensusOptions::resume" without a checkpoint directory, ...), and for a
+// checkpoint directory it cannot resume from; InternalError for a count overflow or a checkpoint
+// it cannot write.
 PEGSOL_API CensusResult census(const Problem& p, const CensusOptions& options = {});
 
 // Whether p is its own complement problem (CensusOptions::meet): a board symmetry takes the start
 // to the goal's complement and the goal to the start's complement (one-peg and position goals).
+// Throws InputError as check_problem.
 PEGSOL_API bool complementary(const Problem& p);
 
 // How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
@@ -235,7 +238,9 @@ struct PEGSOL_API SolvabilityTable {
 // each forward pass, and a pass keeps its census checkpoint in a subdirectory while it runs
 // (boards of up to 64 bits); with options.resume, the table goes on from that state (searches
 // done are not run again, a pass goes on from its last level) to the same matrix. InputError
-// when the directory holds no table state, one of another board, or a damaged one.
+// when the directory holds no table state, one of another board, or a damaged one, for a null
+// board (field "board"), census options as census() refuses them, a negative
+// TableOptions::search_seconds or TableOptions::max_searches below -1.
 PEGSOL_API SolvabilityTable solvability_table(const BoardPtr& board,
                                               const CensusOptions& options = {},
                                               const TableOptions& table = {});
@@ -245,7 +250,8 @@ PEGSOL_API SolvabilityTable solvability_table(const BoardPtr& board,
 // least sequence (by jump index) of each class of reorderings of independent jumps. Returns the
 // number emitted and why it stopped early, if it did (the control's deadline, cancel, signal).
 // A problem that a proof without search shows impossible (impossibility(), as solve() finds it)
-// emits nothing and returns at once with the proof in `reason`.
+// emits nothing and returns at once with the proof in `reason`. Throws InputError as
+// check_problem, or (field "emit") for an empty `emit`.
 struct PEGSOL_API EnumerateOptions {
   std::uint64_t limit = 0;
   bool distinct = false;

@@ -17,26 +17,12 @@
 #include <string_view>
 #include <utility>
 
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 
 namespace pegsol {
 
-// Why a computation ended. None: it finished (or gave up within its own budget, as an
-// incomplete search does). The others: the deadline passed, the memory budget ran out, the
-// caller cancelled, or a signal arrived (the CLI's SIGINT, SIGTERM, SIGHUP).
-enum class StopReason : std::uint8_t { None, Time, Memory, Cancelled, Signal };
-
-// "finished", "time", "memory", "cancelled" or "signal".
-PEGSOL_API std::string_view stop_reason_name(StopReason r);
-
-// Thrown inside an engine to unwind to the entry point, which turns it into a result's stop
-// reason; escapes the library only from callbacks' own throws.
-class PEGSOL_API Stopped : public std::exception {
- public:
-  explicit Stopped(StopReason r) : reason(r) {}
-  const char* what() const noexcept override;
-  StopReason reason;
-};
+// StopReason, stop_reason_name and Stopped: pegsol/error.hpp.
 
 // A progress report. done/total are in the engine's own units (levels, pairs, solutions);
 // total is 0 when the size of the work is not known, and then fraction and eta_seconds are 0.
@@ -68,7 +54,7 @@ class PEGSOL_API Control {
   Control& operator=(const Control&) = delete;
 
   // Deadline `seconds` from now. 0, negatives, infinity and anything over ~30 years: no limit.
-  // Throws std::invalid_argument for NaN.
+  // Throws InputError (field "seconds") for NaN.
   void set_time_limit(double seconds);
   // Seconds left before the deadline (own or a parent's, whichever comes first); +infinity
   // when there is none.
@@ -81,8 +67,9 @@ class PEGSOL_API Control {
   // The smallest nonzero budget of this control and its parents, or 0.
   std::size_t memory_budget() const;
 
-  // Polls `flag` (set from anywhere, a signal handler included) as a stop with `reason`. At
-  // most four flags; the flag outlives the control.
+  // Polls `flag` (set from anywhere, a signal handler included) as a stop with `reason`; a null
+  // flag is ignored. At most four flags; the flag outlives the control. Throws InputError for a
+  // fifth flag (field "flag") or the reason None (field "reason").
   void watch(const std::atomic<bool>* flag, StopReason reason = StopReason::Cancelled);
 
   // Asks every computation under this control to stop with `reason` (the first reason wins).
@@ -120,6 +107,7 @@ class PEGSOL_API Control {
   StopReason stop_reason() const;
 
   // Calls `callback` with reports at most once per `interval_seconds` (of the control's clock).
+  // Throws InputError (field "interval_seconds") for NaN or more than a billion seconds.
   void set_progress(std::function<void(const ProgressReport&)> callback,
                     double interval_seconds = 0.5);
   // Whether this control or a parent has a progress callback.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/problem.hpp"

@@ -13,6 +13,7 @@
 
 #include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/json_export.h"
 #include "pegsol/path_index.hpp"
@@ -100,6 +101,7 @@ PEGSOL_JSON_API nlohmann::json solution_json(const Board& b, const std::vector<J
 // "status" (complete, limit, impossible, stopped), "stop", "reason", "stats" {"seconds"}}.
 class PEGSOL_JSON_API SolutionsJson {
  public:
+  // Keeps its own copy of p (a temporary may be passed). Throws InputError as check_problem.
   SolutionsJson(const Problem& p, const EnumerateOptions& o);
   std::string head() const;
   std::string item(const std::vector<Jump>& moves);
@@ -108,7 +110,7 @@ class PEGSOL_JSON_API SolutionsJson {
   std::string status(const EnumerateResult& r) const;
 
  private:
-  const Problem& p_;
+  Problem p_;
   EnumerateOptions o_;
   bool first_ = true;
 };

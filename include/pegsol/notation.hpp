@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pegsol/board.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 
 namespace pegsol {

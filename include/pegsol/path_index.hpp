@@ -27,6 +27,7 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 
@@ -51,7 +52,8 @@ class PEGSOL_API PathIndex {
   // the census towards one peg anywhere: answers_one_peg), then a backward pass over the paths
   // giving each position its ways to the target(s) and, towards one peg anywhere, the holes its
   // last peg can end on. A census that stops or fails leaves ok() false and failed() saying why.
-  // Throws InputError for a layout wider than 64 bits.
+  // Throws InputError as check_problem, for a layout wider than 64 bits, or threads below 0 or
+  // above 1024.
   PathIndex(const Problem& p, const Options& o);
   PathIndex(const Problem& p, std::size_t memory, const Control* control, int threads = 0);
   ~PathIndex();
@@ -68,14 +70,16 @@ class PEGSOL_API PathIndex {
   bool answers(PathTarget t) const;
 
   // Whether `pegs` (on the problem's board) lies on a solution path to `t`; false when
-  // !ok() or !answers(t). Answers about positions reached from the start by legal jumps alone.
+  // !ok() or !answers(t). on_path, solution_from, ways and end_holes throw InputError (field
+  // "pegs") for a position of another size. Answers about positions reached from the start by legal
+  // jumps alone.
   bool on_path(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
   // The solution from `pegs` along the paths to `t` (each jump the first in board order that
-  // stays on one); empty when `pegs` is the target. Requires on_path(pegs, t).
+  // stays on one); empty when `pegs` is the target. InputError unless on_path(pegs, t).
   std::vector<Jump> solution_from(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
-  // Jump sequences from `pegs` to `t` (0 off the paths). Requires answers(t).
+  // Jump sequences from `pegs` to `t` (0 off the paths). InputError (field "t") unless answers(t).
   Count ways(const HoleSet& pegs, PathTarget t = PathTarget::Goal) const;
-  // The holes a single last peg can end on from `pegs` (empty off the paths). Requires
+  // The holes a single last peg can end on from `pegs` (empty off the paths). InputError unless
   // answers(OnePeg).
   HoleSet end_holes(const HoleSet& pegs) const;
 
@@ -184,7 +188,8 @@ class PEGSOL_API PathIndexCache {
   std::thread worker_;
 };
 
-// A key naming a problem (board shape and name, start, goal) for caches.
+// A key naming a problem (board shape and name, start, goal) for caches. Throws InputError as
+// check_problem (so do PathIndexCache's calls).
 PEGSOL_API std::string problem_key(const Problem& p);
 
 }  // namespace pegsol

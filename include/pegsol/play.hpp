@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
@@ -23,19 +24,26 @@ namespace pegsol {
 struct PEGSOL_API Move {
   std::vector<Jump> jumps;
 
-  // The hole the moving peg starts from (the move must not be empty).
-  int from() const { return jumps.front().from; }
-  // The hole the moving peg ends on (the move must not be empty).
-  int to() const { return jumps.back().to; }
+  // The hole the moving peg starts from; throws InputError (field "jumps") for an empty move.
+  int from() const { return non_empty().front().from; }
+  // The hole the moving peg ends on; throws InputError (field "jumps") for an empty move.
+  int to() const { return non_empty().back().to; }
   // Same jumps in the same order.
   bool operator==(const Move&) const = default;
+
+ private:
+  const std::vector<Jump>& non_empty() const {
+    if (jumps.empty()) throw InputError("jumps", "a move needs at least one jump");
+    return jumps;
+  }
 };
 
 // A position: the pegs on a board. Copies are cheap enough for play (a shared board and a
 // HoleSet); searches use their own bit layouts.
 class PEGSOL_API Position {
  public:
-  // The position `pegs` on `board`; throws InputError when the sizes differ.
+  // The position `pegs` on `board`; throws InputError for a null board (field "board") or when
+  // the sizes differ ("pegs").
   Position(BoardPtr board, HoleSet pegs);
 
   // Reads a position of `board` from its 0/1 string (the `start` of solve's JSON: one character
@@ -80,8 +88,11 @@ class PEGSOL_API Position {
 
   // The 0/1 string of the pegs in reading order, as solve's JSON prints `start`.
   std::string to_string() const { return pegs_.to_bits(); }
-  // The same board object and the same pegs.
-  bool operator==(const Position& o) const { return board_ == o.board_ && pegs_ == o.pegs_; }
+  // The same pegs on boards of the same shape (Board::same_shape), whichever board objects hold
+  // them: a game read back compares equal to the one written.
+  bool operator==(const Position& o) const {
+    return pegs_ == o.pegs_ && (board_ == o.board_ || board_->same_shape(*o.board_));
+  }
 
  private:
   // Why `j` cannot be played (empty when it can).

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/spec.hpp"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 
@@ -96,7 +97,9 @@ struct PEGSOL_API SolveResult {
 
 // Solves p: a proof of impossibility found without search, a solution, or (after a completed
 // search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an
-// incomplete search gave up. A stop never gives "impossible".
+// incomplete search gave up. A stop never gives "impossible". Throws InputError as
+// check_problem, or naming the option: a negative or NaN SolveOptions::time_limit or
+// auto_beam_seconds, threads below 0 or above 1024, pagoda_jumps below -1.
 PEGSOL_API SolveResult solve(const Problem& p, const SolveOptions& options = {});
 
 }  // namespace pegsol

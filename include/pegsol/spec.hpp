@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
@@ -75,9 +76,10 @@ PEGSOL_API std::optional<TableMethod> parse_table_method(std::string_view name);
 // Every name, in the order above (for option validators and help texts).
 PEGSOL_API const std::vector<std::string>& table_method_names();
 
-// Throws InputError when the options combine what does not go together: a beam method other than
-// auto with an algorithm other than beam and auto, a capacity with the DFS, the backward direction
-// with a beam search.
+// Throws InputError when the options combine what does not go together, naming the field: a beam
+// method other than auto with an algorithm other than beam and auto ("SolveOptions::beam_method"),
+// a capacity with the DFS ("SolveOptions::capacity"), the backward direction with a beam search
+// ("SolveOptions::direction").
 PEGSOL_API void check_solve_options(const SolveOptions& o);
 
 // `pegsol bench`: a named group of problems solved one after another with SolveOptions{} but a

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "pegsol/error.hpp"
 #include "pegsol/export.hpp"
 #include "pegsol/version_macros.hpp"  // PEGSOL_VERSION_MAJOR/MINOR/PATCH/STRING
 

@@ -12,6 +12,7 @@
 
 #include <new>
 
+#include "../core/checks.hpp"
 #include "../core/symmetry.hpp"
 #include "engine.hpp"
 #include "pegsol/error.hpp"
@@ -29,6 +30,9 @@ std::string count_text(Count c) {
 }
 
 CensusResult census(const Problem& p, const CensusOptions& o) {
+  check_problem(p);
+  checks::census_options(o);
+  if (p.start.count() == 0) throw InputError("start", "the start position has no pegs");
   const Board& b = *p.board;
   if (b.size() > 64)
     throw InputError("census: board " + b.name() + " has " + std::to_string(b.size()) +
@@ -94,6 +98,7 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
 }
 
 bool complementary(const Problem& p) {
+  check_problem(p);
   return census_detail::complement_twist(*p.board, p) >= 0;
 }
 

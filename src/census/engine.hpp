@@ -66,11 +66,11 @@ class Memory {
     if (now > limit_) {
       used_.fetch_sub(bytes);
       throw MemoryExceeded(
-          "memory limit of " + mib(limit_) + " reached at level " + std::to_string(level_.load()) +
-          ": the census holds " + mib(now - bytes) + " and needs " + mib(bytes) +
-          " more (at least " + mib(now) +
-          "). Raise --memory-limit if the machine has the memory; boards beyond one machine "
-          "(the Wiegleb 45 census) need the census on MPI ranks (pegsol-mpi, docs/mpi.md).");
+          "memory limit of " + mib(limit_) + " (CensusOptions::memory_limit) reached at level " +
+          std::to_string(level_.load()) + ": the census holds " + mib(now - bytes) + " and needs " +
+          mib(bytes) + " more (at least " + mib(now) +
+          "). Raise the memory limit if the machine has the memory; boards beyond one machine "
+          "(the Wiegleb 45 census) need the census on MPI ranks (docs/mpi.md).");
     }
     std::size_t p = peak_.load();
     while (now > p && !peak_.compare_exchange_weak(p, now)) {

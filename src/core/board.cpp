@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "bits.hpp"
+#include "pegsol/error.hpp"
 
 namespace pegsol {
 
@@ -87,11 +88,19 @@ int width_for(int span) {
 
 Board::Board(std::string name, Lattice lattice, std::vector<Coord> cells)
     : name_(std::move(name)), lattice_(lattice), cells_(std::move(cells)) {
-  if (cells_.empty()) throw std::invalid_argument("a board needs at least one hole");
+  if (cells_.empty()) throw InputError("cells", "a board needs at least one hole");
+  if (cells_.size() > static_cast<std::size_t>(kMaxWidth))
+    throw InputError("cells", "a board of " + std::to_string(cells_.size()) + " holes; at most " +
+                                  std::to_string(kMaxWidth) + " are supported");
+  constexpr int kMaxCoord = 1 << 20;
+  for (const Coord& p : cells_)
+    if (p.r < -kMaxCoord || p.r > kMaxCoord || p.c < -kMaxCoord || p.c > kMaxCoord)
+      throw InputError("cells", "coordinate (" + std::to_string(p.r) + ", " + std::to_string(p.c) +
+                                    ") is beyond +-" + std::to_string(kMaxCoord));
   std::sort(cells_.begin(), cells_.end(),
             [](Coord a, Coord b) { return a.r != b.r ? a.r < b.r : a.c < b.c; });
   for (std::size_t i = 1; i < cells_.size(); ++i)
-    if (cells_[i] == cells_[i - 1]) throw std::invalid_argument("a hole is listed twice");
+    if (cells_[i] == cells_[i - 1]) throw InputError("cells", "a hole is listed twice");
   min_ = max_ = cells_[0];
   for (const Coord& p : cells_) {
     min_.r = std::min(min_.r, p.r);
@@ -100,6 +109,12 @@ Board::Board(std::string name, Lattice lattice, std::vector<Coord> cells)
     max_.c = std::max(max_.c, p.c);
   }
   grid_cols_ = max_.c - min_.c + 1;
+  // The look-up grid spans the bounding box: a few holes far apart would make it huge.
+  constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
+  if (std::int64_t{max_.r - min_.r + 1} * grid_cols_ > kMaxCells)
+    throw InputError("cells", "the holes span " + std::to_string(max_.r - min_.r + 1) +
+                                  " rows and " + std::to_string(grid_cols_) + " columns; at most " +
+                                  std::to_string(kMaxCells) + " cells are supported");
   grid_.assign(static_cast<std::size_t>((max_.r - min_.r + 1) * grid_cols_), -1);
   for (int h = 0; h < size(); ++h) {
     const Coord& p = cells_[static_cast<std::size_t>(h)];
@@ -112,6 +127,22 @@ Board::Board(std::string name, Lattice lattice, std::vector<Coord> cells)
   build_layout();
   build_invariants();
   build_peg_types();
+}
+
+void Board::out_of_range(int hole, const char* what) const {
+  const bool bit = std::string_view(what) == "bit";
+  const int last = bit ? static_cast<int>(bit_hole_.size()) - 1 : size() - 1;
+  throw InputError(what, std::string(what) + " " + std::to_string(hole) + " is not on board " +
+                             name_ + " (0 to " + std::to_string(last) + ")");
+}
+
+bool Board::same_shape(const Board& o) const {
+  if (lattice_ != o.lattice_ || cells_.size() != o.cells_.size()) return false;
+  for (std::size_t i = 0; i < cells_.size(); ++i)
+    if (cells_[i].r - min_.r != o.cells_[i].r - o.min_.r ||
+        cells_[i].c - min_.c != o.cells_[i].c - o.min_.c)
+      return false;
+  return true;
 }
 
 std::optional<int> Board::at(Coord p) const {
@@ -194,8 +225,8 @@ void Board::build_layout() {
   std::iota(best.begin(), best.end(), 0);
   int best_span = n, best_width = width_for(n), best_classes = count_classes(best);
   if (best_width == 0)
-    throw std::invalid_argument("board has " + std::to_string(n) + " holes; at most " +
-                                std::to_string(kMaxWidth) + " are supported");
+    throw InputError("cells", "a board of " + std::to_string(n) + " holes; at most " +
+                                  std::to_string(kMaxWidth) + " are supported");
   const int limit = std::min(2 * std::max(max_.r - min_.r, max_.c - min_.c) + 3, 80);
   std::vector<int> cand(static_cast<std::size_t>(n));
   std::vector<char> used;

@@ -12,6 +12,7 @@
 
 #include "bits.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/problem.hpp"
 
 namespace pegsol {
 
@@ -144,7 +145,7 @@ BoardPtr make_board(std::string_view spec, std::optional<Lattice> lattice) {
   const auto near = closest_name(family, families);
   throw InputError("unknown board '" + std::string(spec) + "'" +
                    (near ? " (did you mean '" + *near + "'?)" : "") +
-                   " (try `pegsol boards`, or @FILE for a drawing)");
+                   " (catalogue() lists the boards; a drawn board is read with parse_drawing)");
 }
 
 namespace {
@@ -311,6 +312,7 @@ HoleSet parse_position(const Board& board, std::string_view text, std::string_vi
 }
 
 std::string format_drawing(const Board& board, const HoleSet& pegs) {
+  check_position(board, pegs, "pegs");
   std::string out;
   if (board.lattice() != Lattice::Square)
     out += "lattice: " + std::string(lattice_name(board.lattice())) + "\n";

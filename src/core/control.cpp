@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "pegsol/error.hpp"
+
 namespace pegsol {
 
 std::string_view stop_reason_name(StopReason r) {
@@ -24,8 +26,10 @@ std::string_view stop_reason_name(StopReason r) {
   return "?";
 }
 
-const char* Stopped::what() const noexcept {
-  switch (reason) {
+namespace {
+
+std::string stopped_message(StopReason r) {
+  switch (r) {
     case StopReason::Time:
       return "stopped: time limit";
     case StopReason::Memory:
@@ -39,6 +43,25 @@ const char* Stopped::what() const noexcept {
   }
   return "stopped";
 }
+
+}  // namespace
+
+InputError::InputError(const std::string& message)
+    : Error(message), parts_(std::make_shared<const Parts>(Parts{{}, message})) {}
+
+InputError::InputError(std::string field, std::string detail)
+    : Error(field.empty() ? detail : field + ": " + detail),
+      parts_(std::make_shared<const Parts>(Parts{std::move(field), std::move(detail)})) {}
+
+const std::string& InputError::field() const noexcept {
+  return parts_->field;
+}
+
+const std::string& InputError::detail() const noexcept {
+  return parts_->detail;
+}
+
+Stopped::Stopped(StopReason r) : Error(stopped_message(r)), reason(r) {}
 
 Control::Control(ClockFn clock) : clock_(std::move(clock)) {
   start_ns_ = active_ns();
@@ -59,7 +82,7 @@ std::int64_t Control::active_ns() const {
 }
 
 void Control::set_time_limit(double seconds) {
-  if (std::isnan(seconds)) throw std::invalid_argument("time limit: not a number");
+  if (std::isnan(seconds)) throw InputError("seconds", "the time limit is not a number");
   // Past about 30 years (and for infinity) there is no limit: the sum below would overflow.
   constexpr double kNoLimit = 1e9;
   if (!(seconds > 0) || seconds >= kNoLimit) {
@@ -89,8 +112,11 @@ std::size_t Control::memory_budget() const {
 
 void Control::watch(const std::atomic<bool>* flag, StopReason reason) {
   if (!flag) return;
+  if (reason == StopReason::None)
+    throw InputError("reason",
+                     "a watched flag stops with a reason (time, memory, cancelled, signal)");
   if (nflags_ == static_cast<int>(flags_.size()))
-    throw std::logic_error("Control::watch: at most four flags");
+    throw InputError("flag", "a control watches at most four flags");
   flags_[static_cast<std::size_t>(nflags_++)] = {flag, reason};
   slow_ = true;
 }
@@ -164,6 +190,8 @@ StopReason Control::stop_reason() const {
 
 void Control::set_progress(std::function<void(const ProgressReport&)> callback,
                            double interval_seconds) {
+  if (std::isnan(interval_seconds) || interval_seconds > 1e9)
+    throw InputError("interval_seconds", "an interval of 0 to a billion seconds");
   progress_ = std::move(callback);
   interval_ = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(std::max(0.0, interval_seconds)));

@@ -4,14 +4,32 @@
 #include <bit>
 #include <stdexcept>
 
+#include "pegsol/error.hpp"
+
 namespace pegsol {
 
-HoleSet::HoleSet(int n, bool full) : n_(n), w_(static_cast<std::size_t>((n + 63) / 64), 0) {
+namespace {
+
+int checked_size(int n) {
+  if (n < 0) throw InputError("n", "a set of " + std::to_string(n) + " holes");
+  return n;
+}
+
+}  // namespace
+
+HoleSet::HoleSet(int n, bool full)
+    : n_(checked_size(n)), w_(static_cast<std::size_t>((n + 63) / 64), 0) {
   if (full)
     for (int i = 0; i < n; ++i) set(i);
 }
 
+void HoleSet::out_of_range(int i) const {
+  throw InputError("hole", "hole " + std::to_string(i) + " is not in a set of " +
+                               std::to_string(n_) + " holes (0 to " + std::to_string(n_ - 1) + ")");
+}
+
 void HoleSet::set(int i, bool v) {
+  check(i);
   auto& word = w_[static_cast<std::size_t>(i >> 6)];
   std::uint64_t m = std::uint64_t{1} << (i & 63);
   word = v ? (word | m) : (word & ~m);
@@ -44,13 +62,14 @@ std::string HoleSet::to_bits() const {
 }
 
 HoleSet HoleSet::from_bits(std::string_view s) {
+  if (s.size() > (std::size_t{1} << 30))
+    throw InputError("bits", "a string of " + std::to_string(s.size()) + " characters");
   HoleSet r(static_cast<int>(s.size()));
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '1')
       r.set(static_cast<int>(i));
     else if (s[i] != '0')
-      throw std::invalid_argument("bit string: character " + std::to_string(i + 1) +
-                                  " is not '0' or '1'");
+      throw InputError("bits", "character " + std::to_string(i + 1) + " is not '0' or '1'");
   }
   return r;
 }

@@ -5,9 +5,12 @@
 #include <limits>
 #include <set>
 
+#include "pegsol/error.hpp"
+
 namespace pegsol {
 
 std::vector<bool> position_class(const Board& board, const HoleSet& pegs) {
+  check_position(board, pegs, "pegs");
   std::vector<bool> cls;
   for (const HoleSet& inv : board.class_invariants()) {
     int c = 0;
@@ -18,6 +21,7 @@ std::vector<bool> position_class(const Board& board, const HoleSet& pegs) {
 }
 
 HoleSet admissible_finals(const Board& board, const HoleSet& start) {
+  check_position(board, start, "start");
   HoleSet ok(board.size());
   std::vector<bool> cls = position_class(board, start);
   std::vector<int> type_pegs(static_cast<std::size_t>(board.peg_type_count()), 0);
@@ -31,7 +35,16 @@ HoleSet admissible_finals(const Board& board, const HoleSet& start) {
   return ok;
 }
 
+void Pagoda::no_weight(int hole) const {
+  throw InputError("j", "hole " + std::to_string(hole) + " has no weight (the pagoda has " +
+                            std::to_string(weight.size()) + ")");
+}
+
 long long Pagoda::value(const HoleSet& pegs) const {
+  if (static_cast<std::size_t>(pegs.size()) != weight.size())
+    throw InputError("pegs", "a position of " + std::to_string(pegs.size()) +
+                                 " holes; the pagoda has " + std::to_string(weight.size()) +
+                                 " weights");
   long long v = 0;
   for (int h : pegs.members()) v += weight[static_cast<std::size_t>(h)];
   return v;
@@ -142,6 +155,9 @@ std::string names_of(const Board& board, const std::vector<int>& holes) {
 }  // namespace
 
 std::string pagoda_text(const Board& board, const Pagoda& p) {
+  if (static_cast<int>(p.weight.size()) != board.size())
+    throw InputError("p", "a pagoda of " + std::to_string(p.weight.size()) + " weights; board " +
+                              board.name() + " has " + std::to_string(board.size()) + " holes");
   std::string s;
   for (int h = 0; h < board.size(); ++h)
     if (p.weight[static_cast<std::size_t>(h)] != 0)
@@ -187,6 +203,8 @@ std::vector<std::vector<double>> jump_rows(const Board& board) {
 
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target) {
+  check_position(board, start, "start");
+  check_position(board, target, "target");
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return std::nullopt;
   const auto un = static_cast<std::size_t>(n);
@@ -298,15 +316,20 @@ std::vector<Pagoda> lossy_pagodas(const Board& board, const HoleSet& start, cons
 
 std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
                                        const HoleSet& goal, int max_count) {
+  check_position(board, start, "start");
+  check_position(board, goal, "goal");
   return lossy_pagodas(board, start, goal, max_count, 0.0);
 }
 
 std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
                                          const HoleSet& goal, int max_count) {
+  check_position(board, start, "start");
+  check_position(board, goal, "goal");
   return lossy_pagodas(board, start, goal, max_count, 1.0);
 }
 
 std::optional<std::string> impossibility(const Problem& p) {
+  check_problem(p);
   const Board& board = *p.board;
   const int have = p.start.count(), need = goal_pegs(p);
   if (need > have)

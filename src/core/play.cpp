@@ -68,15 +68,15 @@ bool visit_legal_jumps(const Board& b, const HoleSet& pegs, F f) {
 
 Position::Position(BoardPtr board, HoleSet pegs)
     : board_(std::move(board)), pegs_(std::move(pegs)) {
-  if (!board_) throw InputError("a position needs a board");
+  if (!board_) throw InputError("board", "a position needs a board (the pointer is null)");
   if (pegs_.size() != board_->size())
-    throw InputError("a position of " + std::to_string(pegs_.size()) +
-                     " holes does not fit board " + board_->name() + " (" +
-                     std::to_string(board_->size()) + " holes)");
+    throw InputError("pegs", "a position of " + std::to_string(pegs_.size()) +
+                                 " holes does not fit board " + board_->name() + " (" +
+                                 std::to_string(board_->size()) + " holes)");
 }
 
 Position Position::parse(BoardPtr board, std::string_view text, std::string_view source) {
-  if (!board) throw InputError(std::string(source) + ": a position needs a board");
+  if (!board) throw InputError("board", "a position needs a board (the pointer is null)");
   std::string_view t = trim(text);
   if (is_bits(t)) {
     if (static_cast<int>(t.size()) != board->size())
@@ -269,25 +269,6 @@ std::vector<Move> group_moves(const std::vector<Jump>& jumps) {
 
 // ---------------------------------------------------------------------------------------------
 // Games
-
-namespace {
-
-// Checks that the problem's start and goal fit its board; throws InputError.
-void check_problem(const Problem& p) {
-  if (!p.board) throw InputError("a game needs a board");
-  const Board& b = *p.board;
-  if (p.start.size() != b.size())
-    throw InputError("the start position has " + std::to_string(p.start.size()) + " holes; board " +
-                     b.name() + " has " + std::to_string(b.size()));
-  if (p.goal.kind == Goal::Kind::Hole && !on_board(b, p.goal.hole))
-    throw InputError("the goal hole " + std::to_string(p.goal.hole) + " is not on board " +
-                     b.name());
-  if (p.goal.kind == Goal::Kind::Position && p.goal.position.size() != b.size())
-    throw InputError("the goal position has " + std::to_string(p.goal.position.size()) +
-                     " holes; board " + b.name() + " has " + std::to_string(b.size()));
-}
-
-}  // namespace
 
 Game::Game(Problem problem)
     : problem_((check_problem(problem), std::move(problem))),
@@ -705,7 +686,7 @@ SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, const SolveOp
       Position q = p;
       for (const Jump& j : r.moves) q.apply(j);  // an illegal jump would be a solver bug
       if (!goal_reached(problem, q.pegs()))
-        throw std::logic_error("is_solvable: the solver's solution does not reach the goal");
+        throw InternalError("is_solvable: the solver's solution does not reach the goal");
       a.verdict = Solvability::Solvable;
       a.solution = std::move(r.moves);
       a.reason.clear();

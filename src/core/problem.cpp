@@ -5,13 +5,58 @@
 
 namespace pegsol {
 
+void check_hole(const Board& board, int hole, std::string_view field) {
+  if (hole < 0 || hole >= board.size())
+    throw InputError(std::string(field), "hole " + std::to_string(hole) + " is not on board " +
+                                             board.name() + " (holes 0 to " +
+                                             std::to_string(board.size() - 1) + ")");
+}
+
+void check_position(const Board& board, const HoleSet& pegs, std::string_view field) {
+  if (pegs.size() != board.size())
+    throw InputError(std::string(field), "a position of " + std::to_string(pegs.size()) +
+                                             " holes; board " + board.name() + " has " +
+                                             std::to_string(board.size()));
+}
+
+void check_jump(const Board& board, const Jump& j, std::string_view field) {
+  for (int h : {j.from, j.over, j.to})
+    if (h < 0 || h >= board.size())
+      throw InputError(std::string(field), "jump " + std::to_string(j.from) + "-" +
+                                               std::to_string(j.over) + "-" + std::to_string(j.to) +
+                                               ": hole " + std::to_string(h) + " is not on board " +
+                                               board.name());
+}
+
+void check_goal(const Board& board, const Goal& goal) {
+  switch (goal.kind) {
+    case Goal::Kind::Hole:
+      check_hole(board, goal.hole, "goal.hole");
+      return;
+    case Goal::Kind::Any:
+      return;
+    case Goal::Kind::Position:
+      check_position(board, goal.position, "goal.position");
+      return;
+  }
+  throw InputError("goal.kind", "not a kind of goal");
+}
+
+void check_problem(const Problem& p) {
+  if (!p.board) throw InputError("board", "a problem needs a board (the pointer is null)");
+  check_position(*p.board, p.start, "start");
+  check_goal(*p.board, p.goal);
+}
+
 HoleSet single_vacancy(const Board& board, int hole) {
+  check_hole(board, hole, "hole");
   HoleSet s(board.size(), true);
   s.set(hole, false);
   return s;
 }
 
 Problem default_problem(BoardPtr board) {
+  if (!board) throw InputError("board", "the board pointer is null");
   const Board& b = *board;
   auto named = [&](const char* name) {
     auto h = b.find(name);
@@ -41,14 +86,17 @@ Problem default_problem(BoardPtr board) {
     return vacancy_to(b.size() / 2, std::nullopt);
   }
   if (n.starts_with("rect:") || !n.starts_with("@")) return vacancy_to(0, std::nullopt);
-  throw InputError("board " + n + " has no default problem: give --start");
+  throw InputError("board", "board " + n + " has no default problem: give a start");
 }
 
 int goal_pegs(const Problem& p) {
+  check_problem(p);
   return p.goal.kind == Goal::Kind::Position ? p.goal.position.count() : 1;
 }
 
 bool goal_reached(const Problem& p, const HoleSet& pegs) {
+  check_problem(p);
+  check_position(*p.board, pegs, "pegs");
   switch (p.goal.kind) {
     case Goal::Kind::Hole:
       return pegs.count() == 1 && pegs.test(p.goal.hole);
@@ -61,6 +109,7 @@ bool goal_reached(const Problem& p, const HoleSet& pegs) {
 }
 
 std::string describe(const Problem& p) {
+  check_problem(p);
   const Board& b = *p.board;
   std::string s = b.name() + ": ";
   HoleSet empty = p.start.complement();
@@ -80,11 +129,13 @@ std::string describe(const Problem& p) {
 }
 
 Problem complement_problem(const Problem& p) {
+  check_problem(p);
+  if (p.goal.kind == Goal::Kind::Any)
+    throw InputError("goal.kind",
+                     "the complement trick needs a goal position or hole, not one peg anywhere");
   Problem q{p.board, {}, {}};
   HoleSet target = p.goal.kind == Goal::Kind::Position ? p.goal.position : HoleSet(p.board->size());
   if (p.goal.kind == Goal::Kind::Hole) target.set(p.goal.hole);
-  if (p.goal.kind == Goal::Kind::Any)
-    throw std::logic_error("complement_problem needs a goal position or hole");
   q.start = target.complement();
   q.goal.kind = Goal::Kind::Position;
   q.goal.position = p.start.complement();

@@ -2,6 +2,7 @@
 // The JSON API's endpoints over JSON values (include/pegsol/api.hpp, docs/api.md).
 #include "pegsol/api.hpp"
 
+#include <cctype>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,6 +28,26 @@
 namespace pegsol::api {
 
 namespace {
+
+// The library's bad input in the API's words: a problem field as its JSON key ("start"), an
+// options field by its bare name ("CensusOptions::threads": "threads").
+std::string api_words(const InputError& e) {
+  std::string field = e.field();
+  if (field.empty()) return e.detail();
+  if (const auto at = field.find("Options::"); at != std::string::npos) field.erase(0, at + 9);
+  std::string detail = e.detail();
+  // Options fields named in the text go by their bare names too.
+  for (auto at = detail.find("Options::"); at != std::string::npos; at = detail.find("Options::")) {
+    auto begin = at;
+    while (begin > 0 && std::isalpha(static_cast<unsigned char>(detail[begin - 1]))) --begin;
+    detail.erase(begin, at + 9 - begin);
+  }
+  const std::string catalogue =
+      "(catalogue() lists the boards; a drawn board is read with parse_drawing)";
+  if (const auto at = detail.find(catalogue); at != std::string::npos)
+    detail.replace(at, catalogue.size(), "(GET /api/boards lists them; \"drawing\" takes a drawn board)");
+  return "\"" + field + "\": " + detail;
+}
 
 using nlohmann::json;
 
@@ -179,7 +200,8 @@ Problem request_problem(const json& body) {
     if (!spec.lattice.empty()) {
       lattice = parse_lattice(spec.lattice);
       if (!lattice)
-        throw InputError("--lattice " + spec.lattice + ": expected square, square8 or triangular");
+        throw InputError("\"lattice\": '" + spec.lattice +
+                         "': expected square, square8 or triangular");
     }
     Drawing d = parse_drawing(drawing, "drawing", lattice);
     p.board = d.board;
@@ -188,15 +210,14 @@ Problem request_problem(const json& body) {
     else if (auto h = d.board->find(spec.start))
       p.start = single_vacancy(*d.board, *h);
     else
-      p.start = Position::parse(d.board, spec.start, "--start").pegs();
+      p.start = Position::parse(d.board, spec.start, "\"start\"").pegs();
     if (spec.end.empty() || spec.end == "any") {
       p.goal.kind = Goal::Kind::Any;
     } else if (auto h = d.board->find(spec.end)) {
       p.goal.kind = Goal::Kind::Hole;
       p.goal.hole = *h;
     } else {
-      throw InputError("--end " + spec.end + ": no hole of the drawing is named '" + spec.end +
-                       "'");
+      throw InputError("\"end\": no hole of the drawing is named '" + spec.end + "'");
     }
   } else {
     p = build_problem(spec);
@@ -204,7 +225,7 @@ Problem request_problem(const json& body) {
   if (!goal.empty()) {
     p.goal.kind = Goal::Kind::Position;
     p.goal.hole = -1;
-    p.goal.position = Position::parse(p.board, goal, "--goal").pegs();
+    p.goal.position = Position::parse(p.board, goal, "\"goal\"").pegs();
   }
   return p;
 }
@@ -573,12 +594,13 @@ struct Dispatcher::Impl {
     }
     if (std::string a = field(body, "algorithm"); !a.empty()) {
       auto alg = parse_algorithm(a);
-      if (!alg) throw InputError("--algorithm " + a + ": expected auto, dfs, beam or beam-report");
+      if (!alg)
+        throw InputError("\"algorithm\": '" + a + "': expected auto, dfs, beam or beam-report");
       o.algorithm = *alg;
     }
     if (std::string d = field(body, "direction"); !d.empty()) {
       auto dir = parse_direction(d);
-      if (!dir) throw InputError("--direction " + d + ": expected forward or backward");
+      if (!dir) throw InputError("\"direction\": '" + d + "': expected forward or backward");
       o.direction = *dir;
     }
     check_solve_options(o);
@@ -785,7 +807,7 @@ Reply Dispatcher::handle(std::string_view method, std::string_view target, const
   } catch (const ApiError& e) {
     return error_reply(e.status, e.what());
   } catch (const InputError& e) {
-    return error_reply(400, e.what());
+    return error_reply(400, api_words(e));
   } catch (const std::bad_alloc&) {
     return error_reply(503, "out of memory for this request");
   } catch (const std::exception& e) {
@@ -833,7 +855,7 @@ JobSpec Dispatcher::job(const json& body_in) const {
   try {
     spec.problem = from_here(request_game(body));
   } catch (const InputError& e) {
-    throw ApiError(400, e.what());
+    throw ApiError(400, api_words(e));
   }
   const Board& b = *spec.problem.board;
   if (kind != "solve" && kind != "fewest" && b.size() > l.max_census_holes)

@@ -339,7 +339,9 @@ nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves) {
   return {{"moves", indices}, {"notation", notation}};
 }
 
-SolutionsJson::SolutionsJson(const Problem& p, const EnumerateOptions& o) : p_(p), o_(o) {}
+SolutionsJson::SolutionsJson(const Problem& p, const EnumerateOptions& o) : p_(p), o_(o) {
+  check_problem(p_);
+}
 
 std::string SolutionsJson::head() const {
   const nlohmann::json h = {{"board", p_.board->name()},

@@ -96,16 +96,21 @@ const std::vector<std::string>& table_method_names() {
 void check_solve_options(const SolveOptions& o) {
   if (o.beam_method != BeamMethod::Auto &&
       (o.algorithm == Algorithm::Dfs || o.algorithm == Algorithm::BeamReport))
-    throw InputError("--beam-method " + std::string(beam_method_name(o.beam_method)) +
-                     ": applies to --algorithm beam and auto only (beam-report has its own rule)");
+    throw InputError("SolveOptions::beam_method",
+                     std::string(beam_method_name(o.beam_method)) +
+                         ": applies to SolveOptions::algorithm beam and auto only (beam-report "
+                         "has its own rule)");
   if (o.capacity != 0 && o.algorithm == Algorithm::Dfs)
-    throw InputError("--capacity " + std::to_string(o.capacity) +
-                     ": the beam searches' positions per level; --algorithm dfs runs no beam");
+    throw InputError("SolveOptions::capacity",
+                     std::to_string(o.capacity) +
+                         ": the beam searches' positions per level; SolveOptions::algorithm dfs "
+                         "runs no beam");
   if (o.direction == Direction::Backward &&
       (o.algorithm == Algorithm::Beam || o.algorithm == Algorithm::BeamReport))
-    throw InputError("--direction backward: --algorithm " +
-                     std::string(algorithm_name(o.algorithm)) +
-                     " searches forward only (the DFS, and Auto's DFS phases, go backward)");
+    throw InputError("SolveOptions::direction",
+                     "backward: SolveOptions::algorithm " +
+                         std::string(algorithm_name(o.algorithm)) +
+                         " searches forward only (the DFS, and Auto's DFS phases, go backward)");
 }
 
 }  // namespace pegsol

@@ -12,30 +12,52 @@ namespace pegsol {
 
 namespace {
 
-HoleSet load_position(const Board& board, const std::string& arg, const char* option) {
-  std::string path = arg.substr(1);
-  if (path.empty()) throw InputError(std::string(option) + " @FILE: the file name is missing");
-  return parse_position(board, read_file(path, std::string(option) + " @" + path), path);
+// The text of the file `@path` named by spec field `field`; InputError naming the field.
+std::string field_file(const std::string& path, const char* field) {
+  if (path.empty()) throw InputError(field, "@FILE: the file name is missing");
+  try {
+    return read_file(path, "@" + path);
+  } catch (const InputError& e) {
+    throw InputError(field, e.what());
+  }
 }
 
-int hole_named(const Board& board, const std::string& name, const char* option) {
+HoleSet load_position(const Board& board, const std::string& arg, const char* field) {
+  const std::string path = arg.substr(1);
+  const std::string text = field_file(path, field);
+  try {
+    return parse_position(board, text, path);
+  } catch (const InputError& e) {
+    throw InputError(field, e.what());
+  }
+}
+
+int hole_named(const Board& board, const std::string& name, const char* field) {
   if (auto h = board.find(name)) return *h;
   std::string example = board.hole_name(board.size() / 2);
-  throw InputError(std::string(option) + " " + name + ": board " + board.name() +
-                   " has no hole named '" + name + "' (holes are named like " + example +
-                   "; see `pegsol show --board " + board.name() + "`)");
+  throw InputError(field, "board " + board.name() + " has no hole named '" + name +
+                              "' (holes are named like " + example + ")");
 }
 
-// --start HOLE (a single vacancy) or the 0/1 string that `solve --json` prints as "start".
+// The start as a hole (a single vacancy) or the 0/1 string that solve_json prints as "start".
 HoleSet start_arg(const Board& board, const std::string& arg) {
   if (board.find(arg) || arg.find_first_not_of("01") != std::string::npos)
-    return single_vacancy(board, hole_named(board, arg, "--start"));
+    return single_vacancy(board, hole_named(board, arg, "start"));
   if (static_cast<int>(arg.size()) != board.size())
-    throw InputError("--start " + arg +
-                     ": a position string needs one '0' or '1' for each of the " +
-                     std::to_string(board.size()) + " holes of board " + board.name() + ", not " +
-                     std::to_string(arg.size()));
+    throw InputError("start", "a position string needs one '0' or '1' for each of the " +
+                                  std::to_string(board.size()) + " holes of board " + board.name() +
+                                  ", not " + std::to_string(arg.size()));
   return HoleSet::from_bits(arg);
+}
+
+// A drawing named by spec field "board" (@path) or read from the start's file.
+Drawing board_drawing(const std::string& path, std::optional<Lattice> lattice) {
+  const std::string text = field_file(path, "board");
+  try {
+    return parse_drawing(text, path, lattice);
+  } catch (const InputError& e) {
+    throw InputError("board", e.what());
+  }
 }
 
 // True when two boards have the same lattice and the same holes up to translation.
@@ -50,11 +72,20 @@ bool same_board(const Board& a, const Board& b) {
   return true;
 }
 
+// A catalogue board named by spec field "board".
+BoardPtr catalogue_board(std::string_view spec, std::optional<Lattice> lattice) {
+  try {
+    return make_board(spec, lattice);
+  } catch (const InputError& e) {
+    throw InputError("board", e.what());
+  }
+}
+
 std::optional<Lattice> lattice_of(const ProblemSpec& a) {
   if (a.lattice.empty()) return std::nullopt;
   std::optional<Lattice> lattice = parse_lattice(a.lattice);
   if (!lattice)
-    throw InputError("--lattice " + a.lattice + ": expected square, square8 or triangular");
+    throw InputError("lattice", "'" + a.lattice + "': expected square, square8 or triangular");
   return lattice;
 }
 
@@ -63,11 +94,9 @@ std::optional<Lattice> lattice_of(const ProblemSpec& a) {
 BoardPtr build_board(const ProblemSpec& a) {
   std::optional<Lattice> lattice = lattice_of(a);
   if (!a.board.empty() && a.board[0] == '@') {
-    std::string path = a.board.substr(1);
-    if (path.empty()) throw InputError("--board @FILE: the file name is missing");
-    return parse_drawing(read_file(path, "--board @" + path), path, lattice).board;
+    return board_drawing(a.board.substr(1), lattice).board;
   }
-  return make_board(a.board.empty() ? "english" : a.board, lattice);
+  return catalogue_board(a.board.empty() ? "english" : a.board, lattice);
 }
 
 Problem build_problem(const ProblemSpec& a) {
@@ -77,30 +106,34 @@ Problem build_problem(const ProblemSpec& a) {
   std::optional<Game> game;
   if (!a.start.empty() && a.start[0] == '@') {
     start_path = a.start.substr(1);
-    if (start_path.empty()) throw InputError("--start @FILE: the file name is missing");
-    start_text = read_file(start_path, "--start @" + start_path);
-    if (is_game_text(start_text)) game = Game::parse(start_text, start_path);
+    start_text = field_file(start_path, "start");
+    if (is_game_text(start_text)) {
+      try {
+        game = Game::parse(start_text, start_path);
+      } catch (const InputError& e) {
+        throw InputError("start", e.what());
+      }
+    }
   }
   Problem p;
   std::optional<HoleSet> drawn;
   if (game && a.board.empty()) {
     p.board = game->problem().board;
   } else if (!a.board.empty() && a.board[0] == '@') {
-    std::string path = a.board.substr(1);
-    if (path.empty()) throw InputError("--board @FILE: the file name is missing");
-    Drawing d = parse_drawing(read_file(path, "--board @" + path), path, lattice);
+    Drawing d = board_drawing(a.board.substr(1), lattice);
     p.board = d.board;
     if (d.pegs.count() < d.board->size()) drawn = d.pegs;
   } else {
-    p.board = make_board(a.board.empty() ? "english" : a.board, lattice);
+    p.board = catalogue_board(a.board.empty() ? "english" : a.board, lattice);
   }
   if (game) {
     if (lattice && *lattice != game->problem().board->lattice())
-      throw InputError("--lattice " + a.lattice + ": the game in " + start_path + " is on the " +
-                       std::string(lattice_name(game->problem().board->lattice())) + " lattice");
+      throw InputError("lattice", "'" + a.lattice + "': the game in " + start_path + " is on the " +
+                                      std::string(lattice_name(game->problem().board->lattice())) +
+                                      " lattice");
     if (!same_board(*p.board, *game->problem().board))
-      throw InputError("--start @" + start_path + ": the game is on board " +
-                       game->problem().board->name() + ", not " + p.board->name());
+      throw InputError("start", "@" + start_path + ": the game is on board " +
+                                    game->problem().board->name() + ", not " + p.board->name());
     p.board = game->problem().board;
     drawn.reset();
   }
@@ -113,24 +146,34 @@ Problem build_problem(const ProblemSpec& a) {
   if (game) {
     p.start = game->position().pegs();
   } else if (!a.start.empty()) {
-    p.start = a.start[0] == '@' ? parse_position(b, start_text, start_path) : start_arg(b, a.start);
+    if (a.start[0] == '@') {
+      try {
+        p.start = parse_position(b, start_text, start_path);
+      } catch (const InputError& e) {
+        throw InputError("start", e.what());
+      }
+    } else {
+      p.start = start_arg(b, a.start);
+    }
   } else if (drawn) {
     p.start = *drawn;
   } else if (def) {
     p.start = def->start;
   } else {
-    throw InputError("board " + b.name() + " has no default start: give --start HOLE or @FILE");
+    throw InputError("start",
+                     "board " + b.name() + " has no default start: give a hole or a drawing");
   }
-  if (!a.goal.empty() && !a.end.empty()) throw InputError("give either --end or --goal, not both");
+  if (!a.goal.empty() && !a.end.empty())
+    throw InputError("goal", "give either an end hole or a goal position, not both");
   if (!a.goal.empty()) {
-    if (a.goal[0] != '@') throw InputError("--goal " + a.goal + ": expected @FILE (a drawing)");
+    if (a.goal[0] != '@') throw InputError("goal", "'" + a.goal + "': expected @FILE (a drawing)");
     p.goal.kind = Goal::Kind::Position;
-    p.goal.position = load_position(b, a.goal, "--goal");
+    p.goal.position = load_position(b, a.goal, "goal");
   } else if (a.end == "any") {
     p.goal.kind = Goal::Kind::Any;
   } else if (!a.end.empty()) {
     p.goal.kind = Goal::Kind::Hole;
-    p.goal.hole = hole_named(b, a.end, "--end");
+    p.goal.hole = hole_named(b, a.end, "end");
   } else if (game) {
     p.goal = game->problem().goal;
   } else if (a.start.empty() && !drawn && def) {
@@ -138,7 +181,7 @@ Problem build_problem(const ProblemSpec& a) {
   } else {
     p.goal.kind = Goal::Kind::Any;
   }
-  if (p.start.count() == 0) throw InputError("the start position has no pegs");
+  if (p.start.count() == 0) throw InputError("start", "the start position has no pegs");
   return p;
 }
 

@@ -116,13 +116,23 @@ std::string document(double width, double height, const std::string& body) {
 
 void check_fits(const Board& b, const HoleSet& pegs) {
   if (pegs.size() != b.size())
-    throw InputError("the position has " + std::to_string(pegs.size()) + " holes; board " +
-                     b.name() + " has " + std::to_string(b.size()));
+    throw InputError("pegs", "the position has " + std::to_string(pegs.size()) + " holes; board " +
+                                 b.name() + " has " + std::to_string(b.size()));
+}
+
+void check_svg_options(const SvgOptions& o) {
+  if (!(o.spacing > 0) || !std::isfinite(o.spacing) || o.spacing > 1e6)
+    throw InputError("SvgOptions::spacing", "a distance above 0 and up to a million units");
+  if (o.columns < 0 || o.columns > 100000)
+    throw InputError("SvgOptions::columns", std::to_string(o.columns) +
+                                                "; 0 (about the square "
+                                                "root of the count) up to 100000");
 }
 
 }  // namespace
 
 std::string position_svg(const Board& board, const HoleSet& pegs, const SvgOptions& o) {
+  check_svg_options(o);
   check_fits(board, pegs);
   const Layout l = layout(board, o.spacing);
   return document(l.width, l.height, frame(board, l, pegs, o.spacing, 0, 0, "", nullptr, o.names));
@@ -130,6 +140,7 @@ std::string position_svg(const Board& board, const HoleSet& pegs, const SvgOptio
 
 std::string solution_svg(const Board& board, const HoleSet& start, const std::vector<Jump>& moves,
                          const SvgOptions& o) {
+  check_svg_options(o);
   check_fits(board, start);
   Replay check = replay(board, start, moves);
   if (!check.ok) throw InputError("cannot draw the solution: " + check.error);

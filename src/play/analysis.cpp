@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "../core/checks.hpp"
 #include "../core/geometry.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -40,6 +41,10 @@ void add(Count& a, Count b) {
 // A control for one call: the caller's, with the options' time limit added.
 struct CallControl {
   explicit CallControl(const AnalysisOptions& o) : ctl(o.control) {
+    checks::seconds(o.time_limit, "AnalysisOptions::time_limit");
+    checks::seconds(o.count_seconds, "AnalysisOptions::count_seconds");
+    checks::seconds(o.beam_seconds, "AnalysisOptions::beam_seconds");
+    checks::seconds(o.lookup_seconds, "AnalysisOptions::lookup_seconds");
     ctl.set_time_limit(o.time_limit);
   }
   Control ctl;
@@ -184,7 +189,7 @@ struct Analyzer::Impl {
         Entry e = known(x ^ geo->jump_mask(j));
         if ((to_goal ? e.goal : e.one) > 0) next = j;
       });
-      if (next < 0) throw std::logic_error("analysis: the count lost its way");
+      if (next < 0) throw InternalError("analysis: the count lost its way");
       moves.push_back(board->jumps()[static_cast<std::size_t>(next)]);
       x ^= geo->jump_mask(next);
     }
@@ -201,7 +206,7 @@ struct Analyzer::Impl {
       Position q = p;
       for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
       if (!goal_reached(problem(p, g), q.pegs()))
-        throw std::logic_error("analysis: the counted solution misses the target");
+        throw InternalError("analysis: the counted solution misses the target");
     } else {
       a.verdict = Solvability::NotSolvable;
       if (p.peg_count() == 0)
@@ -229,7 +234,7 @@ struct Analyzer::Impl {
     const auto& js = board->jumps();
     for (std::size_t i = 0; i < js.size(); ++i)
       if (js[i] == j) return static_cast<int>(i);
-    throw std::logic_error("analysis: a jump that is not the board's");
+    throw InternalError("analysis: a jump that is not the board's");
   }
 
   // The rest of a remembered solution from p, if p lies on one.
@@ -303,7 +308,7 @@ struct Analyzer::Impl {
     Position q = p;
     for (const Jump& j : a.solution) q.apply(j);  // an illegal jump would be a bug
     if (!goal_reached(problem(p, to_goal ? goal : Goal{}), q.pegs()))
-      throw std::logic_error("analysis: the look-up's solution misses the target");
+      throw InternalError("analysis: the look-up's solution misses the target");
     a.verdict = Solvability::Solvable;
     return a;
   }
@@ -436,19 +441,17 @@ struct Analyzer::Impl {
     return std::nullopt;
   }
 
-  void check(const Position& p) const {
-    if (p.board_ptr() != board &&
-        (p.board().name() != board->name() || p.board().size() != board->size()))
-      throw InputError("the position is on board " + p.board().name() + "; the analysis is of " +
-                       board->name());
+  void check(const Position& p, const AnalysisOptions& o) const {
+    if (p.board_ptr() != board && !p.board().same_shape(*board))
+      throw InputError("p", "the position is on board " + p.board().name() +
+                                "; the analysis is of " + board->name());
+    if (o.start) check_position(*board, *o.start, "AnalysisOptions::start");
   }
 };
 
 Analyzer::Analyzer(BoardPtr board, Goal goal) : impl_(std::make_unique<Impl>()) {
-  if (!board) throw InputError("an analysis needs a board");
-  // Game's constructor checks that the goal fits the board.
-  Game check(Problem{board, HoleSet(board->size()), goal});
-  (void)check;
+  if (!board) throw InputError("board", "an analysis needs a board (the pointer is null)");
+  check_goal(*board, goal);
   Impl& m = *impl_;
   m.board = std::move(board);
   m.goal = std::move(goal);
@@ -471,7 +474,7 @@ const Goal& Analyzer::goal() const {
 
 Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) const {
   const Impl& m = *impl_;
-  m.check(p);
+  m.check(p, options);
   CallControl call(options);
   std::lock_guard lock(m.mutex);
   Analysis a;
@@ -599,7 +602,7 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
 
 SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& options) const {
   const Impl& m = *impl_;
-  m.check(p);
+  m.check(p, options);
   CallControl call(options);
   std::lock_guard lock(m.mutex);
   std::string note;
@@ -613,9 +616,14 @@ SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& o
 Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options) const {
   const Impl& m = *impl_;
   const Problem& pr = game.problem();
-  if (pr.board != m.board && pr.board->name() != m.board->name())
-    throw InputError("the game is on board " + pr.board->name() + "; the analysis is of " +
-                     m.board->name());
+  if (pr.board != m.board && !pr.board->same_shape(*m.board))
+    throw InputError("game", "the game is on board " + pr.board->name() + "; the analysis is of " +
+                                 m.board->name());
+  if (!(pr.goal.kind == m.goal.kind &&
+        (pr.goal.kind != Goal::Kind::Hole || pr.goal.hole == m.goal.hole) &&
+        (pr.goal.kind != Goal::Kind::Position || pr.goal.position == m.goal.position)))
+    throw InputError("game", "the game's goal is not the analysis's");
+  if (options.start) check_position(*m.board, *options.start, "AnalysisOptions::start");
   const auto t0 = Control::Clock::now();
   // One deadline for the whole search over the game's positions.
   CallControl call(options);
@@ -689,9 +697,9 @@ FinishResult finish_game(const Problem& p, const std::vector<Move>& kept,
   f.result = solve(Problem{p.board, game.position().pegs(), p.goal}, options);
   f.result.moves.insert(f.result.moves.begin(), played.begin(), played.end());
   Replay check = replay(*p.board, p.start, f.result.moves);
-  if (!check.ok) throw std::logic_error("finish_game: the moves do not replay: " + check.error);
+  if (!check.ok) throw InternalError("finish_game: the moves do not replay: " + check.error);
   if (f.result.status == Status::Solved && !goal_reached(p, check.final))
-    throw std::logic_error("finish_game: the finished game misses the goal");
+    throw InternalError("finish_game: the finished game misses the goal");
   f.result.final = check.final;
   return f;
 }

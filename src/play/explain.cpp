@@ -122,6 +122,7 @@ std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal
 Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
                     std::optional<Count> ways) {
   const Board& b = p.board();
+  check_goal(b, goal);
   const std::string target = target_words(b, goal);
   const Problem pr{p.board_ptr(), p.pegs(), goal};
   switch (a.verdict) {

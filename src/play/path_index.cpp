@@ -14,6 +14,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "../core/checks.hpp"
 #include "../core/geometry.hpp"
 #include "../core/pool.hpp"
 #include "../core/symmetry.hpp"
@@ -252,6 +253,7 @@ std::string stop_text(StopReason r, const std::string& note) {
 }  // namespace
 
 std::string problem_key(const Problem& p) {
+  check_problem(p);
   const Board& b = *p.board;
   std::string k = b.name() + '|' + std::to_string(static_cast<int>(b.lattice())) + '|';
   for (int h = 0; h < b.size(); ++h) {
@@ -267,6 +269,7 @@ std::string problem_key(const Problem& p) {
 }
 
 bool PathIndex::answers_one_peg(const Problem& p, bool one_peg) {
+  check_problem(p);
   return census_problem(p, one_peg).goal.kind == Goal::Kind::Any;
 }
 
@@ -274,6 +277,8 @@ PathIndex::PathIndex(const Problem& p, std::size_t memory, const Control* contro
     : PathIndex(p, Options{memory, control, threads, true}) {}
 
 PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
+  check_problem(p);
+  checks::threads(o.threads, "PathIndex::Options::threads");
   if (p.board->width() != 64)
     throw InputError("a solution-path index needs a board whose layout fits 64 bits; " +
                      p.board->name() + " needs " + std::to_string(p.board->width()));
@@ -471,20 +476,23 @@ bool PathIndex::answers(PathTarget t) const {
 }
 
 bool PathIndex::on_path(const HoleSet& pegs, PathTarget t) const {
+  check_position(*problem_.board, pegs, "pegs");
   if (!answers(t)) return false;
   auto f = impl_->locate(impl_->geo.to_bits(pegs).w[0]);
   return f && impl_->ways(*f, t) > 0;
 }
 
 Count PathIndex::ways(const HoleSet& pegs, PathTarget t) const {
-  if (!answers(t)) throw std::logic_error("path index: asked for ways it does not hold");
+  check_position(*problem_.board, pegs, "pegs");
+  if (!answers(t)) throw InputError("t", "the index does not answer towards this target");
   auto f = impl_->locate(impl_->geo.to_bits(pegs).w[0]);
   return f ? impl_->ways(*f, t) : 0;
 }
 
 HoleSet PathIndex::end_holes(const HoleSet& pegs) const {
+  check_position(*problem_.board, pegs, "pegs");
   if (!answers(PathTarget::OnePeg))
-    throw std::logic_error("path index: asked for end holes it does not hold");
+    throw InputError("pegs", "the index does not answer towards one peg anywhere");
   const Impl& m = *impl_;
   auto f = m.locate(m.geo.to_bits(pegs).w[0]);
   HoleSet out(problem_.board->size());
@@ -496,6 +504,8 @@ HoleSet PathIndex::end_holes(const HoleSet& pegs) const {
 }
 
 std::vector<Jump> PathIndex::solution_from(const HoleSet& pegs, PathTarget t) const {
+  if (!on_path(pegs, t))
+    throw InputError("pegs", "the position is not on a solution path of the index");
   const Impl& m = *impl_;
   std::vector<Jump> moves;
   Bits<64> x = m.geo.to_bits(pegs);
@@ -508,7 +518,7 @@ std::vector<Jump> PathIndex::solution_from(const HoleSet& pegs, PathTarget t) co
       auto f = m.locate((x ^ m.geo.jump_mask(j)).w[0]);
       if (f && m.ways(*f, t) > 0) next = j;
     });
-    if (next < 0) throw std::logic_error("path index: the solution paths lost their way");
+    if (next < 0) throw InternalError("path index: the solution paths lost their way");
     const Jump& j = problem_.board->jumps()[static_cast<std::size_t>(next)];
     moves.push_back(j);
     at.set(j.from, false);
@@ -561,6 +571,8 @@ struct PathIndexCache::Slot {
 };
 
 PathIndexCache::PathIndexCache(Options o) : opt_(o) {
+  checks::seconds(opt_.build_seconds, "PathIndexCache::Options::build_seconds");
+  checks::threads(opt_.build_threads, "PathIndexCache::Options::build_threads");
   if (opt_.build_memory == 0)
     opt_.build_memory = std::clamp(census_detail::default_memory_limit() / 4,
                                    std::size_t{512} << 20, std::size_t{4} << 30);

@@ -9,9 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "../core/checks.hpp"
 #include "dfs.hpp"
 #include "pegsol/beam.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
 
@@ -73,14 +75,19 @@ SolveResult solve_auto(const Problem& p, const SolveOptions& o, const Control& c
 }  // namespace
 
 SolveResult solve(const Problem& p, const SolveOptions& o) {
+  check_problem(p);
+  checks::seconds(o.time_limit, "SolveOptions::time_limit");
+  checks::seconds(o.auto_beam_seconds, "SolveOptions::auto_beam_seconds");
+  checks::threads(o.threads, "SolveOptions::threads");
+  if (o.pagoda_jumps < -1)
+    throw InputError("SolveOptions::pagoda_jumps",
+                     std::to_string(o.pagoda_jumps) + "; -1 (every jump) or more");
   const auto t0 = Clock::now();
   // The one control of this solve: the caller's, with the options' time limit and flag added.
   Control ctl(o.control);
   ctl.set_time_limit(o.time_limit);
   ctl.watch(o.cancel, StopReason::Cancelled);
   const Board& board = *p.board;
-  if (p.start.size() != board.size())
-    throw std::invalid_argument("start position does not match the board");
   SolveResult r;
   r.width = board.width();
   if (auto why = impossibility(p)) {
@@ -106,8 +113,8 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
   if (r.status == Status::Solved) {
     Replay check = replay(board, p.start, r.moves);
     if (!check.ok || !goal_reached(p, check.final))
-      throw std::logic_error("internal error: the solver returned an invalid solution: " +
-                             (check.ok ? std::string("goal not reached") : check.error));
+      throw InternalError("solve: the solver returned an invalid solution: " +
+                          (check.ok ? std::string("goal not reached") : check.error));
     r.final = check.final;
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -14,6 +14,7 @@
 #endif
 
 #include "../census/checkpoint.hpp"
+#include "../core/checks.hpp"
 #include "../core/pool.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
@@ -267,6 +268,12 @@ std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleS
 
 SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options,
                                    const TableOptions& table) {
+  if (!board) throw InputError("board", "the board pointer is null");
+  checks::census_options(options);
+  checks::seconds(table.search_seconds, "TableOptions::search_seconds");
+  if (table.max_searches < -1)
+    throw InputError("TableOptions::max_searches",
+                     std::to_string(table.max_searches) + "; -1 (every open pair) or more");
   const Board& b = *board;
   const auto t0 = Clock::now();
   const int n = b.size();

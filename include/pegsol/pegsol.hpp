@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// The whole public API in one include: the library (target pegsol::pegsol) and, when
+// nlohmann-json is at hand, the JSON of results and the JSON API (target pegsol::json).
+#pragma once
+
+#include "pegsol/analysis.hpp"
+#include "pegsol/beam.hpp"
+#include "pegsol/board.hpp"
+#include "pegsol/catalogue.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+#include "pegsol/holeset.hpp"
+#include "pegsol/invariants.hpp"
+#include "pegsol/notation.hpp"
+#include "pegsol/path_index.hpp"
+#include "pegsol/play.hpp"
+#include "pegsol/presets.hpp"
+#include "pegsol/problem.hpp"
+#include "pegsol/solve.hpp"
+#include "pegsol/spec.hpp"
+#include "pegsol/svg.hpp"
+#include "pegsol/version.hpp"
+
+#if __has_include(<nlohmann/json.hpp>)
+#include "pegsol/api.hpp"
+#include "pegsol/json.hpp"
+#endif
