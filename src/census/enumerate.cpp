@@ -188,6 +188,8 @@ EnumerateResult run_enumerate(const Problem& p, const EnumerateOptions& o,
 
 EnumerateResult enumerate_solutions(const Problem& p, const EnumerateOptions& o,
                                     const std::function<bool(const std::vector<Jump>&)>& emit) {
+  check_problem(p);
+  if (!emit) throw InputError("emit", "no function to call with the solutions");
   if (p.board->width() > 128)
     throw InputError("solutions: board " + p.board->name() +
                      " is wider than the 128-bit layouts this command handles");
