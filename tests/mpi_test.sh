@@ -253,5 +253,109 @@ if [ "$status" != 4 ] || ! grep -q "census stopped (memory): rank [0-9]: memory 
   cat "$tmp/mem.err"
   fail=1
 fi
-[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal"
+
+# The fewest moves on ranks (pegsol-mpi fewest): for every K the one-process answer of `pegsol
+# fewest` (the fewest moves, proven, the same status; hexagon:2 has no solution), a solution that
+# replays with that many moves, and the same first two lines of text.
+fewest_boards=("triangle:5" "triangle:6" "rect:3x4" "rect:3x5" "hexagon:2" "triangle:7")
+check_fewest() { # ONE.json MPI.json BOARD LABEL
+  "$py" -S - "$@" "$pegsol" <<'EOF4'
+import json, subprocess, sys
+one, mpi = (json.load(open(f)) for f in sys.argv[1:3])
+board, label, pegsol = sys.argv[3:6]
+bad = [k for k in ("fewest", "proven", "status", "stop") if one.get(k) != mpi.get(k)]
+if mpi.get("fewest") is not None:
+    chains = mpi["minimize"]["notation"]
+    if len(chains) != mpi["fewest"]:
+        bad.append("minimize.notation: not one chain a move")
+    # The moves played by the one-process command from the vacancy: every jump kept, one peg
+    # left on the last hole, nothing more to search.
+    r = subprocess.run([pegsol, "solve", "--board", board, "--start", mpi["start"], "--end",
+                        mpi["end"], "--moves", " ".join(chains), "--minimize", "moves",
+                        "--json"], capture_output=True, text=True)
+    got = json.loads(r.stdout) if r.stdout else {}
+    if (r.returncode != 0 or got.get("status") != "solved" or
+            got.get("kept_moves") != len(mpi["moves"]) or got["minimize"]["moves"] != 0):
+        bad.append(f"replay: {r.returncode} {r.stdout[:200]} {r.stderr[:200]}")
+if bad:
+    print(f"FAIL: {label}: {bad}: one {one}, mpi {mpi}")
+sys.exit(1 if bad else 0)
+EOF4
+}
+for board in "${fewest_boards[@]}"; do
+  "$pegsol" fewest --board "$board" --json >"$tmp/f-one.json" || true
+  ks="1 2 3"
+  [ "$board" = triangle:7 ] && ks=3
+  for k in $ks; do
+    status=0
+    "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" fewest --board "$board" --json \
+      >"$tmp/f-$k.json" 2>"$tmp/f-$k.err" || status=$?
+    if [ "$status" != 0 ] && [ "$board" != hexagon:2 ]; then
+      echo "FAIL: -np $k fewest --board $board: exit status $status"
+      cat "$tmp/f-$k.err"
+      fail=1
+      continue
+    fi
+    check_fewest "$tmp/f-one.json" "$tmp/f-$k.json" "$board" "-np $k fewest --board $board" ||
+      fail=1
+  done
+done
+"$pegsol" fewest --board triangle:6 >"$tmp/f-one.txt"
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:6 >"$tmp/f-2.txt" 2>/dev/null
+if ! diff <(sed '3,$d' "$tmp/f-one.txt") <(sed '3,$d' "$tmp/f-2.txt") >"$tmp/diff"; then
+  echo "FAIL: -np 2 fewest --board triangle:6: the text differs"
+  cat "$tmp/diff"
+  fail=1
+fi
+# Under a memory limit with levels spilled to disk (the spill's own files, removed at the end).
+mkdir -p "$tmp/f-spill"
+"$pegsol" fewest --board triangle:7 --json >"$tmp/f-one.json"
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:7 --memory-limit 40 \
+  --spill-dir "$tmp/f-spill" --json >"$tmp/f-sp.json" 2>"$tmp/f-sp.err" || status=$?
+if [ "$status" != 0 ] || [ -n "$(ls -A "$tmp/f-spill")" ]; then
+  echo "FAIL: -np 2 fewest --memory-limit 40 --spill-dir: status $status"
+  cat "$tmp/f-sp.err"
+  fail=1
+else
+  check_fewest "$tmp/f-one.json" "$tmp/f-sp.json" triangle:7 "fewest spilled" || fail=1
+fi
+# Checkpoints: a run stopped by SIGTERM to mpirun once rank 0 has written its first state (it
+# keeps one after each pass and level) goes on with --resume on another number of ranks to the
+# one-process answer; a state of another board is bad input on rank 0 and ends every rank.
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:7 --checkpoint "$tmp/f-ck" \
+  --checkpoint-seconds 0 --json >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  [ -s "$tmp/f-ck/fewest.state" ] && break
+  sleep 0.1
+done
+kill -TERM "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+status=0
+"$mpiexec" --oversubscribe -np 3 "$pegsol_mpi" fewest --board triangle:7 --resume "$tmp/f-ck" \
+  --json >"$tmp/f-ck.json" 2>"$tmp/f-ck.err" || status=$?
+if [ "$status" != 0 ] || [ ! -s "$tmp/f-ck/fewest.state" ]; then
+  echo "FAIL: -np 3 fewest --resume: status $status"
+  cat "$tmp/f-ck.err"
+  fail=1
+else
+  check_fewest "$tmp/f-one.json" "$tmp/f-ck.json" triangle:7 "fewest resumed" || fail=1
+fi
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:6 --resume "$tmp/f-ck" \
+  --json >"$tmp/f-other.json" 2>/dev/null || status=$?
+if [ "$status" = 0 ] || ! grep -q '"kind":"input".*another problem' "$tmp/f-other.json"; then
+  echo "FAIL: fewest --resume of another board: status $status, $(cat "$tmp/f-other.json")"
+  fail=1
+fi
+# A time limit stops every rank with status 4, the bound and the best solution kept.
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:9 --time-limit 2 --json \
+  >"$tmp/f-stop.json" 2>/dev/null || status=$?
+if [ "$status" != 4 ] || ! "$py" -S -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["stop"] == "time" and d["minimize"]["lower_bound"] > 0 and d["minimize"]["moves"] >= d["minimize"]["lower_bound"]))' "$tmp/f-stop.json"; then
+  echo "FAIL: fewest --board triangle:9 --time-limit 2: status $status, $(cat "$tmp/f-stop.json")"
+  fail=1
+fi
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal; fewest on ${#fewest_boards[@]} boards, 1-3 ranks, the one process's answer"
 exit "$fail"

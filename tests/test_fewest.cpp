@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <barrier>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "hole_classes.hpp"
@@ -806,6 +809,148 @@ TEST(Fewest, SolveCheckpointsResumeAtEachPassEveryGoal) {
       EXPECT_GT(runs, 1);
       EXPECT_TRUE(std::filesystem::is_empty(spill.path));
     }
+}
+
+namespace {
+
+// Threads standing in for the processes that share a split board minimum (pegsol-mpi fewest):
+// split_merge's exchange, done in memory between two barriers.
+class SplitExchange {
+ public:
+  explicit SplitExchange(int parts) : parts_(parts), combined_(parts), read_(parts, Reset{this}) {}
+  void merge(int part, FewestSweep& sw) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (arrived_++ == 0) {
+        acc_ = FewestSweep{};
+        acc_.floors.assign(sw.floors.size(), 0);
+        best_part_ = -1;
+      }
+      for (std::size_t k = 0; k < sw.floors.size(); ++k)
+        acc_.floors[k] = std::max(acc_.floors[k], sw.floors[k]);
+      if (!sw.best.empty() &&
+          (acc_.best.empty() || count_moves(sw.best) < count_moves(acc_.best) ||
+           (count_moves(sw.best) == count_moves(acc_.best) && part < best_part_))) {
+        acc_.best = sw.best;
+        best_part_ = part;
+      }
+      acc_.stop = std::max(acc_.stop, sw.stop);
+      acc_.positions += sw.positions;
+    }
+    combined_.arrive_and_wait();
+    sw = acc_;
+    read_.arrive_and_wait();
+  }
+  // Runs fewest_board on `parts_` threads, part p with the options `options(p)` gives.
+  template <class Options>
+  std::vector<FewestBoardResult> run(const BoardPtr& board, Options options) {
+    std::vector<FewestBoardResult> out(static_cast<std::size_t>(parts_));
+    std::vector<std::thread> threads;
+    for (int p = 0; p < parts_; ++p)
+      threads.emplace_back([&, p] {
+        FewestOptions o = options(p);
+        o.split = true;
+        o.split_part = p;
+        o.split_parts = parts_;
+        o.threads = 1;
+        o.split_merge = [this, p](FewestSweep& sw) { merge(p, sw); };
+        out[static_cast<std::size_t>(p)] = fewest_board(board, o);
+      });
+    for (auto& t : threads) t.join();
+    return out;
+  }
+
+ private:
+  struct Reset {
+    SplitExchange* ex;
+    void operator()() noexcept { ex->arrived_ = 0; }
+  };
+  int parts_;
+  std::mutex mutex_;
+  int arrived_ = 0, best_part_ = -1;
+  FewestSweep acc_;
+  std::barrier<> combined_;
+  std::barrier<Reset> read_;
+};
+
+}  // namespace
+
+// A split board minimum shared by 2 and 3 parts (each a thread here, a rank in pegsol-mpi
+// fewest): every part ends with the reference's board minimum, proven, and the same answer.
+TEST(Fewest, SplitSharedByPartsGivesTheReferenceMinimum) {
+  std::vector<std::string> specs = {"triangle:5", "rect:3x4", "hexagon:2"};
+  if (!kSanitized) specs.push_back("triangle:6");
+  for (const std::string& spec : specs) {
+    BoardPtr board = make_board(spec);
+    const Board& b = *board;
+    int board_min = -1;
+    for (int s : one_hole_a_class(b))
+      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
+        if (board_min < 0 || m < board_min) board_min = m;
+    for (int parts : {2, 3}) {
+      SCOPED_TRACE(spec + " on " + std::to_string(parts) + " parts");
+      SplitExchange ex(parts);
+      std::vector<FewestBoardResult> rs = ex.run(board, [](int) { return FewestOptions{}; });
+      for (const FewestBoardResult& r : rs) {
+        if (board_min < 0) {
+          EXPECT_EQ(r.result.status, Status::Impossible) << r.result.reason;
+          continue;
+        }
+        ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+        Problem q{board, single_vacancy(b, r.start), {Goal::Kind::Hole, r.end, {}}};
+        check_solution(q, r.result, board_min);
+        EXPECT_EQ(r.result.jumps, rs.front().result.jumps);
+        EXPECT_EQ(r.result.positions, rs.front().result.positions);
+      }
+    }
+  }
+}
+
+// A shared split stopped after each state its part 0 writes (part 0 alone keeps the
+// checkpoints) and resumed on another number of parts: the reference's board minimum.
+TEST(Fewest, SplitSharedByPartsResumesOnAnotherNumberOfParts) {
+  std::vector<std::string> specs = {"triangle:5"};
+  if (!kSanitized) specs.push_back("triangle:6");
+  for (const std::string& spec : specs) {
+    SCOPED_TRACE(spec);
+    BoardPtr board = make_board(spec);
+    const Board& b = *board;
+    int board_min = -1;
+    for (int s : one_hole_a_class(b))
+      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
+        if (board_min < 0 || m < board_min) board_min = m;
+    TempDir dir(spec + "-shared");
+    int runs = 0;
+    for (bool resume = false;; resume = true) {
+      ++runs;
+      Control c;
+      int saves = 0;
+      SplitExchange ex(2 + runs % 2);
+      std::vector<FewestBoardResult> rs = ex.run(board, [&](int p) {
+        FewestOptions o;
+        o.beam = 0;
+        if (p == 0) {
+          o.control = &c;
+          o.checkpoint_dir = dir.path.string();
+          o.resume = resume;
+          o.checkpointed = [&](int) {
+            if (++saves == 1) c.cancel();
+          };
+        }
+        return o;
+      });
+      for (const FewestBoardResult& r : rs) EXPECT_EQ(r.result.stop, rs.front().result.stop);
+      const FewestBoardResult& r = rs.front();
+      if (r.result.stop == StopReason::None || runs > 2000) {
+        ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+        Problem q{board, single_vacancy(b, r.start), {Goal::Kind::Hole, r.end, {}}};
+        check_solution(q, r.result, board_min);
+        break;
+      }
+      EXPECT_EQ(r.result.stop, StopReason::Cancelled);
+    }
+    EXPECT_GT(runs, 1);
+  }
 }
 
 // A state of another problem, or a damaged one, is bad input naming the file.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// pegsol-mpi: `pegsol count` on the ranks of an MPI job (docs/mpi.md). Every rank parses the
-// same options and runs its part of the census; rank 0 prints the text or JSON that `pegsol
-// count` prints, and every rank's ledger goes to stderr.
+// pegsol-mpi: `pegsol count` and `pegsol fewest` on the ranks of an MPI job (docs/mpi.md,
+// docs/fewest.md). Every rank parses the same options and runs its part; rank 0 prints the text
+// or JSON that the one-process command prints, and (count) every rank's ledger goes to stderr.
 #include <mpi.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,12 @@
 #include "census_mpi.hpp"
 #include "census_text.hpp"
 #include "cli.hpp"
+#include "fewest_mpi.hpp"
+#include "fewest_text.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
@@ -77,9 +81,126 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
              pegsol::cli::mib(kept));
 }
 
+// `pegsol-mpi fewest`'s options: `pegsol fewest`'s, with one thread a rank by default.
+struct FewestArgs {
+  std::string board, lattice, checkpoint_dir, resume_dir, spill_dir;
+  double time_limit = 0, memory_mb = 0, spill_mb = 0, checkpoint_seconds = 300;
+  int threads = 1;
+  std::size_t beam = pegsol::FewestOptions{}.beam;
+  bool json = false, no_bound = false, no_pagodas = false;
+
+  CLI::App* add(CLI::App& app) {
+    using namespace pegsol;
+    auto* cmd = app.add_subcommand(
+        "fewest",
+        "The fewest moves over every single-vacancy-to-one-peg problem of a board, its start and "
+        "end class pairs shared by the ranks");
+    cmd->add_option("--board,-b", board, "Catalogue board (english, triangle:5, ...) or @FILE");
+    cmd->add_option("--lattice", lattice, "square, square8 (diagonal jumps) or triangular");
+    cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
+        ->check(cli::seconds_check());
+    cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
+        ->check(cli::positive_check());
+    cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
+        ->check(cli::whole_number_check(0, cli::max_threads()));
+    cmd->add_flag("--json", json, "Print one JSON object");
+    auto* ck = cmd->add_option("--checkpoint", checkpoint_dir,
+                               "Directory (made if missing) for the state after each pass, kept "
+                               "by rank 0, so that a killed run can go on with --resume");
+    cmd->add_option("--resume", resume_dir,
+                    "Go on from the state in this directory (any number of ranks); checkpoints "
+                    "go on there")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(ck);
+    cmd->add_option("--checkpoint-seconds", checkpoint_seconds,
+                    "With --checkpoint or --resume: a pass part way is saved at most this often "
+                    "(default 300)")
+        ->check(cli::seconds_check());
+    cmd->add_option("--spill-dir", spill_dir,
+                    "Directory for the passes' levels past half of --memory-limit (unnamed files, "
+                    "every rank's in the same directory) instead of stopping")
+        ->check(CLI::ExistingDirectory);
+    cmd->add_option("--spill-limit", spill_mb, "Megabytes each rank's spill files may hold")
+        ->check(cli::positive_check());
+    cmd->add_option("--fewest-beam", beam,
+                    "Positions a level the first beam keeps (0: no beam; default " +
+                        std::to_string(FewestOptions{}.beam) + ")")
+        ->check(cli::whole_number_check(0, 1'000'000'000));
+    cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
+    cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    return cmd;
+  }
+};
+
+// Runs `pegsol-mpi fewest` on this rank; rank 0 prints `pegsol fewest`'s text or JSON.
+int run_fewest(const FewestArgs& a, int rank, int size) {
+  using namespace pegsol;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
+  Control control;
+  control.watch(&g_stop, StopReason::Signal);
+  control.set_time_limit(a.time_limit);
+  control.set_memory_budget(cli::megabytes(a.memory_mb));
+  // Rank 0 reports; another rank says only what rank 0 cannot know (its own internal error).
+  auto failed = [&](const char* kind, const std::string& why, bool own) -> int {
+    const bool input = std::string_view(kind) == "input";
+    if (rank == 0) return cli::finish_output(cli::report_error(kind, why, a.json));
+    if (own && !input) fmt::print(stderr, "pegsol-mpi: rank {}: {}\n", rank, why);
+    return input ? cli::kBadInput : cli::kInternal;
+  };
+  try {
+    ProblemSpec spec;
+    spec.board = a.board;
+    spec.lattice = a.lattice;
+    BoardPtr board = build_board(spec);
+    FewestOptions o;
+    o.control = &control;
+    o.threads = a.threads;
+    o.beam = a.beam;
+    o.prune = !a.no_bound;
+    if (a.no_pagodas) o.pagoda_jumps = -1;
+    o.checkpoint_dir = a.resume_dir.empty() ? a.checkpoint_dir : a.resume_dir;
+    o.resume = !a.resume_dir.empty();
+    o.level_checkpoint_seconds = a.checkpoint_seconds;
+    // Rank 0 makes the checkpoint directory; every rank learns whether it could.
+    std::optional<std::string> error;
+    if (rank == 0 && !a.checkpoint_dir.empty())
+      error = cli::create_checkpoint_dir(a.checkpoint_dir);
+    if (mpi::fewest_exchange::any_failed(error.has_value(), MPI_COMM_WORLD))
+      throw InputError(error.value_or("--checkpoint: rank 0 cannot make the directory"));
+    o.spill_dir = a.spill_dir;
+    o.spill_limit = cli::megabytes(a.spill_mb);
+    if (rank == 0 && isatty(STDERR_FILENO) && !a.json)
+      o.progress = [size](const FewestProgress& p) {
+        fmt::print(stderr,
+                   "\r{:.1f} s  moves: at least {}{}  pair {}/{} (rank 0 of {})  {} positions   ",
+                   p.seconds, p.lower_bound,
+                   p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
+                   p.pair + 1, p.pairs, size, p.positions);
+      };
+    FewestBoardResult r = mpi::distributed_fewest_board(board, o, MPI_COMM_WORLD);
+    if (o.progress) fmt::print(stderr, "\r{:100}\r", "");
+    int rc = cli::exit_status(r.result.status);
+    if (r.result.stop == StopReason::Signal) rc = 128 + g_signal.load();
+    if (rank != 0) return rc;
+    if (a.json)
+      fmt::print("{}\n", dump_json(fewest_board_json(*board, r)));
+    else
+      fmt::print("{}", cli::fewest_board_text(*board, r, cli::terminal_columns()));
+    return cli::finish_output(rc);
+  } catch (const InputError& e) {
+    return failed("input", e.what(), true);
+  } catch (const mpi::PeerFailed& e) {
+    return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
+  } catch (const std::exception& e) {
+    return failed("internal", e.what(), true);
+  }
+}
+
 int run(int argc, char** argv, int rank, int size) {
   using namespace pegsol;
-  CLI::App app{"pegsol-mpi: the exact census on MPI ranks (mpirun -np K pegsol-mpi count ...)"};
+  CLI::App app{
+      "pegsol-mpi: the exact census and the fewest moves on MPI ranks (mpirun -np K pegsol-mpi "
+      "count|fewest ...)"};
   app.require_subcommand(1, 1);
   app.set_version_flag("--version,-V", std::string("pegsol-mpi ") + std::string(version()));
   ProblemSpec spec;
@@ -137,6 +258,8 @@ int run(int argc, char** argv, int rank, int size) {
   count->add_option("--round-parents", rank_options.round_parents)
       ->check(cli::whole_number_check(1, UINT64_MAX))
       ->group("");
+  FewestArgs fa;
+  auto* fewest = fa.add(app);
   const bool json_wanted =
       std::any_of(argv, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   try {
@@ -147,6 +270,7 @@ int run(int argc, char** argv, int rank, int size) {
     return cli::finish_output(
         cli::report_error("input", cli::parse_error_text(app, e), json_wanted));
   }
+  if (*fewest) return run_fewest(fa, rank, size);
   if (!resume_dir.empty()) {
     checkpoint.dir = resume_dir;
     checkpoint.resume = true;

@@ -40,6 +40,17 @@ struct PEGSOL_API FewestProgress {
   int pair = -1, pairs = 0;
 };
 
+// What a split board minimum (FewestOptions::split) settled in one sweep, as the processes that
+// share it (FewestOptions::split_merge) exchange it: each pair's floor, the best solution, the
+// stop and the positions stored.
+struct PEGSOL_API FewestSweep {
+  static constexpr int kImpossible = 0x7fffffff;  // a floor: the pair has no solution
+  std::vector<int> floors;                        // per pair, in the split's order
+  std::vector<Jump> best;                         // empty: none found yet
+  StopReason stop = StopReason::None;
+  std::uint64_t positions = 0;  // stored since the last exchange
+};
+
 struct PEGSOL_API FewestOptions {
   // Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
   const Control* control = nullptr;
@@ -94,6 +105,14 @@ struct PEGSOL_API FewestOptions {
   // least floor of the pairs and stops at the best solution found so far. Each search holds
   // less; the answer is the same. Its checkpoints say which pairs are settled.
   bool split = false;
+  // A split board minimum shared by `split_parts` processes (pegsol-mpi fewest): this one
+  // searches the pairs numbered split_part, split_part + split_parts, ... of each sweep's open
+  // pairs, and `split_merge`, called by every process at the start and after each sweep (a
+  // collective), must leave in each one's FewestSweep the greatest floor of each pair over the
+  // processes, a best solution with the fewest moves of theirs, a stop when any stopped, and the
+  // positions summed. The answer is the same for any number of processes.
+  int split_part = 0, split_parts = 1;
+  std::function<void(FewestSweep&)> split_merge;
   std::size_t shared_level = std::size_t{1} << 15;      // smaller levels run on the calling thread
   std::function<void(const FewestProgress&)> progress;  // at most about twice a second
 };

@@ -107,14 +107,50 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
     ck.save(positions + extra, o.control->elapsed_seconds() - t0);
   };
   r.stop = StopReason::None;
-  for (;;) {
+  // Shared by several processes: each searches its share of a sweep's pairs, and what they
+  // settled is exchanged at the start (a resumed state, which one process keeps) and after each
+  // sweep, so that every process starts the next sweep from the same state.
+  const int parts = std::max(o.split_parts, 1), part = o.split_part;
+  if (part < 0 || part >= parts)
+    throw std::invalid_argument("fewest_board: split_part is not one of the split_parts");
+  std::uint64_t own = 0;  // positions stored here since the last exchange
+  auto merge = [&] {
+    if (!o.split_merge) return;
+    FewestSweep sw;
+    for (const PairState& p : st.pairs)
+      sw.floors.push_back(p.impossible ? FewestSweep::kImpossible : p.floor);
+    sw.best = best;
+    sw.stop = r.stop;
+    sw.positions = own;
+    o.split_merge(sw);
+    if (sw.floors.size() != st.pairs.size())
+      throw std::logic_error("fewest_board: split_merge changed the number of pairs");
+    for (std::size_t k = 0; k < st.pairs.size(); ++k) {
+      if (sw.floors[k] == FewestSweep::kImpossible)
+        st.pairs[k].impossible = true;
+      else
+        st.pairs[k].floor = std::max(st.pairs[k].floor, sw.floors[k]);
+    }
+    if (!sw.best.empty()) best = sw.best;  // no more moves than this one's: the same everywhere
+    if (r.stop == StopReason::None) r.stop = sw.stop;
+    positions += sw.positions - own;  // the others' positions join this one's
+    own = 0;
+  };
+  merge();
+  while (r.stop == StopReason::None) {
     int cap = -1;
     for (const PairState& p : st.pairs)
       if (open(p) && (cap < 0 || p.floor < cap)) cap = p.floor;
     if (cap < 0) break;  // every pair settled or impossible
-    for (std::size_t k = 0; k < st.pairs.size() && r.stop == StopReason::None; ++k) {
+    // The sweep's pairs, dealt out to the processes that share the split.
+    std::vector<std::size_t> sweep;
+    for (std::size_t k = 0; k < st.pairs.size(); ++k)
+      if (open(st.pairs[k]) && st.pairs[k].floor <= cap) sweep.push_back(k);
+    for (std::size_t i = static_cast<std::size_t>(part);
+         i < sweep.size() && r.stop == StopReason::None; i += static_cast<std::size_t>(parts)) {
+      const std::size_t k = sweep[i];
       PairState& p = st.pairs[k];
-      if (!open(p) || p.floor > cap) continue;
+      if (!open(p)) continue;  // the best solution found in this sweep settled it
       current = static_cast<int>(k);
       std::vector<Bits> starts, goals;
       for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
@@ -131,6 +167,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       FewestResult pr;
       search(b, starts, goals, nullptr, po, pr, best, false, &h);
       positions += pr.positions;
+      own += pr.positions;
       if (!pr.jumps.empty() && (best.empty() || count_moves(pr.jumps) < best_moves()))
         best = pr.jumps;
       if (pr.status == Status::Impossible) {
@@ -141,7 +178,8 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       }
       save(0);
     }
-    if (r.stop != StopReason::None) break;
+    merge();
+    if (o.split_merge) save(0);
   }
   current = -1;
   r.jumps = best;

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The fewest-moves board minimum on the ranks of an MPI communicator (pegsol-mpi fewest,
+// docs/fewest.md): the split's start and end class pairs dealt out to the ranks a sweep at a time.
+//
+// Every rank runs fewest_board's split (FewestOptions::split) on the same board with the same
+// options. In each sweep, rank r searches the sweep's open pairs r, r + K, r + 2K, ...; between
+// sweeps the ranks exchange what they settled (each pair's floor, the best solution, a stop, the
+// positions), so that each starts the next sweep from the same state and the answer is the one
+// process's for any K. Rank 0 alone keeps the checkpoints; a resumed state reaches the others by
+// the first exchange. Every exchange begins by asking whether some rank failed, so that a rank's
+// error ends the run on every rank instead of leaving the others waiting.
+#pragma once
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "pegsol/fewest.hpp"
+
+namespace pegsol::mpi {
+
+// Thrown on the ranks without an error of their own when another rank's search failed.
+struct PeerFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+namespace fewest_exchange {
+
+// Whether some rank failed (collective: the first step of every exchange).
+inline bool any_failed(bool mine, MPI_Comm comm) {
+  int flag = mine ? 1 : 0, any = 0;
+  MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any != 0;
+}
+
+// Leaves in `sw` every rank's greatest floor of each pair, the best solution with the fewest
+// moves (the lowest rank's among equals), the greatest stop and the positions summed
+// (collective). Throws PeerFailed when another rank failed.
+inline void merge(FewestSweep& sw, MPI_Comm comm) {
+  if (any_failed(false, comm)) throw PeerFailed("another rank failed");
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> floors(sw.floors.size());
+  MPI_Allreduce(sw.floors.data(), floors.data(), static_cast<int>(floors.size()), MPI_INT, MPI_MAX,
+                comm);
+  sw.floors = std::move(floors);
+  int stop = static_cast<int>(sw.stop), any_stop = 0;
+  MPI_Allreduce(&stop, &any_stop, 1, MPI_INT, MPI_MAX, comm);
+  sw.stop = static_cast<StopReason>(any_stop);
+  unsigned long long mine = sw.positions, total = 0;
+  MPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+  sw.positions = total;
+  struct {
+    int moves, rank;
+  } own{sw.best.empty() ? INT_MAX : count_moves(sw.best), rank}, least{INT_MAX, 0};
+  MPI_Allreduce(&own, &least, 1, MPI_2INT, MPI_MINLOC, comm);
+  if (least.moves == INT_MAX) return;  // no rank has a solution
+  int jumps = static_cast<int>(sw.best.size());
+  MPI_Bcast(&jumps, 1, MPI_INT, least.rank, comm);
+  std::vector<int> flat(static_cast<std::size_t>(jumps) * 3);
+  if (rank == least.rank)
+    for (std::size_t i = 0; i < sw.best.size(); ++i) {
+      flat[3 * i] = sw.best[i].from;
+      flat[3 * i + 1] = sw.best[i].over;
+      flat[3 * i + 2] = sw.best[i].to;
+    }
+  MPI_Bcast(flat.data(), jumps * 3, MPI_INT, least.rank, comm);
+  sw.best.resize(static_cast<std::size_t>(jumps));
+  for (std::size_t i = 0; i < sw.best.size(); ++i)
+    sw.best[i] = Jump{flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+}
+
+}  // namespace fewest_exchange
+
+// The board's fewest moves over every single-vacancy-to-one-peg problem, the split's pairs shared
+// by the ranks of `comm` (collective: every rank passes the same board and options). Rank 0 keeps
+// o's checkpoints and reports o's progress; every rank returns the same answer. A rank's
+// exception is rethrown there, and the others throw PeerFailed.
+inline FewestBoardResult distributed_fewest_board(const BoardPtr& board, FewestOptions o,
+                                                  MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  o.split = true;
+  o.split_part = rank;
+  o.split_parts = size;
+  if (rank != 0) {
+    o.checkpoint_dir.clear();
+    o.resume = false;
+    o.checkpointed = nullptr;
+    o.progress = nullptr;
+  }
+  o.split_merge = [comm](FewestSweep& sw) { fewest_exchange::merge(sw, comm); };
+  FewestBoardResult r;
+  try {
+    r = fewest_board(board, o);
+  } catch (const PeerFailed&) {
+    throw;
+  } catch (...) {
+    fewest_exchange::any_failed(true, comm);
+    throw;
+  }
+  if (fewest_exchange::any_failed(false, comm)) throw PeerFailed("another rank failed");
+  return r;
+}
+
+}  // namespace pegsol::mpi
