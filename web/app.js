@@ -181,6 +181,7 @@ async function watchLookups() {
   const key = S.problemKey();
   if (S.lookupsKey === key) return;
   S.lookupsKey = key;
+  const problem = S.problem();  // this game's, however the page's problem changes meanwhile
   const box = $('lookups');
   // A start with no pegs (the editor's Clear) has nothing to look up: not asked.
   if (!count(S.start)) {
@@ -190,7 +191,7 @@ async function watchLookups() {
   for (;;) {
     let st;
     try {
-      st = await api('/api/lookups', S.problem());
+      st = await api('/api/lookups', problem);
     } catch (e) {
       box.hidden = true;
       return;

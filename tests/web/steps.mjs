@@ -498,12 +498,12 @@ export async function otherBoards(t) {
     if (a.one_peg.verdict === 'solvable') earlier = false;
   }
   const a = await t.api('/api/analysis', {board: 'triangle:4', start, end: 'any', count: false});
-  t.check(
-      'solvable-start',
-      a.one_peg.verdict === 'solvable' && earlier &&
-          (await t.page.$eval('#feedback-body [data-verdict]', (d) => d.dataset.verdict)) ===
-              'solvable',
-      start);
+  // Waited for, not read once: the feedback is redrawn when the game's look-ups are ready.
+  const shown = await (await t.page.waitForFunction(
+      () => document.querySelector('#feedback-body [data-verdict]')?.dataset.verdict ?? null))
+      .jsonValue();
+  t.check('solvable-start', a.one_peg.verdict === 'solvable' && earlier && shown === 'solvable',
+          start);
   t.check(
       'board-select-other',
       (await t.page.$eval('#board-select', (s) => s.selectedOptions[0].textContent)) ===
