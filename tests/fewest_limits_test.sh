@@ -93,10 +93,11 @@ for _ in $(seq 1200); do
   [ -s "$ck/fewest.state" ] && break
   sleep 0.1
 done
-had_state=no
-[ -s "$ck/fewest.state" ] && had_state=yes
+# shellcheck disable=SC2034  # had_state and killed are read by expect's eval
+if [ -s "$ck/fewest.state" ]; then had_state=yes; else had_state=no; fi
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
+# shellcheck disable=SC2034
 killed=$?
 run 300 "$pegsol" solve -b english --minimize moves --resume "$ck" --json
 expect solve-english-killed-resumed '[ $had_state = yes ]' '[ $killed = 137 ] || [ $killed = 0 ]' \
