@@ -307,6 +307,18 @@ if ! diff <(sed '3,$d' "$tmp/f-one.txt") <(sed '3,$d' "$tmp/f-2.txt") >"$tmp/dif
   cat "$tmp/diff"
   fail=1
 fi
+# English, each of 2 ranks under half the one process's memory limit: its answer.
+"$pegsol" fewest --board english --memory-limit 600 --json >"$tmp/f-one.json"
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board english --memory-limit 300 --json \
+  >"$tmp/f-en.json" 2>"$tmp/f-en.err" || status=$?
+if [ "$status" != 0 ]; then
+  echo "FAIL: -np 2 fewest --board english --memory-limit 300: status $status"
+  cat "$tmp/f-en.err"
+  fail=1
+else
+  check_fewest "$tmp/f-one.json" "$tmp/f-en.json" english "fewest english on 2 ranks" || fail=1
+fi
 # Under a memory limit with levels spilled to disk (the spill's own files, removed at the end).
 mkdir -p "$tmp/f-spill"
 "$pegsol" fewest --board triangle:7 --json >"$tmp/f-one.json"
