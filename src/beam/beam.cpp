@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/hash.hpp"
 #include "../core/pool.hpp"
 #include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
@@ -197,7 +198,7 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       c.progress = t == 0 ? &o.progress : nullptr;
       c.nodes_before = r.nodes;
       c.counts = &counts;
-      const std::uint64_t seed = o.seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t);
+      const std::uint64_t seed = o.seed + kGolden * static_cast<std::uint64_t>(t);
       Outcome out;
       if (sweep) {
         out = beam_detail::run_sweep(g, *plan->tables, plan->goal, plan->start, capacity, seed, c);

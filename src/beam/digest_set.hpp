@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "../core/bits.hpp"
+#include "../core/probe.hpp"
 
 namespace pegsol::beam_detail {
 
-// Set of 64-bit position digests, open addressing with linear probing; 0 marks an empty slot (a
-// zero digest is stored as 1). Two positions with one digest count as one: at 2^-64 per pair the
-// loss of a candidate is negligible, and a solution never depends on it (solve() replays it).
+// Set of 64-bit position digests, open addressing with linear probing (core/probe.hpp); 0 marks an
+// empty slot (a zero digest is stored as 1). Two positions with one digest count as one: at 2^-64
+// per pair the loss of a candidate is negligible, and a solution never depends on it (solve()
+// replays it).
 class DigestSet {
  public:
   // Empties the set, sized for `expected` digests, clearing it in slices with stop() polled
@@ -50,10 +52,8 @@ class DigestSet {
   std::size_t size() const { return used_; }
   bool contains(std::uint64_t d) const {
     if (d == 0) d = 1;
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = d & mask; slots_[i]; i = (i + 1) & mask)
-      if (slots_[i] == d) return true;
-    return false;
+    return slots_[probe_slot(slots_.data(), slots_.size() - 1, d, vacant,
+                             [d](std::uint64_t s) { return s == d; })] != 0;
   }
   // True when d was not present (and is now). Always inlined: the searches call it once per
   // child, and the compiler left it out of line once the set had a header of its own.
@@ -63,23 +63,22 @@ class DigestSet {
   }
 
  private:
+  static bool vacant(std::uint64_t s) { return s == 0; }
+  // Adds d (not 0); true when it was not present.
   [[gnu::always_inline]] bool place(std::uint64_t d) {
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = d & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == d) return false;
-      if (slots_[i] == 0) {
-        slots_[i] = d;
-        ++used_;
-        return true;
-      }
-    }
+    std::uint64_t& s = slots_[probe_slot(slots_.data(), slots_.size() - 1, d, vacant,
+                                         [d](std::uint64_t x) { return x == d; })];
+    if (s == d) return false;
+    s = d;
+    ++used_;
+    return true;
   }
   void grow() {
     std::vector<std::uint64_t> old(slots_.size() * 2, 0);
     old.swap(slots_);
-    used_ = 0;
-    for (std::uint64_t d : old)
-      if (d) place(d);
+    rehash_into(
+        old.data(), old.size(), slots_.data(), slots_.size() - 1, vacant,
+        [](std::uint64_t d) { return d; }, [] {});
   }
   std::vector<std::uint64_t> slots_;
   std::size_t used_ = 0;
@@ -108,23 +107,21 @@ class LevelIndex {
   using Pos = Bits<W>;
   explicit LevelIndex(const std::vector<Pos>& level) : level_(level) {
     slots_.assign(std::bit_ceil(std::max<std::size_t>(2 * level.size(), 16)), kEmpty);
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t k = 0; k < level.size(); ++k) {
-      std::size_t i = level[k].digest() & mask;
-      while (slots_[i] != kEmpty) i = (i + 1) & mask;
-      slots_[i] = static_cast<std::uint32_t>(k);
-    }
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = 0; k < level.size(); ++k)
+      slots_[probe_empty(slots_.data(), mask, level[k].digest(), vacant)] =
+          static_cast<std::uint32_t>(k);
   }
   // Index of p in the level, or -1.
   long find(const Pos& p) const {
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = p.digest() & mask; slots_[i] != kEmpty; i = (i + 1) & mask)
-      if (level_[slots_[i]] == p) return static_cast<long>(slots_[i]);
-    return -1;
+    const std::uint32_t s = slots_[probe_slot(slots_.data(), slots_.size() - 1, p.digest(), vacant,
+                                              [&](std::uint32_t k) { return level_[k] == p; })];
+    return s == kEmpty ? -1 : static_cast<long>(s);
   }
 
  private:
   static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
+  static bool vacant(std::uint32_t s) { return s == kEmpty; }
   const std::vector<Pos>& level_;
   std::vector<std::uint32_t> slots_;
 };

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/probe.hpp"
 #include "digest_set.hpp"
 #include "survivors.hpp"
 
@@ -113,23 +114,21 @@ class Meet {
     std::vector<Entry> table(std::bit_ceil(std::max<std::size_t>(2 * expect, 1024)),
                              Entry{0, 0, 0});
     std::size_t used = 0;
+    auto vacant = [](const Entry& e) { return e.digest == 0; };
     auto insert = [&](std::uint32_t parent, std::uint32_t jump, const Pos& q) {
       if (2 * (used + 1) > table.size()) {
         std::vector<Entry> old(table.size() * 2, Entry{0, 0, 0});
         old.swap(table);
-        for (const Entry& e : old)
-          if (e.digest) {
-            std::size_t mask = table.size() - 1, k = e.digest & mask;
-            while (table[k].digest) k = (k + 1) & mask;
-            table[k] = e;
-          }
+        rehash_into(
+            old.data(), old.size(), table.data(), table.size() - 1, vacant,
+            [](const Entry& e) { return e.digest; }, [] {});
       }
       std::uint64_t d = g_.complement(q).digest();
       if (d == 0) d = 1;
-      std::size_t mask = table.size() - 1, k = d & mask;
-      for (; table[k].digest; k = (k + 1) & mask)
-        if (table[k].digest == d) return;  // the same position reached twice
-      table[k] = {d, parent, jump};
+      Entry& e = table[probe_slot(table.data(), table.size() - 1, d, vacant,
+                                  [d](const Entry& x) { return x.digest == d; })];
+      if (e.digest == d) return;  // the same position reached twice
+      e = {d, parent, jump};
       ++used;
     };
     for (std::size_t i = 0; i < b_.level.size(); ++i) {

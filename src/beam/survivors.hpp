@@ -10,17 +10,10 @@
 #include <vector>
 
 #include "../core/bits.hpp"
+#include "../core/hash.hpp"
 #include "pegsol/board.hpp"
 
 namespace pegsol::beam_detail {
-
-// SplitMix64's finaliser: a fixed, seedless 64-bit mix.
-inline std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // A child while a level is being chosen. 16 bytes: key, parent's index in the level, jump.
 struct Child {
@@ -34,11 +27,11 @@ static_assert(sizeof(Child) == 16);
 // Orders survivors: a higher key survives first. The score sits in the high 32 bits; the low 32
 // bits mix the position's hash and the seed, so ties break the same way on every run and a
 // different seed breaks them differently. score_of_key() gives the score back.
-//   bits 63..32: score + 2^31    bits 31..0: mix64(hash ^ seed) >> 32
+//   bits 63..32: score + 2^31    bits 31..0: splitmix64(hash ^ seed) >> 32
 inline std::uint64_t survivor_key(std::int32_t score, std::uint64_t hash, std::uint64_t seed) {
   const std::uint64_t biased =
       static_cast<std::uint64_t>(static_cast<std::int64_t>(score) + (std::int64_t{1} << 31));
-  return (biased << 32) | (mix64(hash ^ seed) >> 32);
+  return (biased << 32) | (splitmix64(hash ^ seed) >> 32);
 }
 inline std::int32_t score_of_key(std::uint64_t key) {
   return static_cast<std::int32_t>(static_cast<std::int64_t>(key >> 32) - (std::int64_t{1} << 31));

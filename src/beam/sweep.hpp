@@ -16,6 +16,7 @@
 
 #include "../core/bits.hpp"
 #include "../core/geometry.hpp"
+#include "../core/hash.hpp"
 #include "attempt.hpp"
 #include "pegsol/board.hpp"
 #include "survivors.hpp"
@@ -72,7 +73,7 @@ struct SweepTables {
       peg_cost[static_cast<std::size_t>(bit)] = c;
     }
     std::vector<std::uint64_t> z(W);
-    for (int i = 0; i < W; ++i) z[static_cast<std::size_t>(i)] = mix64(0x5EED0000ull + i);
+    for (int i = 0; i < W; ++i) z[static_cast<std::size_t>(i)] = splitmix64(0x5EED0000ull + i);
     for (const Jump& j : b.jumps()) {
       std::array<int, 3> t = {b.bit(j.from), b.bit(j.over), b.bit(j.to)};
       jbits.push_back(t);

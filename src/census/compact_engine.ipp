@@ -46,6 +46,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../core/hash.hpp"
 #include "checkpoint.hpp"
 #include "compact_memory.hpp"
 #include "context.hpp"

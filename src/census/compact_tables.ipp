@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
 // and target region: the hash tables (bucket probes, the key set of the solution-path
-// passes, the work item's table of keys and values).
+// passes, the work item's table of keys and values). Their home buckets come from core/hash.hpp's
+// golden_hash; they do not probe with core/probe.hpp: a probe here compares a whole 64-byte line
+// of eight keys at once (one vector compare), which a slot-by-slot probe would undo.
 
 #if PEGSOL_AVX2
 // The 32-bit lane permutations that move the lanes set in m (4 bits) to the front, in order, for
@@ -128,7 +130,7 @@ class KeySet {
       if (k) insert(k);
   }
   std::size_t home(u64 k) const {
-    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (cap_ - 8);
+    return static_cast<std::size_t>(golden_hash(k, 40)) & (cap_ - 8);
   }
   std::vector<u64> store_;
   u64* keys_ = nullptr;
@@ -198,7 +200,7 @@ class Table {
     std::size_t q0 = 0;
 #if PEGSOL_AVX512
     if constexpr (kVec) {
-      const __m512i mul = _mm512_set1_epi64(static_cast<long long>(0x9E3779B97F4A7C15ull));
+      const __m512i mul = _mm512_set1_epi64(static_cast<long long>(kGolden));
       const __m512i low = _mm512_set1_epi64(~7ll);
       for (; q0 + 8 <= nc; q0 += 8) {
         const __m512i h = _mm512_and_si512(
@@ -271,7 +273,7 @@ class Table {
 
  private:
   static std::size_t home(u64 k, int sh) {
-    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> sh) & ~std::size_t{7};
+    return static_cast<std::size_t>(golden_hash(k, sh)) & ~std::size_t{7};
   }
   // Fresh empty storage of `cap` slots (a power of two, at least 64).
   void place(std::size_t cap) {

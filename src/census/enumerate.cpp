@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/probe.hpp"
 #include "../core/widths.hpp"
 #include "engine.hpp"
 #include "pegsol/error.hpp"
@@ -14,28 +15,24 @@ namespace pegsol {
 
 namespace {
 
-// The positions known to reach no goal: an open-addressing set (linear probing; an empty position
-// marks a free slot, and a dead end always has pegs). One allocation, so that it goes at once
-// when the enumeration stops; it grows by doubling, polling the control while it copies, and
-// only while the old and the new slots fit the memory budget.
+// The positions known to reach no goal: an open-addressing set (linear probing, core/probe.hpp;
+// an empty position marks a free slot, and a dead end always has pegs). One allocation, so that
+// it goes at once when the enumeration stops; it grows by doubling, polling the control while it
+// copies, and only while the old and the new slots fit the memory budget.
 template <class Pos>
 class DeadEnds {
  public:
   bool contains(const Pos& x) const {
     if (slots_.empty()) return false;
-    for (std::size_t i = x.digest() & mask_;; i = (i + 1) & mask_) {
-      if (slots_[i] == x) return true;
-      if (slots_[i].none()) return false;
-    }
+    return !empty(slots_[probe_slot(slots_.data(), mask_, x.digest(), empty,
+                                    [&](const Pos& y) { return y == x; })]);
   }
 
   // Adds x (not in the set, not empty). Throws Stopped when the control stops during a growth,
   // or for the memory budget (0: none) when the grown set would not fit it.
   void insert(const Pos& x, const Control& ctl, std::size_t budget) {
     if (4 * (size_ + 1) > 3 * slots_.size()) grow(ctl, budget);
-    std::size_t i = x.digest() & mask_;
-    while (!slots_[i].none()) i = (i + 1) & mask_;
-    slots_[i] = x;
+    slots_[probe_empty(slots_.data(), mask_, x.digest(), empty)] = x;
     ++size_;
   }
 
@@ -48,14 +45,15 @@ class DeadEnds {
     old.swap(slots_);
     mask_ = n - 1;
     std::size_t k = 0;
-    for (const Pos& x : old) {
-      if (x.none()) continue;
-      if ((++k & 65535) == 0) ctl.throw_if_stopped();
-      std::size_t i = x.digest() & mask_;
-      while (!slots_[i].none()) i = (i + 1) & mask_;
-      slots_[i] = x;
-    }
+    rehash_into(
+        old.data(), old.size(), slots_.data(), mask_, empty,
+        [](const Pos& x) { return x.digest(); },
+        [&] {
+          if ((++k & 65535) == 0) ctl.throw_if_stopped();
+        });
   }
+
+  static bool empty(const Pos& x) { return x.none(); }
 
   std::vector<Pos> slots_;
   std::size_t mask_ = 0, size_ = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/hash.hpp"
 #include "engine.hpp"
 
 namespace pegsol::census_detail {
@@ -80,9 +81,7 @@ Count distinct_solutions(const Geometry<W>& g, const Bits<W>& start, int goal_pe
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      return k.p.digest() ^ (k.f * 0x9E3779B97F4A7C15ull);
-    }
+    std::size_t operator()(const Key& k) const { return k.p.digest() ^ (k.f * kGolden); }
   };
   using Map = std::unordered_map<Key, Count, KeyHash>;
   constexpr std::size_t kNodeBytes = sizeof(Key) + sizeof(Count) + 32;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "../core/bits.hpp"
+#include "../core/probe.hpp"
 #include "engine.hpp"
 
 namespace pegsol::census_detail::wide {
@@ -39,8 +40,8 @@ int shard_of(std::uint64_t h) {
   return static_cast<int>(h >> (64 - kShardBits));
 }
 
-// Open addressing with linear probing; the empty key (no pegs) marks a free slot, since no level
-// the engine builds contains the empty position. Load factor at most 0.7.
+// Open addressing with linear probing (core/probe.hpp); the empty key (no pegs) marks a free slot,
+// since no level the engine builds contains the empty position. Load factor at most 0.7.
 template <int W>
 class Table {
  public:
@@ -49,23 +50,17 @@ class Table {
   void add(const Entry<W>& e, std::uint64_t h) {
     if ((size_ + 1) * 10 > cap_ * 7) grow();
     auto& s = slots_.vec();
-    std::size_t i = h & (cap_ - 1);
-    while (true) {
-      Entry<W>& x = s[i];
-      if (x.key.none()) {
-        x = e;
-        ++size_;
-        return;
-      }
-      if (same(x.key, e.key)) {
-        Count c = x.count();
-        add_count(c, e.count());
-        x.set_count(c);
-        x.prob += e.prob;
-        return;
-      }
-      i = (i + 1) & (cap_ - 1);
+    Entry<W>& x = s[probe_slot(s.data(), cap_ - 1, h, empty,
+                               [&](const Entry<W>& y) { return same(y.key, e.key); })];
+    if (x.key.none()) {
+      x = e;
+      ++size_;
+      return;
     }
+    Count c = x.count();
+    add_count(c, e.count());
+    x.set_count(c);
+    x.prob += e.prob;
   }
   std::size_t size() const { return size_; }
 
@@ -87,15 +82,14 @@ class Table {
     std::size_t ncap = cap_ ? cap_ * 2 : 16;
     Booked<Entry<W>> n(*mem_);
     n.assign(ncap, Entry<W>{});
-    for (const Entry<W>& x : slots_.vec())
-      if (x.key.any()) {
-        std::size_t i = x.key.digest() & (ncap - 1);
-        while (n[i].key.any()) i = (i + 1) & (ncap - 1);
-        n[i] = x;
-      }
+    rehash_into(
+        slots_.vec().data(), slots_.vec().size(), n.vec().data(), ncap - 1, empty,
+        [](const Entry<W>& x) { return x.key.digest(); }, [] {});
     slots_ = std::move(n);
     cap_ = ncap;
   }
+
+  static bool empty(const Entry<W>& x) { return x.key.none(); }
 
   Memory* mem_;
   Booked<Entry<W>> slots_;

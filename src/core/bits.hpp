@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hash.hpp"
+
 namespace pegsol {
 
 template <int W>
@@ -158,18 +160,11 @@ struct Bits {
     return std::strong_ordering::equal;
   }
 
-  // A well-mixed 64-bit digest (fixed constants: runs repeat).
+  // A well-mixed 64-bit digest (fixed constants: runs repeat): each word, offset by the digest so
+  // far, goes through the mixer, and the digest so far is stirred by another odd multiplier.
   constexpr std::uint64_t digest() const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int k = 0; k < kWords; ++k) {
-      std::uint64_t x = w[k] + h;
-      x ^= x >> 30;
-      x *= 0xBF58476D1CE4E5B9ull;
-      x ^= x >> 27;
-      x *= 0x94D049BB133111EBull;
-      x ^= x >> 31;
-      h = x ^ (h * 0x2545F4914F6CDD1Dull);
-    }
+    std::uint64_t h = kGolden;
+    for (int k = 0; k < kWords; ++k) h = mix64(w[k] + h) ^ (h * 0x2545F4914F6CDD1Dull);
     return h;
   }
 };

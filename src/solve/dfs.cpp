@@ -26,6 +26,8 @@ using Clock = std::chrono::steady_clock;
 // into a false "impossible"). The all-zero slot is empty: a searched position always has a peg.
 // Probes stay within a run of 8 slots. The table doubles while under its memory budget; at the
 // budget a full run overwrites one of its slots, which only costs re-searching that position.
+// Its own probe rather than core/probe.hpp's, which runs to the first empty slot: the bounded
+// run is what lets a full table at the budget overwrite instead of growing.
 template <int W>
 class FailTable {
  public:
