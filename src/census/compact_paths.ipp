@@ -317,7 +317,7 @@ inline void radix_sort(std::vector<u64>& v) {
   u64 all = 0;
   for (u64 x : v) all |= x;
   std::vector<u64> tmp(v.size());
-  for (int shift = 0; shift < std::bit_width(all); shift += kDigit) {
+  for (int shift = 0; shift < static_cast<int>(std::bit_width(all)); shift += kDigit) {
     std::vector<std::size_t> at(kBuckets + 1, 0);
     for (u64 x : v) ++at[((x >> shift) & (kBuckets - 1)) + 1];
     for (std::size_t b = 1; b <= kBuckets; ++b) at[b] += at[b - 1];
