@@ -832,8 +832,8 @@ class Search {
         threads_(o.threads > 0 ? o.threads : default_threads()),
         out_(static_cast<std::size_t>(threads_),
              std::vector<std::vector<Child>>(static_cast<std::size_t>(Level::kShards))),
-        dropped_(static_cast<std::size_t>(threads_), kNoCost),
-        read_(static_cast<std::size_t>(threads_)) {
+        read_(static_cast<std::size_t>(threads_)),
+        dropped_(static_cast<std::size_t>(threads_), kNoCost) {
     budget_ = tables_budget(o);
     ledger_.limit = o.spill_limit;
   }
