@@ -126,7 +126,9 @@ class SpillFile {
   }
   // Drops [p, p + size) from the process's memory (the data stays in the file). Safe while
   // other threads read the range; a range being written must be complete first.
-  static void shed(char* p, std::size_t size) { madvise(p, size, MADV_DONTNEED); }
+  static void shed(char* p, std::size_t size) {
+    madvise(p, size, MADV_DONTNEED);
+  }
   // Drops the whole file from the process's memory; only when no thread writes to it.
   void shed_all() {
     std::size_t end;
@@ -136,7 +138,9 @@ class SpillFile {
     }
     if (end) shed(base_, end);
   }
-  bool used() const { return used_.load(std::memory_order_relaxed); }
+  bool used() const {
+    return used_.load(std::memory_order_relaxed);
+  }
   std::size_t peak() const {
     std::lock_guard<std::mutex> lock(m_);
     return peak_;

@@ -2,8 +2,8 @@
 // The JSON API's endpoints over JSON values (include/pegsol/api.hpp, docs/api.md).
 #include "pegsol/api.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -45,7 +45,8 @@ std::string api_words(const InputError& e) {
   const std::string catalogue =
       "(catalogue() lists the boards; a drawn board is read with parse_drawing)";
   if (const auto at = detail.find(catalogue); at != std::string::npos)
-    detail.replace(at, catalogue.size(), "(GET /api/boards lists them; \"drawing\" takes a drawn board)");
+    detail.replace(at, catalogue.size(),
+                   "(GET /api/boards lists them; \"drawing\" takes a drawn board)");
   return "\"" + field + "\": " + detail;
 }
 

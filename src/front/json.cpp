@@ -375,10 +375,10 @@ std::string SolutionsJson::tail(const EnumerateResult& r, double seconds) const 
   const std::string reason =
       st == "stopped"
           ? "stopped (" + stop_text(r.stop) + ") after " + std::to_string(r.emitted) + " " + what
-      : st == "limit"      ? "the limit of " + std::to_string(o_.limit) + " was reached"
-      : st == "impossible" ? (r.reason.empty() ? "no solution exists (the enumeration completed)"
-                                               : r.reason)
-                           : "";
+      : st == "limit" ? "the limit of " + std::to_string(o_.limit) + " was reached"
+      : st == "impossible"
+          ? (r.reason.empty() ? "no solution exists (the enumeration completed)" : r.reason)
+          : "";
   const nlohmann::json t = {{"count", std::to_string(r.emitted)},
                             {"status", st},
                             {"stop", stop_text(r.stop)},
