@@ -120,11 +120,15 @@ try {
   page.on('response', (r) => {
     if (r.status() >= 400) noise.push(`${r.status()} ${r.request().method()} ${r.url()}`);
   });
-  // Resolves once every request the page made has been answered (up to 15 s).
-  const settled = async () => {
-    for (let i = 0; i < 300 && pending > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  // Resolves once every request the page made has been answered (up to `seconds`, 60 by default:
+  // on a loaded machine the page's background questions queue behind other tests' work).
+  const settled = async (seconds = 60) => {
+    for (let i = 0; i < 20 * seconds && pending > 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     return pending === 0;
   };
+  const inFlight = () => pending;
   const shot = (name) =>
       page.screenshot({path: `${shots}/${name}.png`, fullPage: true, animations: 'disabled'});
   // The static edition answers on the page's own machine, two requests at a time, while its
@@ -145,7 +149,9 @@ try {
               {timeout: site ? 60000 : 15000})
           .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
-  const t = {page, api, refJob, check, shot, ready, text, waitText, shots, base, noise, settled};
+  const t = {
+    page, api, refJob, check, shot, ready, text, waitText, shots, base, noise, settled, inFlight
+  };
 
   // First paint, and the page's size.
   const paints = [];

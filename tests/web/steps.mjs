@@ -344,11 +344,12 @@ export async function editor(t, eng) {
   const noiseBefore = t.noise.length;
   await t.page.click('#edit-clear');
   t.check('edit-clear', await t.waitText('#pegs-count', '0 pegs'));
+  const cleared = await t.waitText('#feedback-body', /No pegs on the board/);
+  const settled = await t.settled();
   t.check(
-      'edit-clear-no-console-error',
-      await t.waitText('#feedback-body', /No pegs on the board/) && await t.settled() &&
-          t.noise.length === noiseBefore,
-      t.noise.slice(noiseBefore).join('; '));
+      'edit-clear-no-console-error', cleared && settled && t.noise.length === noiseBefore,
+      `feedback shown: ${cleared}, requests still open: ${t.inFlight()}; ` +
+          t.noise.slice(noiseBefore).join('; '));
   await t.page.click('#edit-fill');
   t.check('edit-fill', await t.waitText('#pegs-count', '33 pegs'));
   await t.page.click('#undo');
