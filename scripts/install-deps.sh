@@ -7,7 +7,7 @@ packages=(g++ cmake ninja-build libcli11-dev nlohmann-json3-dev libfmt-dev libgt
   libbenchmark-dev clang-format pkg-config dpkg-dev g++-aarch64-linux-gnu qemu-user tmux
   python3-jsonschema clang libcpp-httplib-dev chromium
   libxml2-utils openmpi-bin libopenmpi-dev emscripten
-  python3-dev python3-pybind11 python3-pytest python3-hypothesis lintian help2man)
+  python3-dev python3-pybind11 python3-pytest python3-hypothesis lintian help2man doxygen)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -28,6 +28,8 @@ cmake --build --preset wasm
 export PEGSOL_REQUIRE_WASM=1
 # The Debian packages' test (label package) runs here, never skipped (dpkg-dev, lintian, help2man).
 export PEGSOL_REQUIRE_PACKAGE=1
+# The API reference's check (label doc) too: doxygen is installed above.
+export PEGSOL_REQUIRE_DOC=1
 for preset in release sanitize; do
   step "$preset build"
   # Unity builds (batches of a target's files compiled as one; the census tiers and the kernel

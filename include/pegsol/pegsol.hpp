@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The whole public API in one include: the library (target pegsol::pegsol) and, when
-// nlohmann-json is at hand, the JSON of results and the JSON API (target pegsol::json).
+/// @file
+/// The whole public API in one include: the library (target pegsol::pegsol) and, when
+/// nlohmann-json is at hand, the JSON of results and the JSON API (target pegsol::json).
 #pragma once
 
 #include "pegsol/analysis.hpp"
@@ -27,3 +28,10 @@
 #include "pegsol/api.hpp"
 #include "pegsol/json.hpp"
 #endif
+
+/// @namespace pegsol
+/// The peg solitaire engine: boards and positions, problems, the searches (first solution,
+/// census, fewest moves, beam), the play API and its analysis, and the front-end layer (problem
+/// specs, presets, SVG, JSON). Every entry point checks its input (pegsol::InputError names the
+/// argument at fault); a long computation takes a pegsol::Control and returns its stop reason in
+/// its result.
