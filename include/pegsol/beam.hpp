@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Bidirectional beam search for boards far too large for exhaustive search.
-//
-// Two capacity-limited breadth-first searches grow level by level: side A forward from the start,
+/// @file
+/// Bidirectional beam search for boards far too large for exhaustive search.
+///
+/// Two capacity-limited breadth-first searches grow level by level: side A forward from the start,
 // side B forward from the complement of the goal (a forward jump on the complemented board is a
 // backward jump on the original). When A has made k moves and B has made m moves with
 // k + m = pegs(start) - pegs(goal), a position P of A whose complement is a position of B is a
@@ -30,11 +31,12 @@
 
 namespace pegsol {
 
-// Runs the beam search `o.algorithm` selects (Beam or BeamReport) on p. Returns "solved" with a
-// solution (replayed by solve()), or "unknown" with a reason and SolveResult::stop; never
-// "impossible". Honours o.control, o.time_limit and o.cancel; o.capacity 0 picks the default
-// (report: 10000; improved: the sweep from 32 and the meet from 1000, doubling). Called by solve(),
-// which dispatches here after its impossibility tests.
+/// Runs the beam search `o.algorithm` selects (Beam or BeamReport) on `p`. Returns "solved" with a
+/// solution (replayed by solve()), or "unknown" with a reason and SolveResult::stop; never
+/// "impossible". Honours o.control and o.time_limit; o.capacity 0 picks the default (report:
+/// 10000; improved: the sweep from 32 and the meet from 1000, doubling). Called by solve(), which
+/// dispatches here after its impossibility tests.
+/// @throws InputError as check_problem(), or for options that do not go together.
 PEGSOL_API SolveResult beam_solve(const Problem& p, const SolveOptions& o);
 
 }  // namespace pegsol

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Move notation: "d2-d4" on square lattices, "4-1" on the triangular lattice (from-to).
+/// @file
+/// Move notation: "d2-d4" on square lattices, "4-1" on the triangular lattice (from-to).
 #pragma once
 
 #include <string>
@@ -12,14 +13,17 @@
 
 namespace pegsol {
 
-// "from-to" with the board's hole names.
+/// "from-to" with the board's hole names.
+/// @throws InputError (field "hole") when a hole of `j` is not one of the board's.
 PEGSOL_API std::string move_text(const Board& board, const Jump& j);
 
-// Reads "from-to" (hole names of this board) into the jump it names. Throws InputError when the
-// text is not a move of this board, saying why.
+/// Reads "from-to" (hole names of this board) into the jump it names.
+/// @throws InputError when the text is not a jump of this board, saying why.
 PEGSOL_API Jump parse_move(const Board& board, std::string_view text);
 
-// Reads a whitespace- or comma-separated move list; errors name the move's position in the list.
+/// Reads a whitespace- or comma-separated move list.
+/// @throws InputError as parse_move(), the message starting with the move's place in the list
+/// ("move 3: ...").
 PEGSOL_API std::vector<Jump> parse_moves(const Board& board, std::string_view text);
 
 }  // namespace pegsol
