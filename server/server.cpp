@@ -1,29 +1,20 @@
 // SPDX-License-Identifier: MIT
-// `pegsol serve`: HTTP over the library's dispatcher (pegsol/api.hpp): routes, the compute slots,
-// the connection watcher, the job table and /api/status (docs/api.md).
+// `pegsol serve`: HTTP over the library's dispatcher (pegsol/api.hpp): the routes, the
+// connections served (TCP_NODELAY, bounds, the policy) and /api/status (docs/api.md). The
+// compute slots and connection watch are in admission.hpp, the jobs in jobs.hpp, the request
+// streams in streams.hpp, the Host/Origin policy in policy.hpp.
 #include "server.hpp"
 
-#include <dirent.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <random>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -32,18 +23,29 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "admission.hpp"
 #include "assets.hpp"
+#include "jobs.hpp"
 #include "pegsol/api.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
+#include "policy.hpp"
+#include "streams.hpp"
 
 namespace pegsol::server {
 
 namespace {
 
-using nlohmann::json;
-using SteadyClock = std::chrono::steady_clock;
 using api::ApiError;
+using detail::BoundedStream;
+using detail::Call;
+using detail::Clients;
+using detail::JobTable;
+using detail::MemoryStream;
+using detail::Policy;
+using detail::Slots;
+using detail::SocketStream;
+using nlohmann::json;
 
 // `j` as the answer; bytes of user input that are not UTF-8 (a query's %FF) are replaced.
 void send_json(httplib::Response& res, const json& j, int status = 200) {
@@ -71,167 +73,16 @@ api::Limits limits_of(const ServeOptions& o) {
   return l;
 }
 
-// A bounded number of concurrent computations; a request that finds none free gets a 503.
-class Slots {
- public:
-  explicit Slots(int n) : free_(n) {}
-  bool take() {
-    std::lock_guard lock(m_);
-    if (free_ == 0) return false;
-    --free_;
-    return true;
-  }
-  void give() {
-    std::lock_guard lock(m_);
-    ++free_;
-  }
-  int free() const {
-    std::lock_guard lock(m_);
-    return free_;
-  }
-
- private:
-  mutable std::mutex m_;
-  int free_;
-};
-
-// A long computation run on its own thread, polled by the page.
-struct Job {
-  explicit Job(const Control* parent) : control(parent) {}
-  std::string id, kind;
-  Control control;
-  std::mutex m;
-  json progress = nullptr, result = nullptr;
-  std::string error;
-  std::atomic<bool> finished{false};
-  SteadyClock::time_point last_poll = SteadyClock::now();
-  SteadyClock::time_point paused_at;  // when pause was asked (while paused)
-  std::thread thread;
-
-  json to_json() {
-    std::lock_guard lock(m);
-    const StopReason stop = control.stop_reason();
-    return api::job_json(id, kind, api::job_state(finished, !error.empty(), stop, control.paused()),
-                         progress, result, error, stop);
-  }
-};
-
-// The socket of the connection a request came on (its local port, remote address and port):
-// httplib 0.11 gives a handler no handle to it, so the process's descriptors are searched. The
-// socket stays open while the handler runs (httplib closes it after the response).
-socket_t connection_of(const httplib::Request& req) {
-  DIR* dir = opendir("/proc/self/fd");
-  if (!dir) return INVALID_SOCKET;
-  socket_t found = INVALID_SOCKET;
-  const std::string want_port = std::to_string(req.remote_port);
-  const std::string want_local = std::to_string(req.local_port);
-  while (const dirent* e = readdir(dir)) {
-    char* end = nullptr;
-    const long fd = std::strtol(e->d_name, &end, 10);
-    if (end == e->d_name || *end) continue;
-    sockaddr_storage peer{}, self{};
-    socklen_t peer_len = sizeof peer, self_len = sizeof self;
-    const int s = static_cast<int>(fd);
-    if (getpeername(s, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 ||
-        getsockname(s, reinterpret_cast<sockaddr*>(&self), &self_len) != 0)
-      continue;
-    char host[NI_MAXHOST], port[NI_MAXSERV], local[NI_MAXSERV];
-    if (getnameinfo(reinterpret_cast<sockaddr*>(&peer), peer_len, host, sizeof host, port,
-                    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0 ||
-        getnameinfo(reinterpret_cast<sockaddr*>(&self), self_len, nullptr, 0, local, sizeof local,
-                    NI_NUMERICSERV) != 0)
-      continue;
-    if (req.remote_addr == host && want_port == port && want_local == local) {
-      found = s;
-      break;
-    }
-  }
-  closedir(dir);
-  return found;
-}
-
-// The connections of the requests computing now: check() cancels the computation of each whose
-// client has closed its connection (end of stream or a reset; bytes waiting, a pipelined next
-// request, mean the client is still there).
-class Clients {
- public:
-  int add(socket_t s, const Control* c) {
-    std::lock_guard lock(m_);
-    calls_[++next_] = {s, c};
-    return next_;
-  }
-  void remove(int id) {
-    std::lock_guard lock(m_);
-    calls_.erase(id);
-  }
-  void check() {
-    std::lock_guard lock(m_);
-    for (auto& [id, call] : calls_) {
-      if (call.first == INVALID_SOCKET) continue;
-      char byte = 0;
-      const ssize_t n = ::recv(call.first, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-        call.second->cancel(StopReason::Cancelled);
-        call.first = INVALID_SOCKET;
-        ++gone_;
-      }
-    }
-  }
-  std::uint64_t gone() const {
-    std::lock_guard lock(m_);
-    return gone_;
-  }
-
- private:
-  mutable std::mutex m_;
-  std::map<int, std::pair<socket_t, const Control*>> calls_;
-  int next_ = 0;
-  std::uint64_t gone_ = 0;  // computations cancelled because their client went away
-};
-
-// One computing request: a control under the server's (stopped at shutdown) and, once admitted,
-// a compute slot (503 when none is free) and its connection watched (cancelled when the client
-// goes away).
-class Call {
- public:
-  Call(const httplib::Request& req, Slots& slots, const Control& server, Clients& clients)
-      : control(&server), req_(req), slots_(slots), clients_(clients) {}
-  ~Call() {
-    if (!admitted_) return;
-    clients_.remove(id_);
-    slots_.give();
-  }
-  Call(const Call&) = delete;
-  Call& operator=(const Call&) = delete;
-
-  // Takes a compute slot (ApiError 503 when none is free, and busy() says so) and watches the
-  // client's connection.
-  void admit() {
-    if (!slots_.take()) {
-      busy_ = true;
-      throw ApiError(503, "the server is busy (every compute slot is taken); retry shortly");
-    }
-    admitted_ = true;
-    id_ = clients_.add(connection_of(req_), &control);
-  }
-  bool busy() const { return busy_; }
-
-  Control control;
-
- private:
-  const httplib::Request& req_;
-  Slots& slots_;
-  Clients& clients_;
-  bool admitted_ = false, busy_ = false;
-  int id_ = 0;
-};
-
 class Api {
  public:
   Api(const ServeOptions& o, const Control& c)
-      : opt_(o), control_(c), slots_(o.compute_slots), dispatcher_(limits_of(o)) {}
+      : opt_(o),
+        control_(c),
+        slots_(o.compute_slots),
+        dispatcher_(limits_of(o)),
+        jobs_(o, dispatcher_) {}
 
-  ~Api() { stop_jobs(); }
+  ~Api() { jobs_.stop_all(); }
 
   void routes(httplib::Server& s) {
     // The endpoints of the dispatcher: each request one call to it.
@@ -251,44 +102,18 @@ class Api {
                                     clients_.gone());
           }));
     s.Post("/api/jobs", [this](const httplib::Request& req, httplib::Response& res) {
-      handle(res, [&] { send_json(res, start_job(api::parse_body(req.body)), 202); });
+      handle(res, [&] { send_json(res, jobs_.start(api::parse_body(req.body), control_), 202); });
     });
-    s.Get("/api/jobs", wrap([this](const httplib::Request&) {
-            std::vector<json> all;
-            std::lock_guard lock(jobs_m_);
-            for (auto& [id, job] : jobs_) all.push_back(job->to_json());
-            return api::job_list_json(std::move(all));
-          }));
+    s.Get("/api/jobs", wrap([this](const httplib::Request&) { return jobs_.list(); }));
     s.Get(R"(/api/jobs/([0-9a-z]+))", wrap([this](const httplib::Request& req) {
-            auto job = find_job(req.matches[1]);
-            job->last_poll = SteadyClock::now();
-            return job->to_json();
+            return jobs_.poll(req.matches[1])->to_json();
           }));
     s.Post(R"(/api/jobs/([0-9a-z]+)/(pause|resume|cancel))",
            wrap([this](const httplib::Request& req) {
-             auto job = find_job(req.matches[1]);
-             const std::string action = req.matches[2];
-             job->last_poll = SteadyClock::now();
-             if (!job->finished) {
-               if (action == "pause") {
-                 std::lock_guard lock(job->m);
-                 if (!job->control.paused()) job->paused_at = SteadyClock::now();
-                 job->control.pause();
-               }
-               if (action == "resume") job->control.resume();
-               if (action == "cancel") {
-                 job->control.cancel(StopReason::Cancelled);
-                 job->control.resume();
-               }
-             }
-             return job->to_json();
+             return jobs_.act(req.matches[1], req.matches[2]);
            }));
-    s.Delete(R"(/api/jobs/([0-9a-z]+))", wrap([this](const httplib::Request& req) {
-               auto job = find_job(req.matches[1]);
-               job->control.cancel(StopReason::Cancelled);
-               job->control.resume();
-               return api::job_deleted_json(job->id);
-             }));
+    s.Delete(R"(/api/jobs/([0-9a-z]+))",
+             wrap([this](const httplib::Request& req) { return jobs_.remove(req.matches[1]); }));
     s.Get("/", [this](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
     s.Get(R"(/[A-Za-z0-9_./-]*)",
           [this](const httplib::Request& req, httplib::Response& res) { asset(req, res); });
@@ -300,58 +125,14 @@ class Api {
     send_json(res, r.body, r.status);
   }
 
-  // Cancels jobs nobody polls, forgets old finished ones; called about five times a second.
+  // Cancels computations whose client went away and jobs nobody polls, forgets old finished
+  // jobs; called about five times a second.
   void tend() {
     clients_.check();
-    std::vector<std::shared_ptr<Job>> done;
-    {
-      std::lock_guard lock(jobs_m_);
-      const auto now = SteadyClock::now();
-      auto seconds_since = [&](SteadyClock::time_point t) {
-        return std::chrono::duration<double>(now - t).count();
-      };
-      for (auto& [id, job] : jobs_) {
-        if (job->finished) continue;
-        SteadyClock::time_point paused_at;
-        {
-          std::lock_guard lock(job->m);
-          paused_at = job->paused_at;
-        }
-        if (seconds_since(job->last_poll) > opt_.job_lease_seconds ||
-            (job->control.paused() && seconds_since(paused_at) > opt_.job_pause_seconds)) {
-          job->control.cancel(StopReason::Cancelled);
-          job->control.resume();
-        }
-      }
-      while (static_cast<int>(jobs_.size()) > opt_.max_kept_jobs && !order_.empty()) {
-        auto it = jobs_.find(order_.front());
-        if (it == jobs_.end()) {
-          order_.pop_front();
-          continue;
-        }
-        if (!it->second->finished) break;
-        done.push_back(it->second);
-        jobs_.erase(it);
-        order_.pop_front();
-      }
-    }
-    for (auto& j : done)
-      if (j->thread.joinable()) j->thread.join();
+    jobs_.tend();
   }
 
-  void stop_jobs() {
-    std::map<std::string, std::shared_ptr<Job>> all;
-    {
-      std::lock_guard lock(jobs_m_);
-      all.swap(jobs_);
-    }
-    for (auto& [id, job] : all) {
-      job->control.cancel(StopReason::Cancelled);
-      job->control.resume();
-    }
-    for (auto& [id, job] : all)
-      if (job->thread.joinable()) job->thread.join();
-  }
+  void stop_jobs() { jobs_.stop_all(); }
 
  private:
   template <class F>
@@ -411,299 +192,12 @@ class Api {
     not_found(req, res);
   }
 
-  // 128 random bits in hex; called with jobs_m_ held.
-  std::string new_job_id() {
-    std::string id;
-    do {
-      id.clear();
-      for (int i = 0; i < 4; ++i) {
-        char part[9];
-        std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(random_()));
-        id += part;
-      }
-    } while (jobs_.count(id));
-    return id;
-  }
-
-  std::shared_ptr<Job> find_job(const std::string& id) {
-    std::lock_guard lock(jobs_m_);
-    auto it = jobs_.find(id);
-    if (it == jobs_.end())
-      throw ApiError(404, "no job " + id + " (finished jobs are kept a while)");
-    return it->second;
-  }
-
-  // POST /api/jobs: the body checked by the dispatcher, then its job run on a thread of its own
-  // (at most max_jobs at once).
-  json start_job(const json& body) {
-    const api::JobSpec spec = dispatcher_.job(body);
-    auto job = std::make_shared<Job>(&control_);
-    {
-      std::lock_guard lock(jobs_m_);
-      int running = 0;
-      for (auto& [id, j] : jobs_) running += !j->finished;
-      if (running >= opt_.max_jobs)
-        throw ApiError(503, "the server runs " + std::to_string(running) +
-                                " jobs, its most; retry when one ends");
-      job->id = new_job_id();
-      job->kind = spec.kind;
-      jobs_[job->id] = job;
-      order_.push_back(job->id);
-    }
-    job->thread = std::thread([this, job, spec] {
-      Job* raw = job.get();
-      json result;
-      std::string error;
-      try {
-        result = dispatcher_.run(spec, job->control, [raw](const json& p) {
-          std::lock_guard lock(raw->m);
-          raw->progress = p;
-        });
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      std::lock_guard lock(job->m);
-      job->result = std::move(result);
-      job->error = std::move(error);
-      job->finished = true;
-    });
-    return job->to_json();
-  }
-
   const ServeOptions& opt_;
   const Control& control_;
   Slots slots_;
-  std::mutex jobs_m_;
-  std::map<std::string, std::shared_ptr<Job>> jobs_;
-  std::deque<std::string> order_;
   Clients clients_;
   api::Dispatcher dispatcher_;  // the endpoints, the analyzers and the look-ups they share
-  std::random_device random_;   // job ids: unguessable, so another page cannot address a job
-};
-
-// A stream of one connection's bytes that bounds each request: at most `budget` bytes read for
-// it (line, headers and body) and, on a socket, all of them before its deadline.
-class BoundedStream : public httplib::Stream {
- public:
-  // A new request begins: `bytes` of budget, `seconds` to read it all.
-  void start_request(std::size_t bytes, double seconds) {
-    budget_ = bytes;
-    deadline_ = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
-                                         std::chrono::duration<double>(seconds));
-    over_ = expired_ = false;
-  }
-  bool over() const { return over_; }        // the request needed more than its budget
-  bool expired() const { return expired_; }  // a read waited past the request's deadline
-  bool buffered() const { return pos_ < len_; }
-
-  ssize_t read(char* ptr, size_t size) override {
-    if (pos_ == len_) {
-      if (budget_ == 0) {
-        over_ = true;
-        return -1;
-      }
-      const ssize_t n = fill(buf_, std::min(sizeof buf_, budget_));
-      if (n <= 0) return -1;
-      budget_ -= static_cast<std::size_t>(n);
-      pos_ = 0;
-      len_ = static_cast<std::size_t>(n);
-    }
-    const std::size_t n = std::min(size, len_ - pos_);
-    std::memcpy(ptr, buf_ + pos_, n);
-    pos_ += n;
-    return static_cast<ssize_t>(n);
-  }
-
- protected:
-  // Up to `size` new bytes into `to`: their number, or 0 or less at the end, an error or the
-  // request's deadline.
-  virtual ssize_t fill(char* to, std::size_t size) = 0;
-  // Milliseconds left before the request's deadline (0 when past).
-  int left_ms() const {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - SteadyClock::now());
-    return left.count() > 0 ? static_cast<int>(std::min<long long>(left.count(), 1 << 30)) : 0;
-  }
-
- private:
-  char buf_[4096];
-  std::size_t pos_ = 0, len_ = 0, budget_ = 0;
-  SteadyClock::time_point deadline_ = SteadyClock::now();
-  bool over_ = false;
-
- protected:
-  bool expired_ = false;
-};
-
-// A connection's socket.
-class SocketStream final : public BoundedStream {
- public:
-  SocketStream(socket_t fd, int write_ms) : fd_(fd), write_ms_(write_ms) {}
-  // Whether a request's first byte comes within `ms`.
-  bool wait_request(int ms) const { return buffered() || poll_for(POLLIN, ms); }
-  bool is_readable() const override { return buffered() || poll_for(POLLIN, left_ms()); }
-  bool is_writable() const override { return poll_for(POLLOUT, write_ms_); }
-  ssize_t write(const char* ptr, size_t size) override {
-    if (!is_writable()) return -1;
-    return ::send(fd_, ptr, size, MSG_NOSIGNAL);
-  }
-  void get_remote_ip_and_port(std::string& ip, int& port) const override {
-    address(&getpeername, ip, port);
-  }
-  void get_local_ip_and_port(std::string& ip, int& port) const override {
-    address(&getsockname, ip, port);
-  }
-  socket_t socket() const override { return fd_; }
-
- private:
-  ssize_t fill(char* to, std::size_t size) override {
-    if (!poll_for(POLLIN, left_ms())) {
-      expired_ = true;
-      return -1;
-    }
-    ssize_t n;
-    do n = ::recv(fd_, to, size, 0);
-    while (n < 0 && errno == EINTR);
-    return n;
-  }
-  bool poll_for(short events, int ms) const {
-    pollfd p{fd_, events, 0};
-    int n;
-    do n = ::poll(&p, 1, ms);
-    while (n < 0 && errno == EINTR);
-    return n > 0 && (p.revents & (events | POLLHUP | POLLERR));
-  }
-  void address(int (*get)(int, sockaddr*, socklen_t*), std::string& ip, int& port) const {
-    sockaddr_storage a{};
-    socklen_t len = sizeof a;
-    char host[NI_MAXHOST], serv[NI_MAXSERV];
-    if (get(fd_, reinterpret_cast<sockaddr*>(&a), &len) == 0 &&
-        getnameinfo(reinterpret_cast<sockaddr*>(&a), len, host, sizeof host, serv, sizeof serv,
-                    NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
-      ip = host;
-      port = std::atoi(serv);
-    }
-  }
-  socket_t fd_;
-  int write_ms_;
-};
-
-// Bytes in memory as a client on loopback: what RawServer reads, and what it writes back.
-class MemoryStream final : public BoundedStream {
- public:
-  explicit MemoryStream(std::string_view in) : in_(in) {}
-  bool at_end() const { return !buffered() && at_ == in_.size(); }
-  bool is_readable() const override { return !at_end(); }
-  bool is_writable() const override { return true; }
-  ssize_t write(const char* ptr, size_t size) override {
-    out.append(ptr, size);
-    return static_cast<ssize_t>(size);
-  }
-  void get_remote_ip_and_port(std::string& ip, int& port) const override {
-    ip = "127.0.0.1";
-    port = 40000;
-  }
-  void get_local_ip_and_port(std::string& ip, int& port) const override {
-    ip = "127.0.0.1";
-    port = 8080;
-  }
-  socket_t socket() const override { return INVALID_SOCKET; }
-  std::string out;
-
- private:
-  ssize_t fill(char* to, std::size_t size) override {
-    const std::size_t n = std::min(size, in_.size() - at_);
-    std::memcpy(to, in_.data() + at_, n);
-    at_ += n;
-    return static_cast<ssize_t>(n);
-  }
-  std::string_view in_;
-  std::size_t at_ = 0;
-};
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Who may use the server: the names a Host header may give (loopback, the bound address, the
-// hosts of the allowed origins) and the origins of pages that may call it (the server's own
-// page under those names, and --allow-origin).
-class Policy {
- public:
-  Policy(const ServeOptions& o, int port) {
-    std::vector<std::string> own = {"127.0.0.1", "[::1]", "localhost"};
-    const std::string host = lower(o.host);
-    if (!host.empty() && host != "0.0.0.0" && host != "::")
-      own.push_back(host.find(':') != std::string::npos ? "[" + host + "]" : host);
-    for (const std::string& h : own) {
-      hosts_.push_back(h);
-      origins_.push_back("http://" + h + ":" + std::to_string(port));
-      if (port == 80) origins_.push_back("http://" + h);
-    }
-    for (std::string origin : o.allow_origins) {
-      origin = lower(origin);
-      while (!origin.empty() && origin.back() == '/') origin.pop_back();
-      origins_.push_back(origin);
-      const std::size_t scheme = origin.find("://");
-      std::string rest = scheme == std::string::npos ? origin : origin.substr(scheme + 3);
-      hosts_.push_back(name_of(rest));
-    }
-  }
-
-  // Why `req` is refused (the status and message), or status 0 when it may be served.
-  std::pair<int, std::string> check(const httplib::Request& req) const {
-    if (req.has_header("Host")) {
-      const std::string host = req.get_header_value("Host");
-      if (!allowed(hosts_, name_of(lower(host))))
-        return {403, "this server answers to " + list(hosts_) + ", not to the host \"" +
-                         printable(host) +
-                         "\" (a page of another site reaching it through its own name is "
-                         "refused; pegsol serve --allow-origin widens)"};
-    }
-    if (req.has_header("Origin")) {
-      const std::string origin = req.get_header_value("Origin");
-      std::string o = lower(origin);
-      while (!o.empty() && o.back() == '/') o.pop_back();
-      if (!allowed(origins_, o))
-        return {403, "requests from the page at \"" + printable(origin) +
-                         "\" are refused: only this server's own page may use it (pegsol serve "
-                         "--allow-origin " +
-                         printable(origin) + " allows that page)"};
-    }
-    if (req.has_header("Transfer-Encoding"))
-      return {411, "a request body must come with a Content-Length (a chunked body is refused)"};
-    if (req.method != "GET" && req.method != "HEAD" &&
-        req.get_header_value("Content-Length") != "0") {
-      const std::string type = lower(req.get_header_value("Content-Type"));
-      const std::string media = type.substr(0, type.find(';'));
-      if (media.find_first_not_of(' ') == std::string::npos ||
-          media.substr(0, media.find_last_not_of(' ') + 1) != "application/json")
-        return {415, "a request body must be JSON sent as Content-Type: application/json, not \"" +
-                         printable(req.get_header_value("Content-Type")) + "\""};
-    }
-    return {0, {}};
-  }
-
- private:
-  // A Host header's name: without its port, an IPv6 address in brackets.
-  static std::string name_of(const std::string& host) {
-    if (!host.empty() && host[0] == '[') return host.substr(0, host.find(']') + 1);
-    return host.substr(0, host.find(':'));
-  }
-  static bool allowed(const std::vector<std::string>& set, const std::string& s) {
-    return std::find(set.begin(), set.end(), s) != set.end();
-  }
-  static std::string list(const std::vector<std::string>& set) {
-    std::string out;
-    for (const std::string& s : set) out += (out.empty() ? "" : ", ") + s;
-    return out;
-  }
-  // At most 200 bytes of a header, for a message.
-  static std::string printable(const std::string& s) {
-    return s.size() > 200 ? s.substr(0, 200) + "..." : s;
-  }
-  std::vector<std::string> hosts_, origins_;
+  JobTable jobs_;               // after the dispatcher: its jobs stop before it goes
 };
 
 // cpp-httplib's server with its connections served here: TCP_NODELAY, at most max_connections
