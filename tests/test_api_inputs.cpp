@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "pegsol/analysis.hpp"
+#include "pegsol/beam.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
@@ -104,11 +105,12 @@ TEST_F(ApiInputs, PositionsOfTheBoardsSize) {
 TEST_F(ApiInputs, NonNullBoards) {
   const Problem none{nullptr, HoleSet(15, true), {}};
   for (auto f : std::vector<std::function<void()>>{
-           [&] { census(none); }, [&] { solve(none); }, [&] { complementary(none); },
-           [&] { impossibility(none); }, [&] { goal_pegs(none); }, [&] { problem_key(none); },
-           [&] { default_problem(nullptr); }, [&] { solvability_table(nullptr); },
-           [&] { Analyzer(nullptr, Goal{}); }, [&] { Game{none}; },
-           [&] { Position(nullptr, HoleSet(15)); }, [&] { PathIndex(none, PathIndex::Options{}); }})
+           [&] { census(none); }, [&] { solve(none); }, [&] { beam_solve(none, {}); },
+           [&] { complementary(none); }, [&] { impossibility(none); }, [&] { goal_pegs(none); },
+           [&] { problem_key(none); }, [&] { default_problem(nullptr); },
+           [&] { solvability_table(nullptr); }, [&] { Analyzer(nullptr, Goal{}); },
+           [&] { Game{none}; }, [&] { Position(nullptr, HoleSet(15)); },
+           [&] { PathIndex(none, PathIndex::Options{}); }})
     EXPECT_EQ(field_thrown(f), "board");
 }
 
@@ -142,6 +144,12 @@ TEST_F(ApiInputs, ConsistentOptions) {
   so = {};
   so.pagoda_jumps = -5;
   EXPECT_EQ(field_thrown([&] { solve(ok, so); }), "SolveOptions::pagoda_jumps");
+  so = {};
+  so.algorithm = Algorithm::Dfs;
+  EXPECT_EQ(field_thrown([&] { beam_solve(ok, so); }), "SolveOptions::algorithm");
+  so = {};
+  so.time_limit = nan;
+  EXPECT_EQ(field_thrown([&] { beam_solve(ok, so); }), "SolveOptions::time_limit");
 
   CensusOptions co;
   co.threads = -1;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/checks.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
 #include "../core/pool.hpp"
@@ -269,8 +270,12 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
 }  // namespace
 
 SolveResult beam_solve(const Problem& p, const SolveOptions& o) {
+  check_problem(p);
+  checks::seconds(o.time_limit, "SolveOptions::time_limit");
+  checks::threads(o.threads, "SolveOptions::threads");
   if (o.algorithm == Algorithm::Dfs)
-    throw std::invalid_argument("beam_solve: not a beam algorithm");
+    throw InputError("SolveOptions::algorithm",
+                     "Dfs is not a beam search (Beam, BeamReport, or Auto for Beam)");
   const auto t0 = Clock::now();
   return with_width(p.board->width(),
                     [&](auto w) { return beam_width<decltype(w)::value>(p, o, t0); });
