@@ -275,14 +275,15 @@ class Meet {
     next.reserve(children_.size());
     std::vector<Link> links;
     links.reserve(children_.size());
-    for (std::size_t i = 0; i < children_.size(); ++i) {
-      if ((i & 0xFFFF) == 0 && stop_requested()) {
-        out_.stopped = true;
-        return false;
-      }
-      const Child& c = children_[i];
-      next.push_back(x.level[c.parent] ^ g_.jump_mask(static_cast<int>(c.jump)));
-      links.push_back({c.parent, c.jump});
+    const bool whole = for_each_survivor(
+        children_, [&] { return stop_requested(); },
+        [&](const Child& c) {
+          next.push_back(x.level[c.parent] ^ g_.jump_mask(static_cast<int>(c.jump)));
+          links.push_back({c.parent, c.jump});
+        });
+    if (!whole) {
+      out_.stopped = true;
+      return false;
     }
     x.level = std::move(next);
     x.links.push_back(std::move(links));

@@ -46,6 +46,17 @@ inline std::int32_t score_of_key(std::uint64_t key) {
 bool select_survivors(std::vector<Child>& children, std::size_t capacity,
                       const std::function<bool()>& stop);
 
+// Calls f(child) for each of `children` in order, polling `stop` every 2^16 children; false as
+// soon as it returns true (the level the survivors make is then left part way).
+template <class Stop, class F>
+bool for_each_survivor(const std::vector<Child>& children, Stop&& stop, F&& f) {
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    if ((i & 0xFFFF) == 0 && stop()) return false;
+    f(children[i]);
+  }
+  return true;
+}
+
 // The report's "average board" of a level: for every hole count the positions of `level` with a
 // peg there, then place pegs on the most frequent holes until the board has as many pegs as the
 // level's positions (ties go to the lower bit). `level` is non-empty and its positions have equal

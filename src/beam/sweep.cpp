@@ -119,17 +119,18 @@ class Sweep {
     nhash.reserve(children_.size());
     ncost.reserve(children_.size());
     links.reserve(children_.size());
-    for (std::size_t i = 0; i < children_.size(); ++i) {
-      if ((i & 0xFFFF) == 0 && stop_requested()) {
-        out_.stopped = true;
-        return false;
-      }
-      const Child& c = children_[i];
-      const int j = static_cast<int>(c.jump);
-      next.push_back(level_[c.parent] ^ g_.jump_mask(j));
-      nhash.push_back(hash_[c.parent] ^ t_.zjump[static_cast<std::size_t>(j)]);
-      ncost.push_back(-score_of_key(c.key));
-      links.push_back({c.parent, c.jump});
+    const bool whole = for_each_survivor(
+        children_, [&] { return stop_requested(); },
+        [&](const Child& c) {
+          const int j = static_cast<int>(c.jump);
+          next.push_back(level_[c.parent] ^ g_.jump_mask(j));
+          nhash.push_back(hash_[c.parent] ^ t_.zjump[static_cast<std::size_t>(j)]);
+          ncost.push_back(-score_of_key(c.key));
+          links.push_back({c.parent, c.jump});
+        });
+    if (!whole) {
+      out_.stopped = true;
+      return false;
     }
     level_ = std::move(next);
     hash_ = std::move(nhash);

@@ -16,6 +16,8 @@
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
 #include "../core/geometry.hpp"
+#include "../core/hash.hpp"
+#include "../core/probe.hpp"
 #include "../core/symmetry.hpp"
 #include "checkpoint_files.hpp"
 #include "exchange.hpp"
@@ -42,6 +44,11 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 32);
 
+// A table's free slot (key 0: the empty position, which no level holds).
+inline bool free_slot(const Entry& e) {
+  return e.key == 0;
+}
+
 // A child on its way to its owner, with its parent's key: the owner adds the shares of a child
 // in the order of their parents' keys, so the sums are the same for every number of ranks.
 //
@@ -51,15 +58,6 @@ struct Edge {
   double share = 0;
 };
 static_assert(sizeof(Edge) == 40);
-
-// A 64-bit mix (the splitmix64 finaliser): owners and groups by its high and low bits.
-inline u64 mix(u64 x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // Solution-path positions turned into queries per round, over all ranks together (so that what
 // a rank receives in a round stays far under the 2 GiB an exchange can carry).
@@ -84,7 +82,7 @@ class LevelTable {
     rehash(cap);
   }
   // Brings the line of key's first slot into the cache (an add of it follows soon).
-  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
+  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix64(key) & mask_]); }
   // Whether the next add of a new key doubles the table, and the bytes the doubled one takes.
   bool grows_next() const { return (size_ + 1) * 10 > slots_.size() * 7; }
   std::size_t grow_bytes() const {
@@ -93,24 +91,18 @@ class LevelTable {
   // Adds x's count to its key's entry, and x's chance to the entry's chance.
   void add(const Entry& y) {
     if (grows_next()) rehash(slots_.size() * 2);
-    std::size_t i = mix(y.key) & mask_;
-    while (true) {
-      Entry& x = slots_[i];
-      if (x.key == 0) {
-        x = y;
-        ++size_;
-        return;
-      }
-      if (x.key == y.key) {
-        Count c = x.count();
-        add_count(c, y.count());
-        x.lo = static_cast<u64>(c);
-        x.hi = static_cast<u64>(c >> 64);
-        x.chance += y.chance;
-        return;
-      }
-      i = (i + 1) & mask_;
+    Entry& x = slots_[probe_slot(slots_.vec().data(), mask_, mix64(y.key), free_slot,
+                                 [&](const Entry& e) { return e.key == y.key; })];
+    if (x.key == 0) {
+      x = y;
+      ++size_;
+      return;
     }
+    Count c = x.count();
+    add_count(c, y.count());
+    x.lo = static_cast<u64>(c);
+    x.hi = static_cast<u64>(c >> 64);
+    x.chance += y.chance;
   }
   // The entries sorted by key; the table is released.
   Booked<Entry> sorted() {
@@ -143,12 +135,9 @@ class LevelTable {
     Booked<Entry> n(slots_.memory());
     n.assign(cap, Entry{});
     const std::size_t m = cap - 1;
-    for (const Entry& x : slots_.vec())
-      if (x.key) {
-        std::size_t i = mix(x.key) & m;
-        while (n[i].key) i = (i + 1) & m;
-        n[i] = x;
-      }
+    rehash_into(
+        slots_.vec().data(), slots_.size(), n.vec().data(), m, free_slot,
+        [](const Entry& x) { return mix64(x.key); }, [] {});
     slots_ = std::move(n);
     mask_ = m;
   }
@@ -174,27 +163,22 @@ class RoundTable {
     used_.clear();
     used_.reserve(n);
   }
-  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix(key) & mask_]); }
+  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix64(key) & mask_]); }
   // Adds the edge's count and share to its child's entry.
   void add(const Edge& e) {
-    std::size_t i = mix(e.child) & mask_;
-    while (true) {
-      Entry& x = slots_[i];
-      if (x.key == 0) {
-        x = Entry{e.child, e.lo, e.hi, e.share};
-        used_.vec().push_back(static_cast<std::uint32_t>(i));
-        return;
-      }
-      if (x.key == e.child) {
-        Count c = x.count();
-        add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
-        x.lo = static_cast<u64>(c);
-        x.hi = static_cast<u64>(c >> 64);
-        x.chance += e.share;
-        return;
-      }
-      i = (i + 1) & mask_;
+    const std::size_t i = probe_slot(slots_.vec().data(), mask_, mix64(e.child), free_slot,
+                                     [&](const Entry& x) { return x.key == e.child; });
+    Entry& x = slots_[i];
+    if (x.key == 0) {
+      x = Entry{e.child, e.lo, e.hi, e.share};
+      used_.vec().push_back(static_cast<std::uint32_t>(i));
+      return;
     }
+    Count c = x.count();
+    add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
+    x.lo = static_cast<u64>(c);
+    x.hi = static_cast<u64>(c >> 64);
+    x.chance += e.share;
   }
   std::size_t size() const { return used_.size(); }
   std::size_t bytes() const {
@@ -286,7 +270,7 @@ class DistributedCensus : public census_detail::Context<64> {
 
  private:
   int owner(u64 key) const {
-    return static_cast<int>(((mix(key) >> 32) * static_cast<u64>(ex_.size())) >> 32);
+    return static_cast<int>(((mix64(key) >> 32) * static_cast<u64>(ex_.size())) >> 32);
   }
   u64 canon(const Pos& x) const { return (syms_.size() > 1 ? g_.canonical(x, syms_) : x).w[0]; }
   int orbit_size(u64 key) const {
@@ -362,8 +346,8 @@ class DistributedCensus : public census_detail::Context<64> {
   // A fingerprint of what the checkpoint files depend on: the problem, the options that change
   // what is stored, and the number of ranks (which decides every position's owner).
   u64 fingerprint(bool store) const {
-    u64 h = mix(start_pos_.w[0] ^ 0x243f6a8885a308d3ull);
-    auto add = [&](u64 x) { h = mix(h ^ x); };
+    u64 h = mix64(start_pos_.w[0] ^ 0x243f6a8885a308d3ull);
+    auto add = [&](u64 x) { h = mix64(h ^ x); };
     add(static_cast<u64>(b_.size()));
     for (char c : b_.name()) add(static_cast<u64>(static_cast<unsigned char>(c)));
     add(static_cast<u64>(p_.goal.kind));
@@ -521,7 +505,7 @@ class DistributedCensus : public census_detail::Context<64> {
     // The level's indices bucketed by group, each bucket in key order.
     Booked<std::uint32_t> order(mem_);
     std::vector<std::size_t> first(groups + 1, 0);
-    auto group = [&](u64 key) { return mix(key ^ 0x5851f42d4c957f2dull) % groups; };
+    auto group = [&](u64 key) { return mix64(key ^ 0x5851f42d4c957f2dull) % groups; };
     ex_.guarded([&] {
       for (const Entry& e : cur_.vec()) ++first[group(e.key) + 1];
       for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];

@@ -16,7 +16,9 @@
 
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
+#include "../core/hash.hpp"
 #include "../core/pool.hpp"
+#include "../core/probe.hpp"
 #include "../core/symmetry.hpp"
 #include "pegsol/error.hpp"
 
@@ -71,30 +73,25 @@ class MaskTable {
   // The number of `mask` in `masks`, appended when new.
   u32 id(u64 mask, std::vector<u64>& masks) {
     if (2 * (masks.size() + 1) > slots_.size()) grow(masks);
-    for (std::size_t i = hash(mask);; i = (i + 1) & (slots_.size() - 1)) {
-      if (slots_[i] == kFree) {
-        slots_[i] = static_cast<u32>(masks.size());
-        masks.push_back(mask);
-        return slots_[i];
-      }
-      if (masks[slots_[i]] == mask) return slots_[i];
+    u32& s = slots_[probe_slot(slots_.data(), slots_.size() - 1, hash(mask), vacant,
+                               [&](u32 k) { return masks[k] == mask; })];
+    if (s == kFree) {
+      s = static_cast<u32>(masks.size());
+      masks.push_back(mask);
     }
+    return s;
   }
 
  private:
   static constexpr u32 kFree = ~u32{0};
-  std::size_t hash(u64 x) const {
-    return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ull) >> 20) & (slots_.size() - 1);
-  }
+  static bool vacant(u32 s) { return s == kFree; }
+  static u64 hash(u64 x) { return golden_hash(x, 20); }
   void grow(const std::vector<u64>& masks) {
     std::size_t size = 64;
     while (size < 4 * (masks.size() + 1)) size *= 2;
     slots_.assign(size, kFree);
-    for (u32 k = 0; k < masks.size(); ++k) {
-      std::size_t i = hash(masks[k]);
-      while (slots_[i] != kFree) i = (i + 1) & (slots_.size() - 1);
-      slots_[i] = k;
-    }
+    for (u32 k = 0; k < masks.size(); ++k)
+      slots_[probe_empty(slots_.data(), size - 1, hash(masks[k]), vacant)] = k;
   }
   std::vector<u32> slots_;
 };
