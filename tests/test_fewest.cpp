@@ -678,6 +678,17 @@ TEST(Fewest, ThreadsGiveTheSameAnswer) {
   EXPECT_EQ(ra.jumps, rb.jumps);
 }
 
+namespace {
+// The reference's fewest moves from a single vacancy to one peg anywhere on `b`; -1: none.
+int reference_board_min(const Board& b) {
+  int board_min = -1;
+  for (int s : one_hole_a_class(b))
+    for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
+      if (board_min < 0 || m < board_min) board_min = m;
+  return board_min;
+}
+}  // namespace
+
 // Runs `run` with checkpoints in `dir`, stopped (cancelled) after the first state it writes,
 // then resumed from there and stopped again after the next one, until a run completes: a run
 // killed after each pass and each level of a pass. Returns the completed run's result and how many
@@ -715,10 +726,7 @@ TEST(Fewest, CheckpointsResumeAtEachPass) {
     SCOPED_TRACE(spec);
     BoardPtr board = make_board(spec);
     const Board& b = *board;
-    int board_min = -1;
-    for (int s : one_hole_a_class(b))
-      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
-        if (board_min < 0 || m < board_min) board_min = m;
+    const int board_min = reference_board_min(b);
     for (const bool split : {false, true}) {
       TempDir dir(spec + (split ? "-split" : "-board"));
       int runs = 0;
@@ -883,10 +891,7 @@ TEST(Fewest, SplitSharedByPartsGivesTheReferenceMinimum) {
   for (const std::string& spec : specs) {
     BoardPtr board = make_board(spec);
     const Board& b = *board;
-    int board_min = -1;
-    for (int s : one_hole_a_class(b))
-      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
-        if (board_min < 0 || m < board_min) board_min = m;
+    const int board_min = reference_board_min(b);
     for (int parts : {2, 3}) {
       SCOPED_TRACE(spec + " on " + std::to_string(parts) + " parts");
       SplitExchange ex(parts);
@@ -915,10 +920,7 @@ TEST(Fewest, SplitSharedByPartsResumesOnAnotherNumberOfParts) {
     SCOPED_TRACE(spec);
     BoardPtr board = make_board(spec);
     const Board& b = *board;
-    int board_min = -1;
-    for (int s : one_hole_a_class(b))
-      for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
-        if (board_min < 0 || m < board_min) board_min = m;
+    const int board_min = reference_board_min(b);
     TempDir dir(spec + "-shared");
     int runs = 0;
     for (bool resume = false;; resume = true) {
@@ -986,23 +988,35 @@ TEST(Fewest, ResumeRefusesAnotherProblemOrADamagedState) {
   }
 }
 
-// A pass saved part way whose level file is damaged is refused on resume, naming the file.
-TEST(Fewest, ResumeRefusesADamagedLevelFile) {
-  TempDir dir("level");
-  BoardPtr board = make_board("triangle:6");
+namespace {
+// Runs fewest_board on `board` with checkpoints in `dir`, cancelled at its first state that names
+// level files (a pass saved part way); returns the options that resume it.
+FewestOptions saved_part_way(const BoardPtr& board, const std::filesystem::path& dir) {
   Control c;
   FewestOptions o;
   o.control = &c;
-  o.checkpoint_dir = dir.path.string();
+  o.checkpoint_dir = dir.string();
   o.beam = 0;
   bool part_way = false;
   o.checkpointed = [&](int) {
-    for (const auto& f : std::filesystem::directory_iterator(dir.path))
+    for (const auto& f : std::filesystem::directory_iterator(dir))
       part_way = part_way || f.path().extension() == ".level";
     if (part_way) c.cancel();  // a state naming level files
   };
   EXPECT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
-  ASSERT_TRUE(part_way);
+  EXPECT_TRUE(part_way);
+  o.control = nullptr;
+  o.resume = true;
+  o.checkpointed = nullptr;
+  return o;
+}
+}  // namespace
+
+// A pass saved part way whose level file is damaged is refused on resume, naming the file.
+TEST(Fewest, ResumeRefusesADamagedLevelFile) {
+  TempDir dir("level");
+  BoardPtr board = make_board("triangle:6");
+  FewestOptions o = saved_part_way(board, dir.path);
   std::filesystem::path level;
   for (const auto& f : std::filesystem::directory_iterator(dir.path))
     if (f.path().extension() == ".level" && std::filesystem::file_size(f.path()) > 200)
@@ -1013,16 +1027,35 @@ TEST(Fewest, ResumeRefusesADamagedLevelFile) {
     io.seekp(180);
     io.put('\x5a');
   }
-  Control fresh;
-  o.control = &fresh;
-  o.resume = true;
-  o.checkpointed = nullptr;
   try {
     fewest_board(board, o);
     ADD_FAILURE() << "a damaged level file was taken";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(level.filename().string()), std::string::npos) << e.what();
   }
+}
+
+// A pass saved part way in level files of the mixer before (tagged "PEGFEWL1"): the resume makes
+// that pass again from the state's floor and ends with the reference's board minimum.
+TEST(Fewest, ResumeRedoesAPassSavedByTheMixerBefore) {
+  TempDir dir("old-level");
+  BoardPtr board = make_board("triangle:6");
+  const FewestOptions o = saved_part_way(board, dir.path);
+  int old = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir.path))
+    if (f.path().extension() == ".level") {
+      std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+      io.seekp(0);
+      io.write("PEGFEWL1", 8);
+      ++old;
+    }
+  EXPECT_GT(old, 0);
+  const FewestBoardResult r = fewest_board(board, o);
+  ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+  Problem q{board, single_vacancy(*board, r.start), {Goal::Kind::Hole, r.end, {}}};
+  check_solution(q, r.result, reference_board_min(*board));
+  for (const auto& f : std::filesystem::directory_iterator(dir.path))
+    EXPECT_NE(f.path().extension(), ".level") << f.path();
 }
 
 // The split's searches on 128-bit keys: the same minimum as the 64-bit ones.

@@ -27,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "../core/byte_images.hpp"
 #include "pegsol/board.hpp"
 
 namespace pegsol::census_detail {
@@ -49,15 +50,8 @@ class TableKernel {
     table_.assign(all.size() * static_cast<std::size_t>(bytes_) * 256, 0);
     for (std::size_t q = 0; q < all.size(); ++q) {
       const auto& perm = b.symmetries()[static_cast<std::size_t>(all[q])];
-      for (int i = 0; i < bytes_; ++i)
-        for (int v = 0; v < 256; ++v) {
-          std::uint64_t img = 0;
-          for (int k = 0; k < 8; ++k)
-            if ((v >> k) & 1 && 8 * i + k < n_)
-              img |= std::uint64_t{1} << perm[static_cast<std::size_t>(8 * i + k)];
-          table_[(q * static_cast<std::size_t>(bytes_) + static_cast<std::size_t>(i)) * 256 +
-                 static_cast<std::size_t>(v)] = img;
-        }
+      byte_images(bytes_, n_, &table_[q * static_cast<std::size_t>(bytes_) * 256],
+                  [&](int h) { return std::uint64_t{1} << perm[static_cast<std::size_t>(h)]; });
     }
     holes_ = n_ == 64 ? ~0ull : (1ull << n_) - 1;
     for (const Jump& j : b.jumps()) {

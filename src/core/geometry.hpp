@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bits.hpp"
+#include "byte_images.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/holeset.hpp"
 
@@ -146,16 +147,12 @@ class Geometry {
     }
     if (!kUseTables) return;
     sym_table_.assign(sym_perm_.size() * kBytes * 256, Pos{});
-    // Each entry is the entry without its lowest bit plus that bit's image.
     for (std::size_t s = 0; s < sym_perm_.size(); ++s)
-      for (int byte = 0; byte < kBytes; ++byte) {
-        Pos* t = &sym_table_[(s * kBytes + static_cast<std::size_t>(byte)) * 256];
-        for (int v = 1; v < 256; ++v) {
-          int low = std::countr_zero(static_cast<unsigned>(v)), from = byte * 8 + low;
-          t[v] = t[v & (v - 1)];
-          if (holes_.test(from)) t[v].set(sym_perm_[s][static_cast<std::size_t>(from)]);
-        }
-      }
+      byte_images(kBytes, W, &sym_table_[s * kBytes * 256], [&](int from) {
+        Pos img;
+        if (holes_.test(from)) img.set(sym_perm_[s][static_cast<std::size_t>(from)]);
+        return img;
+      });
   }
 
   const Board* board_;

@@ -28,7 +28,10 @@
 #include <malloc.h>  // malloc_trim
 #endif
 
+#include "../core/byte_images.hpp"
+#include "../core/hash.hpp"
 #include "../core/pool.hpp"
+#include "../core/probe.hpp"
 #include "mapped.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"

@@ -47,13 +47,17 @@ struct WideEntry {
 using Entry = std::conditional_t<kPacked, PackedEntry, WideEntry>;
 static_assert(!kPacked || sizeof(Entry) == 2 * sizeof(Bits));
 
-// The fixed hash of a position: its low bits pick a slot, its top bits a shard.
+// The fixed hash of a position (core/hash.hpp's mixer): its low bits pick a slot, its top bits a
+// shard. Neither the answer nor the solution found depends on it: a level's content is a set,
+// and every choice among its entries (the meeting, a path's step, a beam's cut) goes by key.
+// (Before 2026-11-27 it had a mixer of its own; the level files of a checkpoint say which.)
 inline std::uint64_t mix(Bits key) {
-  std::uint64_t x = fold(key) * 0x9E3779B97F4A7C15ull;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 32;
-  return x;
+  return mix64(fold(key));
+}
+
+// An empty slot of a LevelMap.
+inline bool vacant(const Entry& e) {
+  return e.key == 0;
 }
 
 // A hash table from positions to states, open addressing with linear probing, a fixed hash so
@@ -92,14 +96,11 @@ class LevelMap {
       return false;
     }
     if (slots_.empty()) return false;
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      const Entry& e = slots_[i];
-      if (e.key == key) {
-        out = e;
-        return true;
-      }
-      if (e.key == 0) return false;
-    }
+    const Entry& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant,
+                                       [&](const Entry& x) { return x.key == key; })];
+    if (e.key == 0) return false;
+    out = e;
+    return true;
   }
 
   // Keeps the cheaper state; at equal cost the union of the landing sets.
@@ -107,27 +108,21 @@ class LevelMap {
   void merge(Bits key, std::uint32_t cost, Bits land, Grow&& grow) {
     if ((size_ + 1) * 8 > slots_.size() * 5)
       rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      Entry& e = slots_[i];
-      if (e.key == key) {
-        if (cost < e.cost()) {
-          e.set(cost, land);
-        } else if (cost == e.cost()) {
-          e.add_land(land);
-        }
-        return;
-      }
-      if (e.key == 0) {
-        e = Entry::make(key, cost, land);
-        ++size_;
-        return;
-      }
+    Entry& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant,
+                                 [&](const Entry& x) { return x.key == key; })];
+    if (e.key == 0) {
+      e = Entry::make(key, cost, land);
+      ++size_;
+    } else if (cost < e.cost()) {
+      e.set(cost, land);
+    } else if (cost == e.cost()) {
+      e.add_land(land);
     }
   }
 
   // Brings the key's first slot into cache before merge() needs it.
   void prefetch(Bits key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[slot(key)]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[mix(key) & mask_]);
   }
 
   // Room for `n` positions without growing.
@@ -221,20 +216,15 @@ class LevelMap {
   }
 
  private:
-  std::size_t slot(Bits key) const { return static_cast<std::size_t>(mix(key)) & mask_; }
-
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
     grow(n * sizeof(Entry));
     MappedArray<Entry> old = std::move(slots_);
     slots_ = MappedArray<Entry>(n);  // zero-filled: every slot empty
     mask_ = n - 1;
-    for (const Entry& e : old) {
-      if (e.key == 0) continue;
-      std::size_t i = slot(e.key);
-      while (slots_[i].key != 0) i = (i + 1) & mask_;
-      slots_[i] = e;
-    }
+    rehash_into(
+        old.data(), old.size(), slots_.data(), mask_, vacant,
+        [](const Entry& e) { return mix(e.key); }, [] {});
   }
 
   MappedArray<Entry> slots_;
@@ -359,15 +349,7 @@ struct Geometry {
     }
     auto build = [&](const std::vector<int>& p) {
       std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
-      for (int by = 0; by < bytes; ++by)
-        for (int v = 0; v < 256; ++v) {
-          Bits img = 0;
-          for (int k = 0; k < 8; ++k) {
-            int h = by * 8 + k;
-            if (h < n && (v >> k & 1)) img |= bit(p[static_cast<std::size_t>(h)]);
-          }
-          tab[static_cast<std::size_t>(by * 256 + v)] = img;
-        }
+      byte_images(bytes, n, tab.data(), [&](int h) { return bit(p[static_cast<std::size_t>(h)]); });
       return tab;
     };
     for (std::size_t g = 0; g < perm.size(); ++g) {
@@ -804,6 +786,22 @@ std::size_t tables_budget(const FewestOptions& o) {
   return all - std::min(all / 4, std::size_t{32} << 20);
 }
 
+// The first word of a level file (Search::write_frontier): "PEGFEWL2", levels sharded by mix().
+// "PEGFEWL1" marks the files of the mixer before 2026-11-27: their shards are not this build's,
+// so a resume makes their pass again (the state's floor and best solution stand).
+constexpr std::uint64_t kLevelTag = 0x324c574546474550ull;     // "PEGFEWL2"
+constexpr std::uint64_t kOldLevelTag = 0x314c574546474550ull;  // "PEGFEWL1"
+
+// Whether the file at `path` is a level file of the mixer before (kOldLevelTag).
+bool old_level_file(const std::string& path) {
+  std::uint64_t tag = 0;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  const bool read = std::fread(&tag, sizeof tag, 1, f) == 1;
+  std::fclose(f);
+  return read && tag == kOldLevelTag;
+}
+
 // A state looked up in a level: its cost and L in the frame of the position asked for.
 struct State {
   std::uint32_t cost = kNoCost;
@@ -1027,11 +1025,8 @@ class Search {
   }
 
  private:
-  static constexpr std::uint64_t kLevelTag = 0x314c574546474550ull;  // "PEGFEWL1"
-
   static std::uint64_t entry_digest(std::uint64_t h, const Entry& e) {
-    return (h ^ mix(e.key) ^ (fold(e.land()) * 0x9E3779B97F4A7C15ull) ^ e.cost()) *
-           0x100000001b3ull;
+    return (h ^ mix(e.key) ^ (fold(e.land()) * kGolden) ^ e.cost()) * 0x100000001b3ull;
   }
 
   // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
@@ -1944,6 +1939,9 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
   so.checkpoint_dir.clear();
   so.resume = false;
   PassHooks h = checkpoint_hooks(ck, o, t0);
+  if (st.pass.on && (old_level_file(o.checkpoint_dir + "/" + st.pass.ffile) ||
+                     old_level_file(o.checkpoint_dir + "/" + st.pass.bfile)))
+    end_pass(o.checkpoint_dir, st);  // levels of the mixer before: the pass is made again
   const PassState resume = st.pass;
   // Outlives the hooks: search() below calls on_level, which reads and sets it.
   double last_level_save = o.control->elapsed_seconds();
