@@ -15,43 +15,24 @@
 #include "pegsol/fewest.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
-#include <bit>
-#include <functional>
-#include <limits>
-#include <optional>
 #include <stdexcept>
-#include <type_traits>
+#include <string>
+#include <vector>
 
-#if defined(__GLIBC__)
-#include <malloc.h>  // malloc_trim
-#endif
-
-#include "../core/byte_images.hpp"
-#include "../core/hash.hpp"
-#include "../core/pool.hpp"
-#include "../core/probe.hpp"
 #include "mapped.hpp"
+#include "passes.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
-#include "spill.hpp"
-#include "state.hpp"
+#include "split.hpp"
 
 namespace pegsol {
 
 namespace {
 
-using fewest_detail::Checkpoints;
-using fewest_detail::FewestState;
-using fewest_detail::MappedArray;
-using fewest_detail::PairState;
-using fewest_detail::PassState;
-using fewest_detail::problem_identity;
-using fewest_detail::SpillFile;
-using fewest_detail::SpillLedger;
-
-constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();
+using fewest_detail::kHoles;
+using fewest_detail::Narrow;
+using fewest_detail::trim_heap;
+using fewest_detail::Wide;
 
 // A control to run under: the caller's, or a local one without limits.
 struct Under {
@@ -59,55 +40,6 @@ struct Under {
   const Control* c;
   explicit Under(const Control* given) : c(given ? given : &local) {}
 };
-
-// Gives the heap's free memory back to the system: what a first solver or a level's small tables
-// freed would otherwise stay in the process beside the tables mapped apart.
-void trim_heap() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-// Positions as 64-bit keys: boards of at most 64 holes.
-namespace narrow {
-using Bits = std::uint64_t;
-constexpr int kWidth = 64;
-constexpr int kHoles = 58;  // the cost takes the top 6 bits of an entry's landing set
-constexpr bool kPacked = true;
-inline int pop(Bits x) {
-  return std::popcount(x);
-}
-inline int ctz(Bits x) {
-  return std::countr_zero(x);
-}
-inline std::uint64_t fold(Bits x) {
-  return x;
-}
-#include "fewest_engine.ipp"
-#include "fewest_split.ipp"
-}  // namespace narrow
-
-// Positions as 128-bit keys: boards of 65 to 128 holes (triangle:11 and 12, ...).
-namespace wide {
-__extension__ typedef unsigned __int128 Bits;
-constexpr int kWidth = 128;
-constexpr int kHoles = 128;
-constexpr bool kPacked = false;
-inline int pop(Bits x) {
-  return std::popcount(static_cast<std::uint64_t>(x)) +
-         std::popcount(static_cast<std::uint64_t>(x >> 64));
-}
-inline int ctz(Bits x) {
-  const auto lo = static_cast<std::uint64_t>(x);
-  return lo ? std::countr_zero(lo) : 64 + std::countr_zero(static_cast<std::uint64_t>(x >> 64));
-}
-inline std::uint64_t fold(Bits x) {
-  return static_cast<std::uint64_t>(x) ^
-         (static_cast<std::uint64_t>(x >> 64) * 0xD6E8FEB86659FD93ull);
-}
-#include "fewest_engine.ipp"
-#include "fewest_split.ipp"
-}  // namespace wide
 
 }  // namespace
 
@@ -124,7 +56,7 @@ SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
   s.final = rep.ok ? rep.final : p.start;
   s.nodes = r.positions;
   s.seconds = r.seconds;
-  s.width = p.board->size() <= narrow::kHoles ? narrow::kWidth : wide::kWidth;
+  s.width = p.board->size() <= kHoles<Narrow> ? 64 : 128;
   s.stop = r.stop;
   return s;
 }
@@ -149,9 +81,9 @@ namespace {
 
 // An InputError for a board wider than the widest keys.
 void check_width(const Board& b) {
-  if (b.size() > wide::kHoles)
+  if (b.size() > kHoles<Wide>)
     throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(b.size()) +
-                     " holes; the search takes boards of at most " + std::to_string(wide::kHoles));
+                     " holes; the search takes boards of at most " + std::to_string(kHoles<Wide>));
 }
 
 }  // namespace
@@ -206,10 +138,10 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
   const std::vector<Jump> known = dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{};
   dfs = SolveResult{};
   trim_heap();
-  if (b.size() <= narrow::kHoles && !o.wide_keys)
-    narrow::run_problem(p, o, r, known);
+  if (b.size() <= kHoles<Narrow> && !o.wide_keys)
+    fewest_detail::run_problem<Narrow>(p, o, r, known);
   else
-    wide::run_problem(p, o, r, known);
+    fewest_detail::run_problem<Wide>(p, o, r, known);
   return r;
 }
 
@@ -224,9 +156,9 @@ std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
-  if (b.size() <= narrow::kHoles && !o.wide_keys)
-    return narrow::polish(b, narrow::to_bits(p.start), jumps, o);
-  return wide::polish(b, wide::to_bits(p.start), jumps, o);
+  if (b.size() <= kHoles<Narrow> && !o.wide_keys)
+    return fewest_detail::polish(b, fewest_detail::to_bits<Narrow>(p.start), jumps, o);
+  return fewest_detail::polish(b, fewest_detail::to_bits<Wide>(p.start), jumps, o);
 }
 
 FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
@@ -255,13 +187,13 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   }
   trim_heap();
   FewestBoardResult out;
-  const bool narrow_keys = b.size() <= narrow::kHoles && !o.wide_keys;
+  const bool narrow_keys = b.size() <= kHoles<Narrow> && !o.wide_keys;
   if (o.split)
-    narrow_keys ? narrow::run_board_split(b, o, out.result, known)
-                : wide::run_board_split(b, o, out.result, known);
+    narrow_keys ? fewest_detail::run_board_split<Narrow>(b, o, out.result, known)
+                : fewest_detail::run_board_split<Wide>(b, o, out.result, known);
   else
-    narrow_keys ? narrow::run_board(b, o, out.result, known)
-                : wide::run_board(b, o, out.result, known);
+    narrow_keys ? fewest_detail::run_board<Narrow>(b, o, out.result, known)
+                : fewest_detail::run_board<Wide>(b, o, out.result, known);
   if (!out.result.jumps.empty()) {
     // The vacancy: the one hole the first jump fills that no jump emptied before.
     HoleSet start(b.size(), true);

@@ -11,8 +11,19 @@
 #ifndef __EMSCRIPTEN__
 #include <sys/mman.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
 
 namespace pegsol::fewest_detail {
+
+// Gives the heap's free memory back to the system: what a first solver or a level's small tables
+// freed would otherwise stay in the process beside the tables mapped apart.
+inline void trim_heap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 // A fixed-size array of trivially copyable T, zero-filled when made. Its pages are mapped for it
 // alone and unmapped when it is freed, so that the memory a search books is the memory it holds:

@@ -1,6 +1,20 @@
 // SPDX-License-Identifier: MIT
-// The board minimum split by start class and end class (FewestOptions::split), included by
-// fewest.cpp after fewest_engine.ipp once per key width.
+// The fewest-moves board minimum split by start class and end class (FewestOptions::split).
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bound.hpp"
+#include "keys.hpp"
+#include "passes.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+#include "pegsol/invariants.hpp"
+#include "state.hpp"
+
+namespace pegsol::fewest_detail {
 
 // The board's fewest moves over every single-vacancy-to-one-peg pair, one search per start class
 // and end class (classes of holes under the board's symmetries; a pair that the position class
@@ -9,6 +23,7 @@
 // under a cap, the least floor of the open pairs: a pair's passes run until its floor passes the
 // cap, it meets, or its floor reaches the best solution found so far (its limit). A pair whose
 // floor reaches the best solution is settled; when every pair is, the best is the fewest.
+template <class Bits>
 void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
                      const std::vector<Jump>& known) {
   const int n = b.size();
@@ -22,11 +37,11 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   std::vector<int> classes;
   for (int h = 0; h < n; ++h)
     if (rep[static_cast<std::size_t>(h)] == h) classes.push_back(h);
-  const Bits full = n == kWidth ? ~Bits{0} : bit(n) - 1;
+  const Bits full = n == kWidth<Bits> ? ~Bits{0} : bit<Bits>(n) - 1;
   auto orbit = [&](int c) {
     Bits out = 0;
     for (int h = 0; h < n; ++h)
-      if (rep[static_cast<std::size_t>(h)] == c) out |= bit(h);
+      if (rep[static_cast<std::size_t>(h)] == c) out |= bit<Bits>(h);
     return out;
   };
   std::vector<PairState> pairs;
@@ -57,7 +72,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
     std::vector<Bits> starts, goals;
     for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
     for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
-    const Bound bound(b, starts, goals, -1);
+    const Bound<Bits> bound(b, starts, goals, -1);
     int least = -1;
     for (Bits s0 : starts) {
       const int f = bound.forward(s0);
@@ -155,7 +170,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       std::vector<Bits> starts, goals;
       for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
       for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
-      PassHooks h;
+      PassHooks<Bits> h;
       h.start_floor = p.floor;
       h.cap = cap;
       h.on_pass = [&](int floor, const std::vector<Jump>& found, std::uint64_t pos) {
@@ -165,7 +180,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       };
       po.beam = p.floor == 0 ? o.beam : 0;  // the beam once a pair, on its first sweep
       FewestResult pr;
-      search(b, starts, goals, nullptr, po, pr, best, false, &h);
+      search<Bits>(b, starts, goals, nullptr, po, pr, best, false, &h);
       positions += pr.positions;
       own += pr.positions;
       if (!pr.jumps.empty() && (best.empty() || count_moves(pr.jumps) < best_moves()))
@@ -209,3 +224,5 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   r.lower_bound = r.moves;
   r.proven = true;
 }
+
+}  // namespace pegsol::fewest_detail

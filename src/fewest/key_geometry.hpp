@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// The fewest-moves search's board as key masks and the symmetry group it keeps, as byte tables.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "../core/byte_images.hpp"
+#include "keys.hpp"
+#include "pegsol/board.hpp"
+#include "pegsol/holeset.hpp"
+
+namespace pegsol::fewest_detail {
+
+// The board as kWidth-bit masks and the symmetry group the search keeps, as byte tables.
+template <class Bits>
+struct KeyGeometry {
+  int n = 0;
+  std::vector<Jump> jumps;
+  std::vector<Bits> fo, t, all;             // per jump: from|over, to, from|over|to
+  std::vector<std::vector<int>> perm, inv;  // group elements and their inverses (perm[0]: identity)
+  // table[g][b * 256 + v]: image under g of byte b holding v.
+  std::vector<std::vector<Bits>> table, inv_table;
+  int bytes = 0;
+  // Images of each jump's three holes and of each hole: a jump's child has the images
+  // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
+  std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * kWidth + h]
+  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
+  std::vector<int> into, into_begin;
+  Bits full = 0;  // every hole
+
+  KeyGeometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
+    if (n > kHoles<Bits>)
+      throw std::logic_error("fewest moves: board " + b.name() + " is wider than its keys");
+    jumps = b.jumps();
+    for (const Jump& j : jumps) {
+      fo.push_back(bit<Bits>(j.from) | bit<Bits>(j.over));
+      t.push_back(bit<Bits>(j.to));
+      all.push_back(bit<Bits>(j.from) | bit<Bits>(j.over) | bit<Bits>(j.to));
+    }
+    perm = group;
+    bytes = (n + 7) / 8;
+    for (const auto& p : perm) {
+      std::vector<int> q(p.size());
+      for (std::size_t h = 0; h < p.size(); ++h)
+        q[static_cast<std::size_t>(p[h])] = static_cast<int>(h);
+      inv.push_back(q);
+    }
+    auto build = [&](const std::vector<int>& p) {
+      std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
+      byte_images(bytes, n, tab.data(),
+                  [&](int h) { return bit<Bits>(p[static_cast<std::size_t>(h)]); });
+      return tab;
+    };
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      table.push_back(build(perm[g]));
+      inv_table.push_back(build(inv[g]));
+    }
+    full = n == kWidth<Bits> ? ~Bits{0} : bit<Bits>(n) - 1;
+    into_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int h = 0; h < n; ++h) {
+      into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
+      for (std::size_t j = 0; j < jumps.size(); ++j)
+        if (jumps[j].to == h) into.push_back(static_cast<int>(j));
+    }
+    into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
+    hole_image.assign(perm.size() * kWidth<Bits>, 0);
+    for (std::size_t g = 0; g < perm.size(); ++g) {
+      for (const Jump& j : jumps)
+        jump_image.push_back(bit<Bits>(perm[g][static_cast<std::size_t>(j.from)]) |
+                             bit<Bits>(perm[g][static_cast<std::size_t>(j.over)]) |
+                             bit<Bits>(perm[g][static_cast<std::size_t>(j.to)]));
+      for (int h = 0; h < n; ++h)
+        hole_image[g * kWidth<Bits> + static_cast<std::size_t>(h)] =
+            bit<Bits>(perm[g][static_cast<std::size_t>(h)]);
+    }
+  }
+
+  int group_size() const { return static_cast<int>(perm.size()); }
+
+  static Bits apply(const std::vector<Bits>& tab, int bytes, Bits x) {
+    Bits r = 0;
+    for (int by = 0; by < bytes; ++by)
+      r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>((x >> (8 * by)) & 255))];
+    return r;
+  }
+  Bits image(int g, Bits x) const { return apply(table[static_cast<std::size_t>(g)], bytes, x); }
+  Bits preimage(int g, Bits x) const {
+    return apply(inv_table[static_cast<std::size_t>(g)], bytes, x);
+  }
+
+  // The canonical form of (pegs, land): the least image of the pegs, and the union of the landing
+  // sets' images under every element giving it (so the stored L is closed under the key's own
+  // symmetries: a symmetric path reaches the same key with the mirrored L).
+  std::pair<Bits, Bits> canonical(Bits pegs, Bits land) const {
+    if (perm.size() == 1) return {pegs, land};
+    std::array<Bits, 48> img{};
+    Bits best = pegs;
+    for (int g = 0; g < group_size(); ++g) {
+      img[static_cast<std::size_t>(g)] = g == 0 ? pegs : image(g, pegs);
+      best = std::min(best, img[static_cast<std::size_t>(g)]);
+    }
+    Bits l = 0;
+    for (int g = 0; g < group_size(); ++g)
+      if (img[static_cast<std::size_t>(g)] == best) l |= g == 0 ? land : image(g, land);
+    return {best, l};
+  }
+
+  // The canonical key of `pegs` and an element g with image(g, pegs) == key.
+  std::pair<Bits, int> canonical_key(Bits pegs) const {
+    Bits best = pegs;
+    int arg = 0;
+    for (int g = 1; g < group_size(); ++g) {
+      Bits i = image(g, pegs);
+      if (i < best) {
+        best = i;
+        arg = g;
+      }
+    }
+    return {best, arg};
+  }
+};
+
+template <class Bits>
+Bits to_bits(const HoleSet& s) {
+  Bits b = 0;
+  for (int h : s.members()) b |= bit<Bits>(h);
+  return b;
+}
+
+// The symmetries of `b` that map each of the sets to itself.
+template <class Bits>
+std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits>>& sets,
+                                      bool symmetry) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : b.symmetries()) {
+    if (!out.empty() && !symmetry) break;
+    KeyGeometry<Bits> one(b, {p});
+    bool keeps = true;
+    for (const auto& set : sets) {
+      std::vector<Bits> img;
+      for (Bits x : set) img.push_back(one.image(0, x));
+      std::vector<Bits> a = set;
+      std::sort(a.begin(), a.end());
+      std::sort(img.begin(), img.end());
+      keeps = keeps && a == img;
+    }
+    if (keeps) out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace pegsol::fewest_detail

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: MIT
+// The fewest-moves level pass: the bidirectional search between starts and goals over
+// (moves, landing holes) states, its beam, its meeting and its path, its level files. One class
+// of one idea, large because its parts (the expansion by shards and threads, spilling, the level
+// files, the join, the path walk) all work on its levels under its one memory budget.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../core/pool.hpp"
+#include "bound.hpp"
+#include "key_geometry.hpp"
+#include "keys.hpp"
+#include "level_map.hpp"
+#include "mapped.hpp"
+#include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
+#include "spill.hpp"
+#include "state.hpp"
+
+namespace pegsol::fewest_detail {
+
+// The bytes a search's tables and buffers may hold: the control's memory budget (8 GiB when it
+// has none) less what the process holds besides (its code, stacks and small allocations: a
+// quarter of the budget, at most 32 MiB), so that the process keeps within the budget.
+inline std::size_t tables_budget(const FewestOptions& o) {
+  const std::size_t all =
+      o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+  return all - std::min(all / 4, std::size_t{32} << 20);
+}
+
+// The first word of a level file (Search::write_frontier): "PEGFEWL2", levels sharded by mix().
+// "PEGFEWL1" marks the files of the mixer before 2026-11-27: their shards are not this build's,
+// so a resume makes their pass again (the state's floor and best solution stand).
+constexpr std::uint64_t kLevelTag = 0x324c574546474550ull;     // "PEGFEWL2"
+constexpr std::uint64_t kOldLevelTag = 0x314c574546474550ull;  // "PEGFEWL1"
+
+// Whether the file at `path` is a level file of the mixer before (kOldLevelTag).
+inline bool old_level_file(const std::string& path) {
+  std::uint64_t tag = 0;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  const bool read = std::fread(&tag, sizeof tag, 1, f) == 1;
+  std::fclose(f);
+  return read && tag == kOldLevelTag;
+}
+
+// A state looked up in a level: its cost and L in the frame of the position asked for.
+template <class Bits>
+struct State {
+  std::uint32_t cost = kNoCost;
+  Bits land = 0;
+};
+
+// A child waiting for its merge.
+template <class Bits>
+struct Child {
+  Bits key, land;
+  std::uint32_t cost;
+};
+
+// The bidirectional level pass between a set of starts (all with the same peg count) and a set of
+// goals (all with the same peg count).
+template <class Bits>
+class Search {
+ public:
+  // With a bound, positions whose cost plus bound exceeds `limit` are dropped.
+  Search(const KeyGeometry<Bits>& geo, const FewestOptions& o, const Bound<Bits>* bound = nullptr,
+         std::uint32_t limit = kNoCost)
+      : geo_(geo),
+        o_(o),
+        bound_(bound),
+        limit_(bound ? limit : kNoCost),
+        fwd_(static_cast<std::size_t>(geo.n + 1)),
+        bwd_(static_cast<std::size_t>(geo.n + 1)),
+        threads_(o.threads > 0 ? o.threads : default_threads()),
+        out_(static_cast<std::size_t>(threads_),
+             std::vector<std::vector<Child<Bits>>>(static_cast<std::size_t>(Level<Bits>::kShards))),
+        read_(static_cast<std::size_t>(threads_)),
+        dropped_(static_cast<std::size_t>(threads_), kNoCost) {
+    budget_ = tables_budget(o);
+    ledger_.limit = o.spill_limit;
+  }
+
+  void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
+    fl_ = pop(starts.front());
+    bh_ = pop(goals.front());
+    for (Bits s : starts) insert(level(fwd_, fl_), s, 0, 0);
+    for (Bits g : goals) insert(level(bwd_, bh_), g, 0, 0);
+    top_ = fl_;
+    bottom_ = bh_;
+  }
+
+  // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
+  int run() {
+    may_release_ = true;
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
+      const bool backward = level(fwd_, fl_).size() > level(bwd_, bh_).size();
+      if (backward)
+        expand_backward();
+      else
+        expand_forward();
+      report(false);
+      if (on_level && fl_ > bh_) on_level(backward);
+    }
+    return join();
+  }
+
+  // A beam down the forward side alone: each level cut to the `width` positions of least cost
+  // plus bound. Returns the moves of the solution it finds (path() gives it), or -1.
+  int run_beam(std::size_t width) {
+    while (fl_ > bh_) {
+      if (level(fwd_, fl_).size() == 0) return -1;
+      expand_forward();
+      Level<Bits>& lv = level(fwd_, fl_);
+      if (lv.size() > width) {
+        const std::size_t cut_bytes = lv.size() * sizeof(std::pair<std::uint32_t, Entry<Bits>>);
+        grow(cut_bytes);  // the cut's array, booked while it lives
+        struct Unbook {
+          Search<Bits>& s;
+          std::size_t n;
+          ~Unbook() { s.bytes_ -= n; }
+        } unbook{*this, cut_bytes};
+        std::vector<std::pair<std::uint32_t, Entry<Bits>>> all;
+        all.reserve(lv.size());
+        lv.for_each([&](const Entry<Bits>& e) {
+          all.emplace_back(e.cost() + static_cast<std::uint32_t>(bound_->forward(e.key, e.land())),
+                           e);
+        });
+        auto less = [](const auto& a, const auto& b) {
+          return a.first != b.first ? a.first < b.first : a.second.key < b.second.key;
+        };
+        std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(width), all.end(),
+                         less);
+        release(lv);
+        for (std::size_t i = 0; i < width; ++i) {
+          const Entry<Bits>& e = all[i].second;
+          merge(lv.shard(Level<Bits>::shard_of(e.key)), e.key, e.cost(), e.land());
+        }
+      }
+      report(false);
+    }
+    return join();
+  }
+
+  // The least cost any solution has, from the levels done so far. Under a limit the levels
+  // hold only the solutions within it; every other one costs more than the limit.
+  int lower_bound() const {
+    int f = fmin_, b = bmin_;
+    int lb = std::max({f, b, f + b - 1});
+    if (top_ > bottom_) lb = std::max(lb, 1);
+    if (limit_ != kNoCost) lb = std::min(lb, static_cast<int>(limit_) + 1);
+    return lb;
+  }
+
+  // The least cost plus bound of a dropped position (kNoCost: none was dropped). Every solution
+  // the pass did not see costs at least this much.
+  std::uint32_t dropped() const { return *std::min_element(dropped_.begin(), dropped_.end()); }
+
+  std::uint64_t positions() const { return positions_; }
+  std::uint64_t spill_peak() const { return ledger_.peak.load(); }
+
+  // Whether the pass released levels it had expanded: its bounds stand, but path() cannot
+  // walk a solution back.
+  bool released() const { return released_; }
+  // A position where run() found its answer (canonical form): one whose two sides' costs add up
+  // to it when there is one, so that any fewest path to it and any from it join into a solution
+  // with that many moves, and otherwise the answer's own (a move crosses it).
+  Bits meeting() const {
+    const std::uint32_t best = meet_fcost_ + meet_bcost_ - (meet_hole_ >= 0 ? 1 : 0);
+    return plain_cost_ == best ? plain_meet_ : meet_;
+  }
+  // Releases every level (the pass is over).
+  void release_all() {
+    for (Level<Bits>& lv : fwd_) release(lv);
+    for (Level<Bits>& lv : bwd_) release(lv);
+  }
+
+  // Called after each level the pass makes (true: a backward one), for checkpoints.
+  std::function<void(bool)> on_level;
+
+  // Writes one side's last level to `path`, a new file flushed to disk: a header (a tag, the
+  // entry's bytes, the shards and each shard's count), each shard's entries in key order, and
+  // a digest of the entries.
+  void write_frontier(bool backward, const std::string& path) {
+    const Level<Bits>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw InputError("checkpoint " + path + ": cannot create it");
+    std::uint64_t head[3 + Level<Bits>::kShards] = {kLevelTag, sizeof(Entry<Bits>),
+                                                    Level<Bits>::kShards};
+    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) head[3 + d] = lv.shard(d).size();
+    bool ok = std::fwrite(head, sizeof head, 1, f) == 1;
+    std::uint64_t digest = 0;
+    std::vector<Entry<Bits>> buf;
+    for (std::size_t d = 0; d < Level<Bits>::kShards && ok; ++d) {
+      const LevelMap<Bits>& m = lv.shard(d);
+      auto put = [&](const Entry<Bits>* e, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) digest = entry_digest(digest, e[k]);
+        ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry<Bits>), n, f) == n);
+      };
+      if (m.sorted()) {
+        for (std::size_t b = 0; b < m.size(); b += LevelMap<Bits>::kChunk) {
+          std::vector<Entry<Bits>> chunk;
+          m.for_range(
+              b, std::min(m.size(), b + LevelMap<Bits>::kChunk),
+              [&](const Entry<Bits>& e) { chunk.push_back(e); }, buf);
+          put(chunk.data(), chunk.size());
+        }
+      } else {
+        const std::size_t copy = m.size() * sizeof(Entry<Bits>);
+        grow(copy);  // the shard's entries sorted apart, booked while they live
+        struct Unbook {
+          Search<Bits>& s;
+          std::size_t n;
+          ~Unbook() { s.bytes_ -= n; }
+        } unbook{*this, copy};
+        std::vector<Entry<Bits>> all;
+        all.reserve(m.size());
+        m.for_each([&](const Entry<Bits>& e) { all.push_back(e); });
+        std::sort(all.begin(), all.end(),
+                  [](const Entry<Bits>& a, const Entry<Bits>& b) { return a.key < b.key; });
+        put(all.data(), all.size());
+      }
+    }
+    ok = ok && std::fwrite(&digest, sizeof digest, 1, f) == 1 && std::fflush(f) == 0 &&
+         ::fsync(fileno(f)) == 0;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) throw InputError("checkpoint " + path + ": cannot write it");
+  }
+
+  // The pass part way, for a checkpoint (the file names are the caller's).
+  PassState pass_state() const {
+    PassState ps;
+    ps.on = true;
+    ps.limit = static_cast<int>(limit_);
+    ps.fl = fl_;
+    ps.bh = bh_;
+    ps.fmin = fmin_;
+    ps.bmin = bmin_;
+    ps.dropped = dropped();
+    ps.positions = positions_;
+    return ps;
+  }
+
+  // Goes on with a pass saved part way (instead of seed()): its last levels read back from the
+  // files `ps` names in `dir`. The levels before them are gone, so a meeting's solution is
+  // rebuilt by searches of its own. Throws InputError when a file is missing or damaged.
+  void restore(const PassState& ps, const std::string& dir) {
+    fl_ = top_ = ps.fl;
+    bh_ = bottom_ = ps.bh;
+    fmin_ = ps.fmin;
+    bmin_ = ps.bmin;
+    dropped_[0] = ps.dropped;
+    read_frontier(level(fwd_, fl_), dir + "/" + ps.ffile);
+    read_frontier(level(bwd_, bh_), dir + "/" + ps.bfile);
+    positions_ = ps.positions;
+    released_ = true;
+  }
+
+  // The moves of a solution known before the pass, for the progress reports.
+  void set_best_found(int moves) { best_found_ = moves; }
+  // A lower bound proven before the pass, for the progress reports.
+  void set_floor(int moves) { floor_ = moves; }
+
+  // The jumps of a solution of `best` moves through the meeting position found by run().
+  std::vector<Jump> path() const {
+    std::vector<Jump> front = side_path<false>(meet_, meet_fcost_, meet_hole_);
+    std::vector<Jump> back = side_path<true>(meet_, meet_bcost_, meet_hole_);
+    front.insert(front.end(), back.begin(), back.end());
+    return front;
+  }
+
+ private:
+  static std::uint64_t entry_digest(std::uint64_t h, const Entry<Bits>& e) {
+    return (h ^ mix(e.key) ^ (fold(e.land()) * kGolden) ^ e.cost()) * 0x100000001b3ull;
+  }
+
+  // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
+  void read_frontier(Level<Bits>& lv, const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("--resume: the level file " + path + " is missing");
+    auto bad = [&](const std::string& why) {
+      std::fclose(f);
+      return InputError("--resume: the level file " + path + " " + why);
+    };
+    std::uint64_t head[3 + Level<Bits>::kShards];
+    if (std::fread(head, sizeof head, 1, f) != 1 || head[0] != kLevelTag ||
+        head[1] != sizeof(Entry<Bits>) || head[2] != Level<Bits>::kShards)
+      throw bad("is not a level of this build's search");
+    std::uint64_t digest = 0;
+    std::vector<Entry<Bits>> buf(LevelMap<Bits>::kChunk);
+    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
+      LevelMap<Bits>& m = lv.shard(d);
+      const std::size_t count = head[3 + d];
+      std::uint64_t offset = 0;
+      const std::shared_ptr<SpillFile>* file = nullptr;
+      if (spilling() && count > 0) {
+        file = &lv.file(o_.spill_dir, ledger_);
+        offset = (*file)->size();
+      }
+      for (std::size_t done = 0; done < count;) {
+        const std::size_t n = std::min(buf.size(), count - done);
+        if (std::fread(buf.data(), sizeof(Entry<Bits>), n, f) != n) throw bad("is cut short");
+        for (std::size_t k = 0; k < n; ++k) {
+          digest = entry_digest(digest, buf[k]);
+          if (!file) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
+        }
+        if (file) (*file)->append(buf.data(), n * sizeof(Entry<Bits>));
+        done += n;
+      }
+      if (file) m.adopt(*file, offset, count);
+    }
+    std::uint64_t stored = 0;
+    if (std::fread(&stored, sizeof stored, 1, f) != 1 || stored != digest)
+      throw bad("does not match its digest (damaged)");
+    std::fclose(f);
+  }
+
+  static Level<Bits>& level(std::vector<Level<Bits>>& v, int k) {
+    return v[static_cast<std::size_t>(k)];
+  }
+  static const Level<Bits>& level(const std::vector<Level<Bits>>& v, int k) {
+    return v[static_cast<std::size_t>(k)];
+  }
+
+  // Counts `more` bytes against the budget (from any thread).
+  void grow(std::size_t more) {
+    if (bytes_.fetch_add(more) + more > budget_) {
+      bytes_ -= more;
+      throw Stopped(StopReason::Memory);
+    }
+  }
+
+  // Merges into one shard, keeping the byte and position counts.
+  void merge(LevelMap<Bits>& m, Bits key, std::uint32_t cost, Bits land) {
+    std::size_t before = m.size(), old_bytes = m.bytes();
+    m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
+    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    positions_ += m.size() - before;
+  }
+
+  void insert(Level<Bits>& lv, Bits pegs, std::uint32_t cost, Bits land) {
+    auto [key, l] = geo_.canonical(pegs, land);
+    merge(lv.shard(Level<Bits>::shard_of(key)), key, cost, l);
+  }
+
+  static std::uint32_t min_cost(const Level<Bits>& m) {
+    std::uint32_t c = kNoCost;
+    m.for_each([&](const Entry<Bits>& e) { c = std::min(c, e.cost()); });
+    return c;
+  }
+
+  // Every child of the level `src` into `dst`: Backward takes jumps back. The parent's images
+  // under the group are made once; each child's come from them by the jump's images. Rounds of
+  // one slot range per thread: the threads make the children of their ranges, sorted by the
+  // destination shard, then merge them, each thread its own shards.
+  template <bool Backward>
+  void expand(const Level<Bits>& src, Level<Bits>& dst) {
+    if (!spilling()) {
+      expand_group<Backward>(src, dst, kAllShards);
+      return;
+    }
+    // Spilling: the destination's shards in groups, each made by a walk of the whole source,
+    // sorted, and written to disk with every other sorted level once memory runs short. A
+    // group that outgrows the budget is made again in two halves (the walks' children are the
+    // same, so the level is too).
+    if (o_.spill_always) groups_ = Level<Bits>::kShards;
+    if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+    std::vector<std::uint32_t> todo;
+    const int per = Level<Bits>::kShards / groups_;
+    for (int g = groups_ - 1; g >= 0; --g)
+      todo.push_back(((std::uint32_t{1} << per) - 1) << (g * per));
+    while (!todo.empty()) {
+      const std::uint32_t group = todo.back();
+      todo.pop_back();
+      try {
+        expand_group<Backward>(src, dst, group);
+        for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+          if (group >> d & 1) compact(dst.shard(d));
+      } catch (const Stopped& e) {
+        if (e.reason != StopReason::Memory) throw;
+        for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+          if (group >> d & 1) {
+            positions_ -= dst.shard(d).size();
+            bytes_ -= dst.shard(d).bytes();
+            dst.shard(d).clear();
+          }
+        for (auto& t : out_)
+          for (std::vector<Child<Bits>>& v : t) v.clear();
+        if (spill_all() > 0) {  // room made on disk: the same group again
+          todo.push_back(group);
+          continue;
+        }
+        const int n = std::popcount(group);
+        if (n == 1) throw;
+        const std::uint32_t low = group & ~(group - 1);
+        std::uint32_t half = 0;
+        for (int k = 0; k < n / 2; ++k) half |= low << k;
+        todo.push_back(group & ~half);
+        todo.push_back(half);
+        groups_ = std::max(groups_, Level<Bits>::kShards * 2 / n);
+        continue;
+      }
+      if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+    }
+  }
+
+  static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<Bits>::kShards) - 1;
+
+  bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
+
+  // Writes every sorted level held in memory to disk. Returns the bytes freed.
+  std::size_t spill_all() {
+    std::size_t freed = 0;
+    for (auto* side : {&fwd_, &bwd_})
+      for (Level<Bits>& lv : *side) freed += lv.spill(o_.spill_dir, ledger_);
+    bytes_ -= freed;
+    return freed;
+  }
+
+  // Expands `src` into the shards of `dst` in `group` (a bit per shard): children of the
+  // other shards are made and dropped.
+  template <bool Backward>
+  void expand_group(const Level<Bits>& src, Level<Bits>& dst, std::uint32_t group) {
+    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
+      if (!(group >> d & 1)) continue;
+      LevelMap<Bits>& m = dst.shard(d);
+      std::size_t old_bytes = m.bytes();
+      m.reserve(src.size() / Level<Bits>::kShards + 1, [&](std::size_t b) { grow(b); });
+      if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    }
+    struct Unit {
+      std::size_t shard, begin, end;
+    };
+    constexpr std::size_t kRange = std::size_t{1} << 14;
+    std::vector<Unit> units;
+    for (std::size_t sh = 0; sh < Level<Bits>::kShards; ++sh)
+      for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
+        units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
+    // Small levels on the calling thread: waking the pool would cost more than it saves.
+    const int threads = src.size() < o_.shared_level ? 1 : threads_;
+    if (threads > 1 && !pool_) pool_.emplace(threads_);
+    auto run = [&](const std::function<void(int)>& f) {
+      if (threads == 1)
+        f(0);
+      else
+        pool_->run(threads, f);
+    };
+    const auto nt = static_cast<std::size_t>(threads);
+    for (std::size_t u0 = 0; u0 < units.size(); u0 += nt) {
+      run([&](int t) {
+        auto ut = static_cast<std::size_t>(t);
+        if (u0 + ut >= units.size()) return;
+        o_.control->throw_if_stopped();
+        const Unit& u = units[u0 + ut];
+        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut], read_[ut],
+                           group);
+      });
+      book_buffers();
+      run([&](int t) {
+        for (auto d = static_cast<std::size_t>(t); d < Level<Bits>::kShards; d += nt) {
+          if (!(group >> d & 1)) continue;
+          LevelMap<Bits>& m = dst.shard(d);
+          for (std::size_t q = 0; q < nt; ++q) {
+            std::vector<Child<Bits>>& v = out_[q][d];
+            for (std::size_t k = 0; k < v.size(); ++k) {
+              if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
+              merge(m, v[k].key, v[k].cost, v[k].land);
+            }
+            v.clear();
+          }
+        }
+      });
+    }
+  }
+
+  // The children of the entries [begin, end) of `src` (read through `buf` from disk) for the
+  // destination shards in `group`, by shard into `out`.
+  template <bool Backward>
+  void children(const LevelMap<Bits>& src, std::size_t begin, std::size_t end,
+                std::vector<std::vector<Child<Bits>>>& out, std::uint32_t& dropped,
+                std::vector<Entry<Bits>>& buf, std::uint32_t group) const {
+    const std::size_t nj = geo_.jumps.size();
+    const int gs = geo_.group_size();
+    const Bits* fo = geo_.fo.data();
+    const Bits* all = geo_.all.data();
+    const Jump* jumps = geo_.jumps.data();
+    const Bits* jump_image = geo_.jump_image.data();
+    const Bits* hole_image = geo_.hole_image.data();
+    const int* into = geo_.into.data();
+    const int* into_begin = geo_.into_begin.data();
+    const Bits full = geo_.full;
+    std::array<Bits, 48> parent{}, img{};
+    src.for_range(
+        begin, end,
+        [&](const Entry<Bits>& e) {
+          bool imaged = false;
+          const typename Bound<Bits>::Pack family =
+              bound_ ? bound_->template pack<Backward>(e.key) : typename Bound<Bits>::Pack{};
+          // The jumps into each empty hole (forward) or each peg (taken back).
+          for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
+            const int h = ctz(holes);
+            for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+              const auto j = static_cast<std::size_t>(into[k]);
+              const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+              if (!legal) continue;
+              const Jump& jp = jumps[j];
+              const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+              const std::uint32_t c = e.cost() + ((e.land() >> start & 1) ? 0 : 1);
+              Bits key = e.key ^ all[j], l = bit<Bits>(land);
+              if (bound_) {  // on the child as made: any frame bounds the same cost
+                const int bc = bound_->template child<Backward>(family, key, jp);
+                if (bc >= Bound<Bits>::kDead) continue;  // on no solution, at any limit
+                const auto f = c + static_cast<std::uint32_t>(bc);
+                if (f > limit_) {
+                  dropped = std::min(dropped, f);
+                  continue;
+                }
+              }
+              if (gs > 1) {
+                if (!imaged) {
+                  for (int g = 0; g < gs; ++g)
+                    parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+                  imaged = true;
+                }
+                for (int g = 0; g < gs; ++g) {
+                  auto ug = static_cast<std::size_t>(g);
+                  img[ug] = parent[ug] ^ jump_image[ug * nj + j];
+                  key = std::min(key, img[ug]);
+                }
+                l = 0;
+                for (int g = 0; g < gs; ++g) {
+                  auto ug = static_cast<std::size_t>(g);
+                  if (img[ug] == key)
+                    l |= hole_image[ug * kWidth<Bits> + static_cast<std::size_t>(land)];
+                }
+              }
+              const std::size_t shard = Level<Bits>::shard_of(key);
+              if (group >> shard & 1) out[shard].push_back(Child<Bits>{key, l, c});
+            }
+          }
+        },
+        buf);
+  }
+
+  // A level the pass has expanded takes no more positions: half the room as a sorted array.
+  void compact(Level<Bits>& lv) {
+    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) compact(lv.shard(d));
+  }
+  void compact(LevelMap<Bits>& m) {
+    const std::size_t old_bytes = m.bytes();
+    if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
+  }
+
+  // Expands `src` into `dst`. When memory runs short and levels can be released, releases them
+  // and expands again.
+  template <bool Backward>
+  void expand_or_release(const Level<Bits>& src, Level<Bits>& dst) {
+    if (may_release_ && o_.release_levels) release_expanded();
+    try {
+      expand<Backward>(src, dst);
+    } catch (const Stopped& e) {
+      if (e.reason != StopReason::Memory || !may_release_ || !release_expanded()) throw;
+      for (auto& t : out_)
+        for (std::vector<Child<Bits>>& v : t) v.clear();
+      positions_ -= dst.size();
+      release(dst);
+      expand<Backward>(src, dst);
+    }
+  }
+
+  // An expanded level: a sorted array for walking a path back, or, once the pass releases
+  // levels, nothing.
+  void settle_expanded(Level<Bits>& lv) {
+    if (!released_) {
+      try {
+        compact(lv);
+        return;
+      } catch (const Stopped& e) {
+        if (e.reason != StopReason::Memory || !may_release_) throw;
+        release_expanded();
+      }
+    }
+    release(lv);
+  }
+
+  void release(Level<Bits>& lv) {
+    bytes_ -= lv.bytes();
+    lv.clear();
+  }
+
+  // Books the children's buffers against the budget as they grow (they keep their room from
+  // round to round).
+  void book_buffers() {
+    std::size_t room = 0;
+    for (const auto& t : out_)
+      for (const std::vector<Child<Bits>>& v : t) room += v.capacity() * sizeof(Child<Bits>);
+    for (const std::vector<Entry<Bits>>& v : read_) room += v.capacity() * sizeof(Entry<Bits>);
+    if (room > buffers_) {
+      grow(room - buffers_);
+      buffers_ = room;
+    }
+  }
+
+  // Releases every expanded level (the sides' last levels stay). True when that freed anything.
+  bool release_expanded() {
+    bool freed = false;
+    auto free = [&](Level<Bits>& lv) {
+      freed |= lv.bytes() > 0;
+      release(lv);
+    };
+    for (int k = fl_ + 1; k <= top_; ++k) free(level(fwd_, k));
+    for (int k = bottom_; k < bh_; ++k) free(level(bwd_, k));
+    released_ = released_ || freed || o_.release_levels;
+    return freed;
+  }
+
+  void expand_forward() {
+    expand_or_release<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
+    settle_expanded(level(fwd_, fl_));
+    trim_heap();
+    --fl_;
+    std::uint32_t m = min_cost(level(fwd_, fl_));
+    if (m != kNoCost) fmin_ = static_cast<int>(m);
+  }
+
+  void expand_backward() {
+    expand_or_release<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
+    settle_expanded(level(bwd_, bh_));
+    trim_heap();
+    ++bh_;
+    std::uint32_t m = min_cost(level(bwd_, bh_));
+    if (m != kNoCost) bmin_ = static_cast<int>(m);
+  }
+
+  int join() {
+    const Level<Bits>& f = level(fwd_, fl_);
+    const Level<Bits>& b = level(bwd_, bh_);
+    const bool f_small = f.size() <= b.size();
+    const Level<Bits>& scan = f_small ? f : b;
+    const Level<Bits>& other = f_small ? b : f;
+    std::uint32_t best = kNoCost;
+    auto meet = [&](const Entry<Bits>& fe, const Entry<Bits>& be) {
+      const Entry<Bits>& e = fe;
+      Bits shared = fe.land() & be.land();
+      std::uint32_t c = fe.cost() + be.cost() - (shared ? 1 : 0);
+      const std::uint32_t plain = fe.cost() + be.cost();  // no move across the middle
+      if (plain < plain_cost_ || (plain == plain_cost_ && e.key < plain_meet_)) {
+        plain_cost_ = plain;
+        plain_meet_ = e.key;
+      }
+      if (c < best ||
+          (c == best && e.key < meet_)) {  // the least key: the same for any thread count
+        best = c;
+        meet_ = e.key;
+        meet_fcost_ = fe.cost();
+        meet_bcost_ = be.cost();
+        meet_hole_ = shared ? ctz(shared) : -1;
+      }
+    };
+    bool sorted = true;
+    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+      sorted = sorted && f.shard(d).sorted() && b.shard(d).sorted();
+    if (sorted && (f.size() > 0 && b.size() > 0)) {
+      // Both in key order (spilled levels): one walk of each shard pair, a chunk at a time.
+      for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
+        SortedReader<Bits> x(f.shard(d)), y(b.shard(d));
+        while (x.peek() && y.peek()) {
+          if (x.peek()->key < y.peek()->key) {
+            x.next();
+          } else if (y.peek()->key < x.peek()->key) {
+            y.next();
+          } else {
+            meet(*x.peek(), *y.peek());
+            x.next();
+            y.next();
+          }
+        }
+      }
+    } else {
+      scan.for_each([&](const Entry<Bits>& e) {
+        Entry<Bits> o;
+        if (!other.find(e.key, o)) return;
+        if (f_small)
+          meet(e, o);
+        else
+          meet(o, e);
+      });
+    }
+    return best == kNoCost ? -1 : static_cast<int>(best);
+  }
+
+  State<Bits> lookup(const Level<Bits>& m, Bits pegs) const {
+    auto [key, g] = geo_.canonical_key(pegs);
+    Entry<Bits> e;
+    if (!m.find(key, e)) return {};
+    return {e.cost(), g == 0 ? e.land() : geo_.preimage(g, e.land())};
+  }
+
+  // Forward: jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole`.
+  // Backward: jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole`.
+  // (-1: any.) Each step finds a jump to a neighbouring level's position whose state gives it.
+  template <bool Backward>
+  std::vector<Jump> side_path(Bits pegs, std::uint32_t cost, int hole) const {
+    std::vector<Jump> out;
+    for (int k = pop(pegs); Backward ? k > bottom_ : k < top_; k += Backward ? -1 : 1) {
+      bool found = false;
+      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+        const Jump& jp = geo_.jumps[j];
+        // The hole the path's end of the jump stands on, and the one the neighbour's L holds.
+        const int near = Backward ? jp.from : jp.to, far = Backward ? jp.to : jp.from;
+        if (hole >= 0 && near != hole) continue;
+        const bool legal = Backward ? (pegs & geo_.fo[j]) == geo_.fo[j] && !(pegs & geo_.t[j])
+                                    : (pegs & geo_.t[j]) && !(pegs & geo_.fo[j]);
+        if (!legal) continue;
+        const Bits other = pegs ^ geo_.all[j];
+        State<Bits> s = lookup(Backward ? level(bwd_, k - 1) : level(fwd_, k + 1), other);
+        if (s.cost == kNoCost) continue;
+        const bool chain = s.land >> far & 1;
+        if (s.cost + (chain ? 0 : 1) != cost) continue;
+        out.push_back(jp);
+        pegs = other;
+        cost = s.cost;
+        hole = chain ? far : -1;
+        found = true;
+      }
+      if (!found)
+        throw std::logic_error(std::string("fewest moves: the ") +
+                               (Backward ? "backward" : "forward") + " path breaks off");
+    }
+    if (!Backward) std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  void report(bool force) {
+    if (!o_.progress || !o_.control) return;
+    double now = o_.control->elapsed_seconds();
+    if (!force && now < next_report_) return;
+    next_report_ = now + 0.5;
+    o_.progress(FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_,
+                               bh_, released_});
+  }
+
+  const KeyGeometry<Bits>& geo_;
+  const FewestOptions& o_;
+  const Bound<Bits>* bound_ = nullptr;
+  std::uint32_t limit_ = kNoCost;
+  std::vector<Level<Bits>> fwd_, bwd_;
+  int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
+  int fmin_ = 0, bmin_ = 0;
+  int threads_ = 1;
+  std::optional<WorkerPool> pool_;  // made for the first level large enough to share
+  std::vector<std::vector<std::vector<Child<Bits>>>> out_;  // [thread][destination shard]
+  std::vector<std::vector<Entry<Bits>>> read_;              // [thread]: entries read from disk
+  SpillLedger ledger_;                                      // the spill files' bytes on disk
+  int groups_ = 1;  // groups of destination shards a level is made in (spilling)
+  std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
+  std::atomic<std::size_t> bytes_{0};
+  std::size_t budget_ = 0;
+  std::size_t buffers_ = 0;  // bytes of out_'s buffers booked in bytes_
+  std::atomic<std::uint64_t> positions_{0};
+  double next_report_ = 0;
+  int best_found_ = -1;  // moves of a solution known before the pass (progress only)
+  int floor_ = 0;        // a lower bound proven before the pass (progress only)
+  Bits meet_ = 0;
+  std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
+  int meet_hole_ = -1;
+  std::uint32_t plain_cost_ = kNoCost;  // the least sum of a meeting's two costs,
+  Bits plain_meet_ = 0;                 // and its least position
+  bool may_release_ = false;            // run(): a pass may release levels; run_beam(): not
+  bool released_ = false;               // expanded levels were released (release_expanded)
+};
+
+}  // namespace pegsol::fewest_detail
