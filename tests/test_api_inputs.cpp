@@ -17,6 +17,7 @@
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
+#include "pegsol/notation.hpp"
 #include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/problem.hpp"
@@ -226,6 +227,15 @@ TEST_F(ApiInputs, PositionsCompareByValue) {
   EXPECT_FALSE(Position(again, ok.start) == Position(b, single_vacancy(*b, 1)));
   const BoardPtr other = make_board("rect:3x5");  // 15 holes of another shape
   EXPECT_FALSE(Position(other, ok.start) == Position(b, ok.start));
+}
+
+// A move read on a board with no jump at all (two holes side by side) is an error, not a crash.
+TEST_F(ApiInputs, MoveOnABoardWithoutJumps) {
+  const BoardPtr two = make_board("rect:1x2");
+  ASSERT_TRUE(two->jumps().empty());
+  EXPECT_EQ(field_thrown([&] { parse_move(*two, "a1"); }), "");
+  EXPECT_EQ(field_thrown([&] { parse_move(*two, "a1-b1"); }), "");
+  EXPECT_EQ(field_thrown([&] { parse_moves(*two, "a1 b1"); }), "");
 }
 
 #ifdef PEGSOL_TEST_JSON

@@ -12,8 +12,9 @@ std::string move_text(const Board& board, const Jump& j) {
 Jump parse_move(const Board& board, std::string_view text) {
   auto dash = text.find('-');
   if (dash == std::string_view::npos)
-    throw InputError("move '" + std::string(text) + "': write FROM-TO, e.g. " +
-                     move_text(board, board.jumps().front()));
+    throw InputError("move '" + std::string(text) + "': write FROM-TO" +
+                     (board.jumps().empty() ? std::string()
+                                            : ", e.g. " + move_text(board, board.jumps().front())));
   auto from = board.find(text.substr(0, dash));
   auto to = board.find(text.substr(dash + 1));
   if (!from || !to)
