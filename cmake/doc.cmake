@@ -28,9 +28,11 @@ foreach(header IN LISTS PEGSOL_DOC_HEADERS)
     list(APPEND PEGSOL_DOC_CHECKED_PATHS ${header})
   endif()
 endforeach()
+list(APPEND PEGSOL_DOC_CHECKED_PATHS ${PROJECT_SOURCE_DIR}/docs/reference.md)
 
-# Doxyfile's INPUT: the headers, one quoted path a line.
-list(TRANSFORM PEGSOL_DOC_HEADERS PREPEND "\"" OUTPUT_VARIABLE quoted)
+# Doxyfile's INPUT: the headers and the main page, one quoted path a line.
+set(input ${PEGSOL_DOC_HEADERS} ${PROJECT_SOURCE_DIR}/docs/reference.md)
+list(TRANSFORM input PREPEND "\"" OUTPUT_VARIABLE quoted)
 list(TRANSFORM quoted APPEND "\"")
 string(JOIN " \\\n    " PEGSOL_DOC_INPUT ${quoted})
 set(PEGSOL_DOC_OUTPUT ${PROJECT_BINARY_DIR}/doc)

@@ -43,7 +43,9 @@ doxy() {
 
 for h in "${headers[@]}"; do
   [ -f "$h" ] || { echo "FAIL: $h does not exist"; exit 1; }
-  grep -Eq '[@\\]file\b' "$h" || { echo "FAIL: $h has no @file block"; exit 1; }
+  case $h in
+    *.h | *.hpp) grep -Eq '[@\\]file\b' "$h" || { echo "FAIL: $h has no @file block"; exit 1; } ;;
+  esac
 done
 
 # The check fails on an undocumented declaration.
