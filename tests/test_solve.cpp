@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
+#include <random>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sanitized.hpp"
@@ -13,6 +16,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
+#include "solve/dfs.hpp"
 
 using namespace pegsol;
 
@@ -271,6 +275,116 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   EXPECT_EQ(rn.status, Status::Unknown);
   EXPECT_EQ(rn.stop, StopReason::None);  // its own budget, not a stop
   EXPECT_LT(rn.nodes, 7000u);
+}
+
+// The depth-first search with a memo kept from one search to the next (the Analyzer's: failed
+// positions and pruning pagodas) agrees with the reference from every position of random games
+// and of random drawn positions, towards one peg anywhere and towards single holes, with
+// searches stopped part way (their partial tables kept) in between and a table small enough to
+// overwrite its slots.
+TEST(Solve, DfsMemoAgreesWithReferenceAcrossSearches) {
+  struct Case {
+    const char* spec;
+    int least, most;  // drawn positions' pegs
+  };
+  std::vector<Case> cases{{"triangle:5", 4, 12}, {"rect:3x5", 5, 12}, {"english", 8, 12}};
+  if (!kSanitized) cases.push_back({"rect:4x5", 6, 14});
+  std::mt19937 rng(47);
+  for (const Case& c : cases) {
+    BoardPtr b = make_board(c.spec);
+    SCOPED_TRACE(c.spec);
+    // Positions in the order a player meets them: random games from each single vacancy, then
+    // random drawn positions.
+    std::vector<HoleSet> positions;
+    for (int v = 0; v < b->size(); ++v) {
+      if (v % 3 != 0) continue;                            // games from a third of the vacancies
+      if (b->size() > 21 && positions.size() > 40) break;  // english: its games are too large
+      HoleSet x = single_vacancy(*b, v);
+      for (;;) {
+        positions.push_back(x);
+        std::vector<Jump> js;
+        for (const Jump& j : b->jumps())
+          if (x.test(j.from) && x.test(j.over) && !x.test(j.to)) js.push_back(j);
+        if (js.empty()) break;
+        const Jump& j = js[rng() % js.size()];
+        x.set(j.from, false);
+        x.set(j.over, false);
+        x.set(j.to, true);
+      }
+    }
+    for (int k = 0; k < 60; ++k) {
+      HoleSet x(b->size());
+      const int pegs = c.least + static_cast<int>(rng() % static_cast<unsigned>(c.most - c.least));
+      while (x.count() < pegs) x.set(static_cast<int>(rng() % static_cast<unsigned>(b->size())));
+      positions.push_back(x);
+    }
+    if (b->size() > 21)  // english: only positions the reference settles quickly
+      std::erase_if(positions, [&](const HoleSet& x) { return x.count() > c.most; });
+    // The reference: plain recursion over HoleSet, the holes a last single peg can stand on,
+    // memoised on the position (boards of at most 64 holes).
+    std::unordered_map<std::uint64_t, std::uint64_t> memo;
+    std::function<std::uint64_t(const HoleSet&)> ends_of = [&](const HoleSet& pos) {
+      std::uint64_t key = 0;
+      for (int h : pos.members()) key |= std::uint64_t{1} << h;
+      if (auto it = memo.find(key); it != memo.end()) return it->second;
+      std::uint64_t ends = pos.count() == 1 ? key : 0;
+      for (const Jump& j : b->jumps()) {
+        if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
+        HoleSet next = pos;
+        next.set(j.from, false);
+        next.set(j.over, false);
+        next.set(j.to, true);
+        ends |= ends_of(next);
+      }
+      memo[key] = ends;
+      return ends;
+    };
+    const std::vector<int> holes{0, b->size() / 2, b->size() - 1};
+    solve_detail::DfsMemo any(std::size_t{16} << 20), tiny(std::size_t{1} << 12),
+        switching(std::size_t{16} << 20);
+    int n = 0;
+    std::vector<std::unique_ptr<solve_detail::DfsMemo>> per_hole;
+    for (std::size_t i = 0; i < holes.size(); ++i)
+      per_hole.push_back(std::make_unique<solve_detail::DfsMemo>(std::size_t{16} << 20));
+    Control ctl;
+    for (const HoleSet& x : positions) {
+      if (x.count() == 0) continue;
+      const std::uint64_t ends = ends_of(x);
+      std::set<int> finals;
+      for (int h = 0; h < b->size(); ++h)
+        if ((ends >> h) & 1) finals.insert(h);
+      SCOPED_TRACE(x.to_bits());
+      auto check = [&](const Goal& g, solve_detail::DfsMemo& memo, bool want) {
+        const Problem p{b, x, g};
+        SolveOptions o;
+        o.algorithm = Algorithm::Dfs;
+        o.node_limit = 1;  // stops at the first check, after 1024 positions
+        SolveResult part =
+            solve_detail::run_dfs(p, o, ctl, std::chrono::steady_clock::now(), &memo);
+        if (part.status != Status::Unknown) EXPECT_EQ(part.status == Status::Solved, want);
+        o.node_limit = 0;
+        SolveResult r = solve_detail::run_dfs(p, o, ctl, std::chrono::steady_clock::now(), &memo);
+        ASSERT_NE(r.status, Status::Unknown);
+        EXPECT_EQ(r.status == Status::Solved, want);
+        if (r.status == Status::Solved) {
+          Replay rp = replay(*b, x, r.moves);
+          ASSERT_TRUE(rp.ok) << rp.error;
+          EXPECT_TRUE(goal_reached(p, rp.final));
+        }
+      };
+      check(Goal{}, any, !finals.empty());
+      if (x.count() <= 10) check(Goal{}, tiny, !finals.empty());  // else near a plain tree search
+      // `switching` changes target on every call, so it starts afresh each time (its pagodas'
+      // linear programs too: a few positions only).
+      if (++n <= 8) {
+        check(Goal{}, switching, !finals.empty());
+        check(Goal{Goal::Kind::Hole, holes[1], {}}, switching, finals.count(holes[1]) > 0);
+      }
+      for (std::size_t i = 0; i < holes.size(); ++i)
+        check(Goal{Goal::Kind::Hole, holes[i], {}}, *per_hole[i], finals.count(holes[i]) > 0);
+    }
+    EXPECT_GT(any.size(), 0u);
+  }
 }
 
 TEST(Replay, RejectsIllegalMoves) {

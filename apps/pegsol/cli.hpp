@@ -83,8 +83,10 @@ int run_bench(int repeats, bool json);
 // `pegsol bench --play`: along `games` random games (fixed seeds) of fixed problems, the whole
 // analysis after each move (look-ups built first where they can be), `think` seconds each:
 // look-up build time, p50/p95/max per move, share of unknown verdicts (play_bench.cpp). `only`:
-// the rows whose name holds it.
-int run_play_bench(int games, double think, const std::string& only, const Control& control);
+// the rows whose name holds it. `unknown_out` (when not empty): a file that gets one line per
+// verdict left unknown (the board, the position as a 0/1 string, the goal, which verdict).
+int run_play_bench(int games, double think, const std::string& only, const std::string& unknown_out,
+                   const Control& control);
 // `pegsol bench --beam`: the beam searches on fixed large-board problems with fixed seeds;
 // pairs, positions, times and a signature line (total positions).
 int run_beam_bench(int repeats, bool json);

@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
   bool bench_play = false;
   int bench_games = 100;
   double bench_think = 2;
-  std::string bench_only;
+  std::string bench_only, bench_unknown_out;
   auto* bench_play_opt =
       bench_cmd->add_flag("--play", bench_play,
                           "Benchmark the analysis after each move of random games (docs/play.md)");
@@ -186,6 +186,10 @@ int main(int argc, char** argv) {
       ->check(cli::seconds_check())
       ->needs(bench_play_opt);
   bench_cmd->add_option("--only", bench_only, "--play: the problems whose name holds this")
+      ->needs(bench_play_opt);
+  bench_cmd
+      ->add_option("--unknown-out", bench_unknown_out,
+                   "--play: write the positions whose verdict stayed unknown to this file")
       ->needs(bench_play_opt);
 
   cli::CensusCommands census_cmds(app);  // count, table, solutions
@@ -228,7 +232,8 @@ int main(int argc, char** argv) {
         return control.stop_reason() == StopReason::Signal ? 0 : *rc;
       if (*bench_cmd && bench_play) {
         if (bench_json) throw InputError("bench --play prints a table; --json is not available");
-        return status(cli::run_play_bench(bench_games, bench_think, bench_only, control));
+        return status(
+            cli::run_play_bench(bench_games, bench_think, bench_only, bench_unknown_out, control));
       }
       if (*bench_cmd && bench_census)
         return cli::run_census_bench(repeats, bench_threads, bench_json);

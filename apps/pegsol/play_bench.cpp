@@ -2,6 +2,7 @@
 // `pegsol bench --play`: the analysis a player sees after each move, along random games.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "cli.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
+#include "pegsol/error.hpp"
 #include "pegsol/path_index.hpp"
 #include "pegsol/play.hpp"
 
@@ -86,7 +88,25 @@ LookupStatus await_lookups(PathIndexCache& cache, const Problem& p, const Contro
 
 }  // namespace
 
-int run_play_bench(int games, double think, const std::string& only, const Control& control) {
+int run_play_bench(int games, double think, const std::string& only, const std::string& unknown_out,
+                   const Control& control) {
+  std::ofstream unknowns;
+  if (!unknown_out.empty()) {
+    unknowns.open(unknown_out);
+    if (!unknowns) throw InputError("--unknown-out", "cannot write the file " + unknown_out);
+  }
+  // One line per verdict left unknown: `board start end verdict pegs`, the start as a 0/1 string
+  // and the end as `pegsol solve` reads them.
+  auto write_unknown = [&](const Problem& p, const Position& pos, const char* which) {
+    if (!unknowns.is_open()) return;
+    const Goal& g = p.goal;
+    const std::string end = g.kind == Goal::Kind::Hole       ? p.board->hole_name(g.hole)
+                            : g.kind == Goal::Kind::Position ? g.position.to_bits()
+                                                             : "any";
+    unknowns << p.board->name() << ' ' << pos.to_string() << ' ' << end << ' ' << which << ' '
+             << pos.peg_count() << '\n';
+    unknowns.flush();
+  };
   fmt::print("{:<36} {:>6} {:>7} {:>22} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7}\n", "game", "games",
              "moves", "look-ups (s, MiB)", "p50 ms", "p95 ms", "max ms", "unk%", "unk1%", "exact%");
   std::uint64_t seed = 20;
@@ -129,6 +149,9 @@ int run_play_bench(int games, double think, const std::string& only, const Contr
         ++moves;
         unknown_goal += a.goal.verdict == Solvability::Unknown;
         unknown_one += a.one_peg.verdict == Solvability::Unknown;
+        if (a.goal.verdict == Solvability::Unknown) write_unknown(p, pos, "goal");
+        if (a.one_peg.verdict == Solvability::Unknown && p.goal.kind != Goal::Kind::Any)
+          write_unknown(Problem{p.board, p.start, Goal{}}, pos, "one");
         exact += a.exact;
         if (!a.exact && inexact.empty() && st.state == LookupStatus::State::Ready)
           inexact = a.lookup_note;

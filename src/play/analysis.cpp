@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
+#include "../solve/dfs.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/path_index.hpp"
@@ -68,6 +70,11 @@ struct Analyzer::Impl {
   mutable std::unordered_map<std::string, int> known_goal, known_one;
   // The analyzer's own look-ups, built in the caller's thread, when the options name no cache.
   mutable std::unique_ptr<PathIndexCache> own_paths;
+  // What the depth-first searches towards the goal and towards one peg anywhere learnt (failed
+  // positions, pruning pagodas), kept across calls: a game's successive positions share most of
+  // their subtrees, and a position proved lost settles every position after it.
+  static constexpr std::size_t kMemoBytes = std::size_t{64} << 20;
+  mutable solve_detail::DfsMemo memo_goal{kMemoBytes}, memo_one{kMemoBytes};
 
   // The census look-ups of a game from `start`: the index answering the goal, and the one
   // answering one peg anywhere (the same index when one census answers both), each null while
@@ -259,10 +266,60 @@ struct Analyzer::Impl {
     std::uint64_t dfs_nodes;  // Dfs bounded to this many positions (0: not this; kComplete: none)
     double beam_seconds;      // Beam for this long (0: not this)
   };
-  static constexpr std::uint64_t kComplete = ~std::uint64_t{0};
+  static constexpr std::uint64_t kComplete = ~std::uint64_t{0};  // Bound{0, 0}: beam, then Dfs
 
-  // The answer from a remembered solution; else from solve() under `ctl` and `bound` (Unknown
-  // when the bound stops it).
+  // The depth-first search of p towards g under `ctl` (at most `nodes` positions; 0: none) with
+  // the verdict's memo: is_solvable()'s answer (proofs without search first, the solution
+  // replayed), from a search that starts where the earlier ones stopped learning.
+  SolvabilityAnswer dfs(const Position& p, const Goal& g, bool to_goal, const Control& ctl,
+                        std::uint64_t nodes) const {
+    const Problem pr = problem(p, g);
+    SolvabilityAnswer a;
+    if (goal_reached(pr, p.pegs())) {
+      a.verdict = Solvability::Solvable;
+      return a;
+    }
+    if (p.peg_count() == 0) {
+      a.verdict = Solvability::NotSolvable;
+      a.reason = "there are no pegs on the board";
+      return a;
+    }
+    if (auto why = impossibility(pr)) {
+      a.verdict = Solvability::NotSolvable;
+      a.reason = *why;
+      return a;
+    }
+    SolveOptions o;
+    o.algorithm = Algorithm::Dfs;
+    o.node_limit = nodes;
+    o.memory_limit = kMemoBytes;
+    SolveResult r;
+    try {
+      r = solve_detail::run_dfs(pr, o, ctl, Control::Clock::now(),
+                                to_goal ? &memo_goal : &memo_one);
+    } catch (const std::bad_alloc&) {
+      a.reason = "out of memory (an allocation failed); no solution found yet: this proves nothing";
+      return a;
+    }
+    a.nodes = r.nodes;
+    a.reason = r.reason;
+    if (r.status == Status::Solved) {
+      Position q = p;
+      for (const Jump& j : r.moves) q.apply(j);  // an illegal jump would be a solver bug
+      if (!goal_reached(pr, q.pegs()))
+        throw InternalError("analysis: the search's solution does not reach the goal");
+      a.verdict = Solvability::Solvable;
+      a.solution = std::move(r.moves);
+      a.reason.clear();
+    } else if (r.status == Status::Impossible) {
+      a.verdict = Solvability::NotSolvable;
+    }
+    return a;
+  }
+
+  // The answer from a remembered solution; else from a search under `ctl` and `bound` (Unknown
+  // when the bound stops it): the depth-first search with the verdict's memo, the beam, or
+  // both (the beam for half the time left, then the depth-first search to its end).
   SolvabilityAnswer search(const Position& p, bool to_goal, const Control& ctl, Bound bound) const {
     const Goal g = to_goal ? goal : Goal{};
     auto& known_map = to_goal ? known_goal : known_one;
@@ -272,20 +329,25 @@ struct Analyzer::Impl {
       a.solution = std::move(*moves);
       return a;
     }
-    Control beam_ctl(&ctl);
-    SolveOptions o;
-    o.control = &ctl;
-    o.memory_limit = std::size_t{256} << 20;
+    SolvabilityAnswer a;
     if (bound.dfs_nodes) {
-      o.algorithm = Algorithm::Dfs;
-      o.node_limit = bound.dfs_nodes == kComplete ? 0 : bound.dfs_nodes;
-    } else if (bound.beam_seconds > 0) {
-      beam_ctl.set_time_limit(bound.beam_seconds);
+      a = dfs(p, g, to_goal, ctl, bound.dfs_nodes == kComplete ? 0 : bound.dfs_nodes);
+    } else {
+      Control beam_ctl(&ctl);
+      beam_ctl.set_time_limit(bound.beam_seconds > 0 ? bound.beam_seconds
+                              : ctl.has_deadline()   ? ctl.remaining_seconds() / 2
+                                                     : SolveOptions{}.auto_beam_seconds);
+      SolveOptions o;
       o.control = &beam_ctl;
       o.algorithm = Algorithm::Beam;
       o.threads = 1;
+      a = is_solvable(p, g, o);
+      if (bound.beam_seconds <= 0 && a.verdict == Solvability::Unknown && !ctl.should_stop()) {
+        const std::uint64_t before = a.nodes;
+        a = dfs(p, g, to_goal, ctl, 0);
+        a.nodes += before;
+      }
     }
-    SolvabilityAnswer a = is_solvable(p, g, o);
     if (a.verdict == Solvability::Solvable) learn(known_map, p, a.solution);
     return a;
   }

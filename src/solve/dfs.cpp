@@ -4,8 +4,12 @@
 #include "dfs.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/geometry.hpp"
@@ -14,6 +18,24 @@
 #include "pegsol/invariants.hpp"
 
 namespace pegsol {
+
+namespace solve_detail {
+
+// A memo's contents at its board's width (MemoOf below).
+struct DfsMemo::State {
+  virtual ~State() = default;
+  virtual std::size_t size() const = 0;
+};
+
+DfsMemo::DfsMemo(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+
+DfsMemo::~DfsMemo() = default;
+
+std::size_t DfsMemo::size() const {
+  return state ? state->size() : 0;
+}
+
+}  // namespace solve_detail
 
 namespace {
 
@@ -87,20 +109,110 @@ struct Target {
   int pegs = 1;
 };
 
+// A pagoda function over the layout's bits, summed a byte at a time: a position worth less than
+// `least` (the target's value) cannot reach the target.
+template <int W>
+class PagodaCheck {
+ public:
+  PagodaCheck(const Board& b, const Pagoda& pg, long long least)
+      : table_(static_cast<std::size_t>(kBytes) * 256, 0), least_(least) {
+    for (int h = 0; h < b.size(); ++h) {
+      const int bit = b.bit(h);
+      const long long w = pg.weight[static_cast<std::size_t>(h)];
+      std::int32_t* t = &table_[static_cast<std::size_t>(bit / 8) * 256];
+      for (int v = 0; v < 256; ++v)
+        if ((v >> (bit % 8)) & 1) t[v] += static_cast<std::int32_t>(w);
+    }
+  }
+  bool loses(const Bits<W>& p) const {
+    long long v = 0;
+    for (int k = 0; k < Bits<W>::kWords; ++k) {
+      std::uint64_t x = p.w[static_cast<std::size_t>(k)];
+      for (int byte = 0; x; ++byte, x >>= 8)
+        v += table_[static_cast<std::size_t>(k * 8 + byte) * 256 + (x & 0xff)];
+    }
+    return v < least_;
+  }
+
+ private:
+  static constexpr int kBytes = W / 8;
+  std::vector<std::int32_t> table_;
+  long long least_;
+};
+
+// A DfsMemo's contents at width W: the failed positions towards `target`, its pruning pagodas
+// (an exact target's; a one-peg target's per final bit, each found when first needed).
+template <int W>
+struct MemoOf final : solve_detail::DfsMemo::State {
+  MemoOf(std::size_t bytes, const Target<W>& t) : table(bytes), target(t) {}
+  std::size_t size() const override { return table.size(); }
+  // Whether searches towards t may share this memo: the same exact goal, or both one peg.
+  bool serves(const Target<W>& t) const {
+    return t.is_exact == target.is_exact && (!t.is_exact || (t.exact == target.exact));
+  }
+  // Finds the pagodas `t` needs that are not known yet (linear programs, from `start`).
+  void prepare(const Board& b, const Geometry<W>& g, const HoleSet& start, const Target<W>& t) {
+    if (t.is_exact) {
+      if (exact_done) return;
+      exact_done = true;
+      const HoleSet goal = g.to_holes(t.exact);
+      for (const Pagoda& pg : find_pruning_pagodas(b, start, goal))
+        exact.emplace_back(b, pg, pg.value(goal));
+      return;
+    }
+    for_each_bit(t.allowed, [&](int bit) {
+      for (const auto& f : finals)
+        if (f.first == bit) return;
+      HoleSet one(b.size());
+      one.set(b.hole_at_bit(bit));
+      std::vector<PagodaCheck<W>> checks;
+      for (const Pagoda& pg : find_pruning_pagodas(b, start, one))
+        checks.emplace_back(b, pg, pg.value(one));
+      finals.emplace_back(bit, std::move(checks));
+    });
+  }
+  FailTable<W> table;
+  Target<W> target;
+  bool exact_done = false;
+  std::vector<PagodaCheck<W>> exact;
+  std::vector<std::pair<int, std::vector<PagodaCheck<W>>>> finals;
+};
+
 template <int W>
 class Dfs {
  public:
   using Pos = Bits<W>;
 
+  // With `memo`: its table (instead of one of the search's own) and its pagodas, which must
+  // have been prepared for `t`.
   Dfs(const Geometry<W>& g, const Target<W>& t, const SolveOptions& o, const Control& ctl,
-      Clock::time_point start)
-      : g_(g), t_(t), opt_(o), ctl_(ctl), table_(table_bytes(o, ctl)), start_(start) {
-    // Table keys are canonical under the symmetries that fix the goal.
+      Clock::time_point start, MemoOf<W>* memo = nullptr)
+      : g_(g), t_(t), opt_(o), ctl_(ctl), start_(start) {
+    if (memo) {
+      table_ = &memo->table;
+    } else {
+      own_table_.emplace(table_bytes(o, ctl));
+      table_ = &*own_table_;
+    }
+    // Table keys are canonical under the symmetries that fix the goal; a one-peg target with a
+    // memo is reached from a position exactly when one peg anywhere is (the allowed holes are
+    // the admissible finals), which every symmetry keeps: the whole group.
     const Board& b = g.board();
     for (int s = 0; s < g.symmetry_count(); ++s) {
       if (s != 0 && !o.symmetry) continue;
       bool fixes = t.is_exact ? g.apply(s, t.exact) == t.exact : g.apply(s, t.allowed) == t.allowed;
-      if (fixes) syms_.push_back(s);
+      if (fixes || (memo && !t.is_exact)) syms_.push_back(s);
+    }
+    if (memo && t.is_exact) {
+      for (const PagodaCheck<W>& c : memo->exact) exact_pagodas_.push_back(&c);
+    } else if (memo) {
+      bool all = true;
+      for (const auto& [bit, checks] : memo->finals)
+        if (t.allowed.test(bit)) {
+          all = all && !checks.empty();
+          final_pagodas_.push_back(&checks);
+        }
+      if (!all || final_pagodas_.size() > 64) final_pagodas_.clear();  // some final never pruned
     }
     if (o.peg_types) {
       for (const Pos& m : g.type_masks()) {
@@ -146,14 +258,16 @@ class Dfs {
   // one or was stopped (stopped() tells which).
   bool run(const Pos& start) {
     path_.clear();
-    return search(start, start.count(), 0);
+    const std::size_t n = final_pagodas_.size();
+    return search(start, start.count(), 0,
+                  n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1);
   }
   const std::vector<int>& path() const { return path_; }
   bool stopped() const { return stopped_; }
   // Whether the control (not the node limit) stopped the search.
   bool stopped_by_control() const { return stopped_ && ctl_.stop_reason() != StopReason::None; }
   std::uint64_t nodes() const { return nodes_; }
-  std::size_t table_size() const { return table_.size(); }
+  std::size_t table_size() const { return table_->size(); }
 
  private:
   struct Child {
@@ -162,11 +276,13 @@ class Dfs {
   };
 
   // The failed-position table's bytes: the options' limit, or the control's budget if smaller.
+ public:
   static std::size_t table_bytes(const SolveOptions& o, const Control& ctl) {
     const std::size_t budget = ctl.memory_budget();
     return budget ? std::min(o.memory_limit, budget) : o.memory_limit;
   }
 
+ private:
   bool prune(const Pos& p) const {
     for (const auto& [mask, need] : need_)
       if ((p & mask).count() < need) return true;
@@ -187,18 +303,37 @@ class Dfs {
       auto now = Clock::now();
       if (now >= next_report_) {
         next_report_ = now + std::chrono::milliseconds(500);
-        opt_.progress({nodes_, std::chrono::duration<double>(now - start_).count(), table_.size()});
+        opt_.progress(
+            {nodes_, std::chrono::duration<double>(now - start_).count(), table_->size()});
       }
     }
   }
 
-  bool search(const Pos& p, int pegs, int depth) {
+  // Whether the memo's pagodas show p lost: an exact target's, or for a one-peg target those of
+  // every final (`alive`: the finals no ancestor's value ruled out, updated).
+  bool pagoda_lost(const Pos& p, std::uint64_t& alive) const {
+    for (const PagodaCheck<W>* c : exact_pagodas_)
+      if (c->loses(p)) return true;
+    if (final_pagodas_.empty()) return false;
+    for (std::uint64_t m = alive; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      for (const PagodaCheck<W>& c : *final_pagodas_[static_cast<std::size_t>(i)])
+        if (c.loses(p)) {
+          alive &= ~(std::uint64_t{1} << i);
+          break;
+        }
+    }
+    return alive == 0;
+  }
+
+  bool search(const Pos& p, int pegs, int depth, std::uint64_t alive) {
     if (pegs == t_.pegs) return t_.is_exact ? p == t_.exact : (p & t_.allowed).any();
     if ((++nodes_ & 1023) == 0) check_stop();
     if (stopped_) return false;
     if (prune(p)) return false;
+    if (pagoda_lost(p, alive)) return false;
     Pos key = g_.canonical(p, syms_);
-    if (table_.contains(key)) return false;
+    if (table_->contains(key)) return false;
 
     // Children in the static order of jump_score_ (highest first).
     Child* kids = &moves_[static_cast<std::size_t>(depth) * stride_];
@@ -216,13 +351,13 @@ class Dfs {
     for (int i = 0; i < n; ++i) {
       const int j = kids[i].jump;
       const Pos child = p ^ g_.jump_mask(j);
-      if (search(child, pegs - 1, depth + 1)) {
+      if (search(child, pegs - 1, depth + 1, alive)) {
         path_.push_back(j);
         return true;
       }
       if (stopped_) return false;
     }
-    table_.insert(key);
+    table_->insert(key);
     return false;
   }
 
@@ -231,7 +366,10 @@ class Dfs {
   const SolveOptions& opt_;
   const Control& ctl_;
   bool report_ = ctl_.wants_progress();
-  FailTable<W> table_;
+  std::optional<FailTable<W>> own_table_;
+  FailTable<W>* table_ = nullptr;
+  std::vector<const PagodaCheck<W>*> exact_pagodas_;
+  std::vector<const std::vector<PagodaCheck<W>>*> final_pagodas_;
   Clock::time_point start_;
   Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
   std::vector<int> syms_;
@@ -278,10 +416,11 @@ JumpsAllowed tight_jumps(const Board& board, const HoleSet& start, const HoleSet
 template <int W>
 SolveResult search_forward(const Board& board, const HoleSet& start, const Target<W>& target,
                            const SolveOptions& o, const Control& ctl, Clock::time_point t0,
-                           const Geometry<W>& g, JumpsAllowed jumps = {}) {
+                           const Geometry<W>& g, JumpsAllowed jumps = {},
+                           MemoOf<W>* memo = nullptr) {
   SolveResult r;
   r.width = W;
-  Dfs<W> dfs(g, target, o, ctl, t0);
+  Dfs<W> dfs(g, target, o, ctl, t0, memo);
   const std::string restricted = jumps.why;
   if (!jumps.allowed.empty()) dfs.restrict_to(std::move(jumps.allowed));
   bool found = dfs.run(g.to_bits(start));
@@ -305,7 +444,7 @@ SolveResult search_forward(const Board& board, const HoleSet& start, const Targe
 
 template <int W>
 SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& ctl,
-                        Clock::time_point t0) {
+                        Clock::time_point t0, solve_detail::DfsMemo* memo) {
   const Board& board = *p.board;
   Geometry<W> g(board);
   auto exact_target = [&](const HoleSet& goal) {
@@ -330,7 +469,18 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
     }
     JumpsAllowed jumps;
     if (t.is_exact) jumps = tight_jumps(board, p.start, g.to_holes(t.exact), o);
-    return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps));
+    MemoOf<W>* m = nullptr;
+    if (memo) {
+      m = dynamic_cast<MemoOf<W>*>(memo->state.get());
+      if (!m || !m->serves(t)) {
+        auto fresh =
+            std::make_unique<MemoOf<W>>(std::min(memo->max_bytes_, Dfs<W>::table_bytes(o, ctl)), t);
+        m = fresh.get();
+        memo->state = std::move(fresh);
+      }
+      m->prepare(board, g, p.start, t);
+    }
+    return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps), m);
   }
   // Backward: forward searches on the complemented board, one per possible final position.
   std::vector<HoleSet> finals;
@@ -369,9 +519,10 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
 namespace solve_detail {
 
 SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
-                    std::chrono::steady_clock::time_point t0) {
-  SolveResult r = with_width(
-      p.board->width(), [&](auto w) { return solve_width<decltype(w)::value>(p, o, ctl, t0); });
+                    std::chrono::steady_clock::time_point t0, DfsMemo* memo) {
+  SolveResult r = with_width(p.board->width(), [&](auto w) {
+    return solve_width<decltype(w)::value>(p, o, ctl, t0, memo);
+  });
   if (r.status == Status::Impossible && r.reason.empty())
     r.reason =
         "exhaustive search: no solution among " + std::to_string(r.nodes) + " positions searched";
