@@ -16,6 +16,7 @@
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/path_index.hpp"
@@ -111,7 +112,8 @@ TEST_F(ApiInputs, NonNullBoards) {
            [&] { problem_key(none); }, [&] { default_problem(nullptr); },
            [&] { solvability_table(nullptr); }, [&] { Analyzer(nullptr, Goal{}); },
            [&] { Game{none}; }, [&] { Position(nullptr, HoleSet(15)); },
-           [&] { PathIndex(none, PathIndex::Options{}); }})
+           [&] { PathIndex(none, PathIndex::Options{}); }, [&] { fewest_board(nullptr); },
+           [&] { fewest_table(nullptr); }})
     EXPECT_EQ(field_thrown(f), "board");
 }
 

@@ -529,10 +529,12 @@ TEST(Beam, ProgressAfterASecondAcrossAttempts) {
   Problem p = hole_problem("french", "d4", "d4");
   ASSERT_TRUE(impossibility(p));
   std::atomic<bool> cancel{false};
+  Control ctl;
+  ctl.watch(&cancel);
   std::vector<Progress> seen;
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
-  o.cancel = &cancel;
+  o.control = &ctl;
   o.progress = [&](const Progress& pr) {
     seen.push_back(pr);
     if (seen.size() == 3) cancel.store(true);
@@ -558,9 +560,11 @@ TEST(Beam, ProgressAfterASecondAcrossAttempts) {
 TEST(Beam, HonoursCancelAndTimeLimit) {
   Problem p = hole_problem("triangle:12", "12", "24");
   std::atomic<bool> cancel{true};
+  Control ctl;
+  ctl.watch(&cancel);
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
-  o.cancel = &cancel;
+  o.control = &ctl;
   SolveResult r = solve(p, o);
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_EQ(r.stop, StopReason::Cancelled);

@@ -10,6 +10,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/spec.hpp"
 
 using namespace pegsol;
 

@@ -397,8 +397,10 @@ TEST(Census, MemoryLimitIsAStopWithAClearNote) {
 
 TEST(Census, Cancelled) {
   std::atomic<bool> stop{true};
+  Control ctl;
+  ctl.watch(&stop);
   CensusOptions o = small_options();
-  o.cancel = &stop;
+  o.control = &ctl;
   CensusResult r = census(vacancy("triangle:6", "1"), o);
   EXPECT_EQ(r.stop, StopReason::Cancelled);
   EXPECT_EQ(r.solutions, 0u);
@@ -1163,8 +1165,10 @@ TEST(Census, SolvabilityTableResumes) {
 // position class settled kept and the rest open.
 TEST(Census, SolvabilityTableCancels) {
   std::atomic<bool> stop{true};
+  Control ctl;
+  ctl.watch(&stop);
   CensusOptions o = small_options();
-  o.cancel = &stop;
+  o.control = &ctl;
   for (TableMethod m : {TableMethod::Auto, TableMethod::Passes}) {
     TableOptions to;
     to.method = m;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The front-end layer: problems named as text, names and their rules, bench cases, and (with
-// pegsol::json) the JSON of results.
+// The front-end layer: problems named as text, names and their rules, the command's bench cases,
+// and (with pegsol::json) the JSON of results.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,6 +9,9 @@
 #include "pegsol/spec.hpp"
 #ifdef PEGSOL_TEST_JSON
 #include "pegsol/json.hpp"
+#endif
+#ifdef PEGSOL_TEST_BENCH
+#include "bench_cases.hpp"  // the command's (apps/pegsol)
 #endif
 
 namespace pegsol {
@@ -102,6 +105,7 @@ TEST(Names, RoundTripAndRules) {
   }
 }
 
+#ifdef PEGSOL_TEST_BENCH
 TEST(Bench, CaseLists) {
   const auto solve_cases = solve_bench_cases();
   ASSERT_EQ(solve_cases.size(), 8u);
@@ -116,6 +120,7 @@ TEST(Bench, CaseLists) {
   EXPECT_FALSE(census_cases[1].options.on_path);
   EXPECT_FALSE(census_cases[3].options.random_player);
 }
+#endif
 
 #ifdef PEGSOL_TEST_JSON
 TEST(Json, SpecFromJson) {

@@ -23,6 +23,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
+#include "pegsol/spec.hpp"
 
 namespace pegsol {
 namespace {

@@ -488,7 +488,9 @@ TEST(Play, TinyTimeLimitOnAHardProblemIsUnknown) {
   SolvabilityAnswer a = is_solvable(p, Goal{}, o);
   EXPECT_EQ(a.verdict, Solvability::Unknown) << a.reason;
   std::atomic<bool> cancel{true};
+  Control ctl;
+  ctl.watch(&cancel);
   SolveOptions c;
-  c.cancel = &cancel;
+  c.control = &ctl;
   EXPECT_EQ(is_solvable(p, Goal{}, c).verdict, Solvability::Unknown);
 }

@@ -258,9 +258,11 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   EXPECT_NE(r.reason.find("stopped (time limit)"), std::string::npos) << r.reason;
   EXPECT_LT(r.nodes, 2048u);
   std::atomic<bool> cancel{true};
+  Control ctl;
+  ctl.watch(&cancel);
   SolveOptions c;
   c.algorithm = Algorithm::Dfs;
-  c.cancel = &cancel;
+  c.control = &ctl;
   SolveResult rc = solve(p, c);
   EXPECT_EQ(rc.status, Status::Unknown);
   EXPECT_EQ(rc.stop, StopReason::Cancelled);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "bench_cases.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 

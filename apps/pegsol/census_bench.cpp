@@ -7,6 +7,7 @@
 
 #include "census_cmd.hpp"
 #include "pegsol/census.hpp"
+#include "bench_cases.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Board: an immutable board geometry, built once and borrowed by everything else.
-//
-// A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to
-// bottom, left to right). Each hole also has a bit in the board's layout: the bit index used by the
-// fixed-width searches. The layout is chosen so that jumps fall into few "shift classes" (all jumps
-// whose over- and to-holes sit at the same bit offsets from the from-hole), which lets move
-// generation handle a whole class with a handful of word operations.
+/// @file
+/// Board: an immutable board geometry, built once and borrowed by everything else.
+///
+/// A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to
+/// bottom, left to right). Each hole also has a bit in the board's layout: the bit index used by
+/// the fixed-width searches. The layout is chosen so that jumps fall into few "shift classes" (all
+/// jumps whose over- and to-holes sit at the same bit offsets from the from-hole), which lets move
+/// generation handle a whole class with a handful of word operations.
 #pragma once
 
 #include <algorithm>
@@ -21,84 +22,114 @@
 
 namespace pegsol {
 
-enum class Lattice { Square, Square8, Triangular };
+/// The lattice a board's holes lie on, which sets its jump directions.
+enum class Lattice {
+  Square,     ///< four directions: along rows and columns
+  Square8,    ///< eight directions: square and diagonal
+  Triangular  ///< six directions (triangles, hexagons)
+};
 
+/// "square", "square8" or "triangular".
 PEGSOL_API std::string_view lattice_name(Lattice l);
-// Parses "square", "square8" or "triangular"; nullopt otherwise.
+/// Parses "square", "square8" or "triangular"; nullopt otherwise.
 PEGSOL_API std::optional<Lattice> parse_lattice(std::string_view s);
 
-// Lattice coordinates. Square lattices: (row, column). Triangular lattice: skewed (row, k) in which
-// the six neighbours are (0,±1), (±1,0), (1,1) and (-1,-1).
+/// Lattice coordinates. Square lattices: (row, column). Triangular lattice: skewed (row, k) in
+/// which the six neighbours are (0,±1), (±1,0), (1,1) and (-1,-1).
 struct PEGSOL_API Coord {
-  int r = 0, c = 0;
+  int r = 0;  ///< row
+  int c = 0;  ///< column (square lattices) or k (triangular)
+  /// Same row and column.
   bool operator==(const Coord&) const = default;
 };
 
-// One jump: the peg at `from` jumps over `over` into `to`. Hole indices in reading order.
+/// One jump: the peg at `from` jumps over `over` into `to`. Hole indices in reading order.
 struct PEGSOL_API Jump {
-  int from = 0, over = 0, to = 0;
+  int from = 0;  ///< the jumping peg's hole
+  int over = 0;  ///< the hole jumped over (its peg is removed)
+  int to = 0;    ///< the empty hole landed in
+  /// Same three holes.
   bool operator==(const Jump&) const = default;
 };
 
-// A group of jumps that share bit offsets in the layout: over = from + mid, to = from + to.
+/// @cond internal
+// A group of jumps that share bit offsets in the layout: over = from + mid, to = from + to. The
+// engines' layout, not part of the API: it may change in any release.
 struct PEGSOL_API ShiftClass {
   int mid = 0, to = 0;
   std::vector<int> jumps;  // jump indices, ascending from-bit
 };
+/// @endcond
 
+/// An immutable board: its holes (numbered 0..size()-1 in reading order) with their lattice
+/// coordinates and names, the jumps, the symmetries, the position-class invariants and the peg
+/// types. Shared as a BoardPtr; safe to read from any number of threads.
 class PEGSOL_API Board {
  public:
-  // Builds a board from its holes' lattice coordinates (any order, no duplicates).
-  // Throws InputError (field "cells") for an empty or duplicated set, or more holes than the
-  // layouts hold (1,024).
+  /// Builds a board from its holes' lattice coordinates (any order, no duplicates).
+  /// @throws InputError (field "cells") for an empty or duplicated set, or more holes than the
+  /// layouts hold (1,024).
   Board(std::string name, Lattice lattice, std::vector<Coord> cells);
 
+  /// The name it was built with (a catalogue spec, or a drawing's name).
   const std::string& name() const { return name_; }
+  /// The lattice of its holes.
   Lattice lattice() const { return lattice_; }
+  /// The number of holes.
   int size() const { return static_cast<int>(cells_.size()); }
-  // coord, hole_name, peg_type and bit throw InputError (field "hole") unless 0 <= hole < size().
+  /// The lattice coordinate of `hole`.
+  /// @throws InputError (field "hole") unless 0 <= hole < size(); so do hole_name and peg_type.
   Coord coord(int hole) const { return cells_[checked(hole)]; }
+  /// The name of `hole`: "d4" on square lattices, "1".."n" on the triangular lattice.
   const std::string& hole_name(int hole) const { return names_[checked(hole)]; }
-  // The same lattice and the same holes up to a translation (names aside): a board drawn again
-  // elsewhere on the lattice, as a game file reads it back, has the same shape.
+  /// The same lattice and the same holes up to a translation (names aside): a board drawn again
+  /// elsewhere on the lattice, as a game file reads it back, has the same shape.
   bool same_shape(const Board& o) const;
-  // The hole at a lattice coordinate, if any.
+  /// The hole at a lattice coordinate, if any.
   std::optional<int> at(Coord c) const;
-  // The hole with this name ("d4" on square lattices, "1".."n" on the triangular lattice).
+  /// The hole with this name ("d4" on square lattices, "1".."n" on the triangular lattice).
   std::optional<int> find(std::string_view name) const;
-  // Bounding box of the coordinates.
+  /// The least row and column of the coordinates (the bounding box's corner).
   Coord min_coord() const { return min_; }
+  /// The greatest row and column of the coordinates.
   Coord max_coord() const { return max_; }
 
+  /// Every jump of the board, in a fixed order (the board's jump order).
   const std::vector<Jump>& jumps() const { return jumps_; }
-  // Every jump direction of the lattice, as coordinate steps.
+  /// Every jump direction of the lattice, as coordinate steps.
   const std::vector<Coord>& directions() const { return directions_; }
 
-  // Symmetries as hole permutations: sym[k][h] is the image of hole h. sym[0] is the identity.
+  /// Symmetries as hole permutations: sym[k][h] is the image of hole h. sym[0] is the identity.
   const std::vector<std::vector<int>>& symmetries() const { return symmetries_; }
 
-  // Layout: bit of each hole, number of bits spanned, and the bitset width that holds them.
+  /// The bitset width the searches use for this board: 64, 128, 256, 512 or 1024 bits (the
+  /// results' `width`, the JSON's "bit_width").
+  int width() const { return width_; }
+
+  /// @cond internal
+  // The engines' bit layout, not part of the API (it may change in any release): the bit of each
+  // hole (a CensusResult::paths entry holds hole h at bit(h)), the bits spanned, the hole at a bit
+  // (-1 outside the board; InputError, field "bit", unless 0 <= b < width()), the shift classes.
   int bit(int hole) const { return bits_[checked(hole)]; }
   int span() const { return span_; }
-  int width() const { return width_; }
-  // Hole at a layout bit, or -1 for a bit outside the board. Throws InputError (field "bit")
-  // unless 0 <= b < width().
   int hole_at_bit(int b) const {
     if (b < 0 || static_cast<std::size_t>(b) >= bit_hole_.size()) out_of_range(b, "bit");
     return bit_hole_[static_cast<std::size_t>(b)];
   }
   const std::vector<ShiftClass>& shift_classes() const { return classes_; }
+  /// @endcond
 
-  // Position-class invariants: each set S here meets every jump in an even number of holes, so the
-  // parity of the pegs on S never changes. Together they span all such sets (computed over GF(2)).
+  /// Position-class invariants: each set S here meets every jump in an even number of holes, so the
+  /// parity of the pegs on S never changes. Together they span all such sets (computed over GF(2)).
   const std::vector<HoleSet>& class_invariants() const { return invariants_; }
-  // Peg types: a peg only ever visits holes of its own type (the components of the from-to graph).
+  /// Peg types: a peg only ever visits holes of its own type (the components of the from-to graph).
   int peg_type(int hole) const { return peg_types_[checked(hole)]; }
+  /// The number of peg types (peg_type gives 0..peg_type_count()-1).
   int peg_type_count() const { return peg_type_count_; }
 
-  // Drawing-style render, one string per row: square lattices one cell per column, triangular
-  // lattices staggered. `glyph(h)` returns the text for hole h, exactly `cell_width` columns wide
-  // when printed (it may carry terminal colour codes).
+  /// Drawing-style render, one string per row: square lattices one cell per column, triangular
+  /// lattices staggered. `glyph(h)` returns the text for hole h, exactly `cell_width` columns wide
+  /// when printed (it may carry terminal colour codes).
   template <class Glyph>
   std::vector<std::string> render(Glyph glyph, int cell_width = 1) const;
 
@@ -120,7 +151,7 @@ class PEGSOL_API Board {
   std::vector<Coord> cells_;
   std::vector<std::string> names_;
   Coord min_, max_;
-  std::vector<int> grid_;  // (r - min.r) * cols + (c - min.c) -> hole, -1 when none
+  std::vector<int> grid_;  ///< (r - min.r) * cols + (c - min.c) -> hole, -1 when none
   int grid_cols_ = 0;
   std::vector<Coord> directions_;
   std::vector<Jump> jumps_;
@@ -133,9 +164,9 @@ class PEGSOL_API Board {
   int peg_type_count_ = 0;
 };
 
-// Square: the hole at (r, c) starts at column (c - min.c) * cell_width. Triangular: staggered, the
-// hole at (r, k) starts at column (2k - r) * cell_width (shifted so the leftmost is 0): neighbours
-// in a row sit two cells apart and each row is shifted by one cell.
+/// Square: the hole at (r, c) starts at column (c - min.c) * cell_width. Triangular: staggered, the
+/// hole at (r, k) starts at column (2k - r) * cell_width (shifted so the leftmost is 0): neighbours
+/// in a row sit two cells apart and each row is shifted by one cell.
 template <class Glyph>
 std::vector<std::string> Board::render(Glyph glyph, int cell_width) const {
   std::vector<std::string> lines(static_cast<std::size_t>(max_.r - min_.r + 1));

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Exact census of a problem: every reachable position, every solution, every complete game.
-//
-// The engine works level by level: level k is the set of positions with k pegs, and a jump always
-// leads from level k to level k-1, so each level only deduplicates against itself. Positions are
-// stored in canonical form under the census group (the board symmetries that fix the start and
-// the goal), each with the number of jump sequences reaching any member of its orbit (exact,
-// 128-bit, overflow is an error) and the chance that a uniformly random player passes through the
-// orbit. A level is split into shards by a hash of the position; each shard has one owner, so the
-// same layout spreads over threads today and machines later.
+/// @file
+/// Exact census of a problem: every reachable position, every solution, every complete game.
+///
+/// The engine works level by level: level k is the set of positions with k pegs, and a jump always
+/// leads from level k to level k-1, so each level only deduplicates against itself. Positions are
+/// stored in canonical form under the census group (the board symmetries that fix the start and
+/// the goal), each with the number of jump sequences reaching any member of its orbit (exact,
+/// 128-bit, overflow is an error) and the chance that a uniformly random player passes through the
+/// orbit. A level is split into shards by a hash of the position; each shard has one owner, so the
+/// same layout spreads over threads today and machines later.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,244 +27,270 @@
 
 namespace pegsol {
 
-// Exact path counts. 2^128 is about 3.4e38: the English board's 5.8e20 games fit with room.
+/// Exact path counts. 2^128 is about 3.4e38: the English board's 5.8e20 games fit with room.
 using Count = unsigned __int128;
 
-// Decimal text of a count.
+/// Decimal text of a count.
 PEGSOL_API std::string count_text(Count c);
 
-// The name a census's own failures had before pegsol::Error: now InternalError (a count
-// overflow, a checkpoint file that cannot be written).
+/// The name a census's own failures had before pegsol::Error: now InternalError (a count
+/// overflow, a checkpoint file that cannot be written).
 using CensusError = InternalError;
 
+/// A census's progress report (CensusOptions::progress), about twice a second.
 struct PEGSOL_API CensusProgress {
-  int level = 0;                // peg count of the level being built
-  std::uint64_t positions = 0;  // canonical positions stored so far
-  double seconds = 0;
-  std::size_t memory_bytes = 0;  // bytes the census holds now
-  int pass = 0, passes = 0;  // solvability_table: the forward pass running (from 1), of how many
-  int search = 0, searches = 0;  // solvability_table: the pair being searched, of how many
+  int level = 0;                 ///< peg count of the level being built
+  std::uint64_t positions = 0;   ///< canonical positions stored so far
+  double seconds = 0;            ///< since the census started
+  std::size_t memory_bytes = 0;  ///< bytes the census holds now
+  int pass = 0;                  ///< solvability_table: the forward pass running (from 1)
+  int passes = 0;                ///< solvability_table: the passes it will run
+  int search = 0;                ///< solvability_table: the pair being searched (from 1)
+  int searches = 0;              ///< solvability_table: the pairs it will search
 };
 
-// Which engine runs a census. Compact (src/census/compact_engine.ipp): layouts of up to 64 bits,
-// keys in 4 bytes where they fit, counts' high words apart, its kernels chosen at run time from
-// the CPU (docs/kernels.md). CompactPortable: the compact engine with its portable kernels on any
-// CPU. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the compact engine when the layout
-// fits. All give the same figures.
-enum class CensusEngine { Auto, Compact, CompactPortable, Wide };
+/// Which engine runs a census. Compact (src/census/compact_engine.ipp): layouts of up to 64 bits,
+/// keys in 4 bytes where they fit, counts' high words apart, its kernels chosen at run time from
+/// the CPU (docs/kernels.md). CompactPortable: the compact engine with its portable kernels on any
+/// CPU. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the compact engine when the layout
+/// fits. All give the same figures.
+enum class CensusEngine {
+  Auto,             ///< the compact engine when the layout fits, else the wide one
+  Compact,          ///< layouts of up to 64 bits, kernels chosen from the CPU
+  CompactPortable,  ///< the compact engine with its portable kernels
+  Wide              ///< layouts of up to 128 bits
+};
 
-// A goal and pagoda functions for it (CensusOptions::reach): a position worth less than the goal
-// by any of them cannot reach it.
+/// A goal and pagoda functions for it (CensusOptions::reach): a position worth less than the goal
+/// by any of them cannot reach it.
 struct PEGSOL_API CensusReach {
-  HoleSet goal;
-  std::vector<Pagoda> pagodas;
+  HoleSet goal;                 ///< the target position
+  std::vector<Pagoda> pagodas;  ///< each worth at least as much at a position that reaches it
 };
 
+/// What a census computes and within which bounds.
 struct PEGSOL_API CensusOptions {
-  std::size_t memory_limit = 0;  // bytes; 0: the machine's memory minus a margin
-  int threads = 0;               // 0: the hardware's thread count
-  bool symmetry = true;          // store positions up to the census group
-  bool on_path = true;           // backward pass: positions on some solution path
-  bool distinct = true;          // solutions up to reordering of independent jumps
-  // The reordering count runs only when at most this many raw positions lie on solution paths
-  // (otherwise distinct_note says why it was skipped): its states outnumber the positions.
+  std::size_t memory_limit = 0;  ///< bytes; 0: the machine's memory minus a margin
+  int threads = 0;               ///< 0: the hardware's thread count
+  bool symmetry = true;          ///< store positions up to the census group
+  bool on_path = true;           ///< backward pass: positions on some solution path
+  bool distinct = true;          ///< solutions up to reordering of independent jumps
+  /// The reordering count runs only when at most this many raw positions lie on solution paths
+  /// (otherwise distinct_note says why it was skipped): its states outnumber the positions.
   std::uint64_t distinct_max_positions = 2'000'000;
-  // false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
-  // hole a single peg can be left on); what the solvability table needs.
+  /// false: reachable sets only, no counts or chances (solutions_by_hole then holds 1 for every
+  /// hole a single peg can be left on); what the solvability table needs.
   bool counts = true;
-  // Reachable sets only (counts false): when not empty, a position is stored only when, for some
-  // entry (or its image under the census group), each of its pagodas is worth at least its value
-  // at the goal; the others cannot reach any of these goals. The levels then hold fewer
-  // positions, and solutions_by_hole is exact for the entries' goals and their images alone.
-  // The solvability table's passes use it for their open pairs.
+  /// Reachable sets only (counts false): when not empty, a position is stored only when, for some
+  /// entry (or its image under the census group), each of its pagodas is worth at least its value
+  /// at the goal; the others cannot reach any of these goals. The levels then hold fewer
+  /// positions, and solutions_by_hole is exact for the entries' goals and their images alone.
+  /// The solvability table's passes use it for their open pairs.
   std::vector<CensusReach> reach;
-  // Reachable sets only (counts false), the compact engine, a problem that is its own complement
-  // (complementary(p)): the pass stops once the two middle levels are joined, half way down.
-  // Reversed and complemented, a solution's second half is a first half, so the goal is
-  // reachable exactly when some middle position's complement (under the problem's symmetry) is
-  // reachable too; the levels below the middle are never built. CensusResult::met says so.
+  /// Reachable sets only (counts false), the compact engine, a problem that is its own complement
+  /// (complementary(p)): the pass stops once the two middle levels are joined, half way down.
+  /// Reversed and complemented, a solution's second half is a first half, so the goal is
+  /// reachable exactly when some middle position's complement (under the problem's symmetry) is
+  /// reachable too; the levels below the middle are never built. CensusResult::met says so.
   bool meet = false;
-  // false: no random player's chance (p_one_peg, p_goal, p_by_hole stay 0 and random_player
-  // false); with counts, the compact engine then carries 8 bytes less per position and edge.
+  /// false: no random player's chance (p_one_peg, p_goal, p_by_hole stay 0 and random_player
+  /// false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
-  CensusEngine engine = CensusEngine::Auto;
-  // Keep the positions on solution paths in CensusResult::paths (the compact engine only: boards
-  // of up to 64 bits; needs counts and on_path).
+  CensusEngine engine = CensusEngine::Auto;  ///< which engine runs it
+  /// Keep the positions on solution paths in CensusResult::paths (the compact engine only: boards
+  /// of up to 64 bits; needs counts and on_path).
   bool keep_paths = false;
-  // A directory for the disk spill (the compact engine: boards of up to 64 holes): once the
-  // levels' arrays would pass half of the memory limit, the rest go to a file there (with no
-  // name: nothing is left behind), and the process keeps its resident memory under the limit by
-  // dropping spilled pages it is not using. Empty: no spill, the limit ends the run.
+  /// A directory for the disk spill (the compact engine: boards of up to 64 holes): once the
+  /// levels' arrays would pass half of the memory limit, the rest go to a file there (with no
+  /// name: nothing is left behind), and the process keeps its resident memory under the limit by
+  /// dropping spilled pages it is not using. Empty: no spill, the limit ends the run.
   std::string spill_dir;
-  // A directory for checkpoints (the compact engine): when a level of the forward pass is
-  // complete, before it is expanded, the level and the figures so far are written there
-  // (compact_checkpoint.ipp lists the files). With `resume`, the census goes on from the state
-  // in that directory instead of the start, to the same figures; census() throws InputError
-  // (field "CensusOptions::checkpoint_dir") when the directory holds no state, a damaged one, or
-  // one of another problem or other options.
+  /// A directory for checkpoints (the compact engine): when a level of the forward pass is
+  /// complete, before it is expanded, the level and the figures so far are written there
+  /// (compact_checkpoint.ipp lists the files). With `resume`, the census goes on from the state
+  /// in that directory instead of the start, to the same figures; census() throws InputError
+  /// (field "CensusOptions::checkpoint_dir") when the directory holds no state, a damaged one, or
+  /// one of another problem or other options.
   std::string checkpoint_dir;
-  bool resume = false;
-  // Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
-  // (docs/control.md). May be null.
+  bool resume = false;  ///< go on from the state in checkpoint_dir
+  /// Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
+  /// (docs/control.md). May be null.
   const Control* control = nullptr;
-  const std::atomic<bool>* cancel = nullptr;            // deprecated: Control::watch does the same
-  std::function<void(const CensusProgress&)> progress;  // called about twice a second
+  std::function<void(const CensusProgress&)> progress;  ///< called about twice a second
 };
 
-// Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.
+/// Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.
 struct PEGSOL_API CensusLevel {
-  std::uint64_t reachable_raw = 0, reachable_sym = 0;
-  std::uint64_t on_path_raw = 0, on_path_sym = 0;
-  Count games = 0;  // complete games that end on this level (no jump left)
+  std::uint64_t reachable_raw = 0;  ///< positions reachable from the start
+  std::uint64_t reachable_sym = 0;  ///< the same up to the census group
+  std::uint64_t on_path_raw = 0;    ///< of those, positions on some solution path
+  std::uint64_t on_path_sym = 0;    ///< the same up to the census group
+  Count games = 0;                  ///< complete games that end on this level (no jump left)
 };
 
+/// What a census found, and why it stopped if it did.
 struct PEGSOL_API CensusResult {
-  int group_size = 1;               // symmetries that fix the start and the goal
-  std::vector<CensusLevel> levels;  // indexed by peg count, 0..holes
-  std::uint64_t reachable_raw = 0, reachable_sym = 0;
-  std::uint64_t on_path_raw = 0, on_path_sym = 0;
-  bool on_path_done = false;
-  Count solutions = 0;                   // jump sequences from the start to the goal
-  Count games = 0;                       // jump sequences from the start to a position with no jump
-  std::vector<Count> solutions_by_hole;  // one peg left on hole h (every goal kind)
-  Count solutions_up_to_symmetry = 0;    // orbits of solutions under the census group (Burnside)
-  std::optional<Count> distinct_solutions;  // classes under reordering of independent jumps
-  std::string distinct_note;                // why distinct_solutions is missing, if it is
-  // A player who picks uniformly among the legal jumps until none is left. Binary64 floating
-  // point (sums of products of 1/moves), relative error about 1e-15 per level.
-  bool random_player = false;     // whether the three figures below were computed
-  double p_one_peg = 0;           // ends with one peg
-  double p_goal = 0;              // passes through the goal (for one-peg goals: ends on it)
-  std::vector<double> p_by_hole;  // ends with one peg on hole h
-  double seconds = 0;
-  std::size_t peak_bytes = 0;        // the census's own tables at their largest
-  std::size_t spill_peak_bytes = 0;  // the spill file at its largest (0: nothing spilled)
-  int width = 0;                     // bitset width used
-  int threads = 0;
-  // Why the census stopped early (None: it finished). A stopped census keeps the levels it
-  // completed: levels[k] is filled for every level the forward pass finished, the solution-path
-  // figures only when on_path_done; the totals sum what is there.
+  int group_size = 1;               ///< symmetries that fix the start and the goal
+  std::vector<CensusLevel> levels;  ///< indexed by peg count, 0..holes
+  std::uint64_t reachable_raw = 0;  ///< the levels' sum
+  std::uint64_t reachable_sym = 0;  ///< the levels' sum
+  std::uint64_t on_path_raw = 0;    ///< the levels' sum
+  std::uint64_t on_path_sym = 0;    ///< the levels' sum
+  bool on_path_done = false;        ///< the solution-path (backward) pass finished
+  Count solutions = 0;              ///< jump sequences from the start to the goal
+  Count games = 0;                  ///< jump sequences from the start to a position with no jump
+  std::vector<Count> solutions_by_hole;  ///< one peg left on hole h (every goal kind)
+  Count solutions_up_to_symmetry = 0;    ///< orbits of solutions under the census group (Burnside)
+  std::optional<Count> distinct_solutions;  ///< classes under reordering of independent jumps
+  std::string distinct_note;                ///< why distinct_solutions is missing, if it is
+  /// A player who picks uniformly among the legal jumps until none is left. Binary64 floating
+  /// point (sums of products of 1/moves), relative error about 1e-15 per level.
+  bool random_player = false;        ///< whether the three figures below were computed
+  double p_one_peg = 0;              ///< ends with one peg
+  double p_goal = 0;                 ///< passes through the goal (for one-peg goals: ends on it)
+  std::vector<double> p_by_hole;     ///< ends with one peg on hole h
+  double seconds = 0;                ///< the census's time
+  std::size_t peak_bytes = 0;        ///< the census's own tables at their largest
+  std::size_t spill_peak_bytes = 0;  ///< the spill file at its largest (0: nothing spilled)
+  int width = 0;                     ///< bitset width used
+  int threads = 0;                   ///< worker threads used
+  /// Why the census stopped early (None: it finished). A stopped census keeps the levels it
+  /// completed: levels[k] is filled for every level the forward pass finished, the solution-path
+  /// figures only when on_path_done; the totals sum what is there.
   StopReason stop = StopReason::None;
-  std::string stop_note;  // for the memory limit: what the run held and needed
-  // With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
-  // (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
-  // orbit, each the least of its images under `symmetries` read as 64-bit integers (hole h at
-  // bit Board::bit(h)), sorted.
+  std::string stop_note;  ///< for the memory limit: what the run held and needed
+  /// With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
+  /// (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
+  /// orbit, each the least of its images under `symmetries` read as 64-bit integers (hole h at
+  /// bit Board::bit(h)), sorted.
   bool paths_kept = false;
-  std::vector<int> symmetries;  // the census group: indices into Board::symmetries(), 0 first
-  std::vector<std::vector<std::uint64_t>> paths;
-  // With CensusOptions::meet, once the middle levels are joined (met): whether the goal is
-  // reachable (solutions_by_hole then holds 1 on a one-peg goal's hole), the middle levels'
-  // on_path figures, and when it is reachable, a position of the lower middle level (n/2 pegs
-  // rounded down, n holes) on a solution path.
+  std::vector<int> symmetries;  ///< the census group: indices into Board::symmetries(), 0 first
+  std::vector<std::vector<std::uint64_t>> paths;  ///< per level, as said above
+  /// With CensusOptions::meet, once the middle levels are joined (met): whether the goal is
+  /// reachable (solutions_by_hole then holds 1 on a one-peg goal's hole), the middle levels'
+  /// on_path figures, and when it is reachable, a position of the lower middle level (n/2 pegs
+  /// rounded down, n holes) on a solution path.
   bool met = false;
-  bool meet_reaches_goal = false;
-  std::optional<HoleSet> meet_witness;
+  bool meet_reaches_goal = false;       ///< met: whether the goal is reachable
+  std::optional<HoleSet> meet_witness;  ///< met and reachable: a lower middle position on a path
 };
 
-// Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early
-// with CensusResult::stop set. Throws InputError as check_problem, for a start without pegs
-// (field "start"), for a board too wide for the
-// census, for options that do not go together (the field named: "CensusOptions::threads" below 0
-// or above 1024, "CensusOptions::resume" without a checkpoint directory, ...), and for a
-// checkpoint directory it cannot resume from; InternalError for a count overflow or a checkpoint
-// it cannot write.
+/// Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early with
+/// CensusResult::stop set.
+/// @throws InputError as check_problem, for a start without pegs (field "start"), for a board too
+/// wide for the census, for options that do not go together (the field named:
+/// "CensusOptions::threads" below 0 or above 1024, "CensusOptions::resume" without a checkpoint
+/// directory, ...), and for a checkpoint directory it cannot resume from; InternalError for a count
+/// overflow or a checkpoint it cannot write.
 PEGSOL_API CensusResult census(const Problem& p, const CensusOptions& options = {});
 
-// Whether p is its own complement problem (CensusOptions::meet): a board symmetry takes the start
-// to the goal's complement and the goal to the start's complement (one-peg and position goals).
-// Throws InputError as check_problem.
+/// Whether p is its own complement problem (CensusOptions::meet): a board symmetry takes the start
+/// to the goal's complement and the goal to the start's complement (one-peg and position goals).
+/// @throws InputError as check_problem.
 PEGSOL_API bool complementary(const Problem& p);
 
-// How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
-// the pairs the position class and peg types forbid. Passes: then a forward census pass from
-// every start class with a pair left (the census alone decides). Auto: before any pass, each
-// open pair up to symmetry and transposition (by the complement trick v can end on h exactly
-// when h can end on v) gets a short solution search, whose solution solve() replays, or whose
-// "impossible" is a pagoda proof or a completed search; passes then run only for start classes
-// with a pair still open, each settling its row and, transposed, its column.
-enum class TableMethod { Auto, Passes };
+/// How solvability_table settles a pair (vacancy v, last peg on h). Both methods first rule out
+/// the pairs the position class and peg types forbid. Passes: then a forward census pass from
+/// every start class with a pair left (the census alone decides). Auto: before any pass, each
+/// open pair up to symmetry and transposition (by the complement trick v can end on h exactly
+/// when h can end on v) gets a short solution search, whose solution solve() replays, or whose
+/// "impossible" is a pagoda proof or a completed search; passes then run only for start classes
+/// with a pair still open, each settling its row and, transposed, its column.
+enum class TableMethod {
+  Auto,   ///< short searches first, then passes for what stays open
+  Passes  ///< census passes alone
+};
 
+/// How solvability_table settles its pairs, beside the census options it takes.
 struct PEGSOL_API TableOptions {
-  TableMethod method = TableMethod::Auto;
-  double search_seconds = 2;  // Auto: time for one pair's solution search
-  int max_searches = -1;      // Auto: search at most this many pairs (-1: every open pair)
-  // With a checkpoint directory: each pass also checkpoints its levels (false: the table's state
-  // after each pass alone; a level's files can take tens of GB on the 41-hole boards).
+  TableMethod method = TableMethod::Auto;  ///< searches then passes, or passes alone
+  double search_seconds = 2;               ///< Auto: time for one pair's solution search
+  int max_searches = -1;  ///< Auto: search at most this many pairs (-1: every open pair)
+  /// With a checkpoint directory: each pass also checkpoints its levels (false: the table's state
+  /// after each pass alone; a level's files can take tens of GB on the 41-hole boards).
   bool level_checkpoints = true;
-  // Each forward pass stores only the positions that the pruning pagodas of its open pairs
-  // (find_pruning_pagodas) allow to reach one of their goals (false: every reachable position;
-  // a cross-check).
+  /// Each forward pass stores only the positions that the pruning pagodas of its open pairs
+  /// (find_pruning_pagodas) allow to reach one of their goals (false: every reachable position;
+  /// a cross-check).
   bool pagodas = true;
 };
 
-// A pair the search settled, with its certificate: the solution (replayed by solve()), or the
-// proof that there is none (a pagoda function, or the search completed).
+/// A pair the search settled, with its certificate: the solution (replayed by solve()), or the
+/// proof that there is none (a pagoda function, or the search completed).
 struct PEGSOL_API TableCertificate {
-  int vacancy = 0, end = 0;
-  bool solvable = false;
-  std::vector<Jump> moves;  // solvable: from the single vacancy to one peg on `end`
-  std::string reason;       // not solvable: the proof
+  int vacancy = 0;          ///< the start's one empty hole
+  int end = 0;              ///< the hole of the last peg
+  bool solvable = false;    ///< whether the pair has a solution
+  std::vector<Jump> moves;  ///< solvable: from the single vacancy to one peg on `end`
+  std::string reason;       ///< not solvable: the proof
 };
 
-// Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
-// can be reduced to one peg on h. When a pass cannot run (the memory limit, a board too wide for
-// the census), the table keeps every pair settled so far: open[v] holds the holes still
-// undecided for v, and `stopped` says why.
+/// Solvability matrix: finals[v] is the set of holes h such that the board with only hole v vacant
+/// can be reduced to one peg on h. When a pass cannot run (the memory limit, a board too wide for
+/// the census), the table keeps every pair settled so far: open[v] holds the holes still
+/// undecided for v, and `stopped` says why.
 struct PEGSOL_API SolvabilityTable {
-  std::vector<HoleSet> finals;  // indexed by vacant hole
-  std::vector<HoleSet> open;    // indexed by vacant hole; empty sets when the table is complete
-  std::string stopped;          // why pairs stayed open; empty when the table is complete
-  StopReason stop = StopReason::None;  // set when the control (or memory) stopped the table
-  int passes = 0;                      // forward passes run
-  // of those, passes that stopped half way at the middle join (CensusOptions::meet): a row with
-  // one open pair whose problem is its own complement
+  std::vector<HoleSet> finals;  ///< indexed by vacant hole
+  std::vector<HoleSet> open;    ///< indexed by vacant hole; empty sets when the table is complete
+  std::string stopped;          ///< why pairs stayed open; empty when the table is complete
+  StopReason stop = StopReason::None;  ///< set when the control (or memory) stopped the table
+  int passes = 0;                      ///< forward passes run
+  /// of those, passes that stopped half way at the middle join (CensusOptions::meet): a row with
+  /// one open pair whose problem is its own complement
   int half_passes = 0;
-  int proved = 0;  // start classes answered by the position class and peg types
-  // Auto: pairs searched (one per class under symmetry and transposition), and of those the
-  // pairs settled by a found solution and by a proof of impossibility from the search.
-  int searched = 0, solved_by_search = 0, impossible_by_search = 0;
-  // One per pair a search settled, and one per pair a half pass found reachable when its two
-  // halves were then found (a solution through the middle join's witness).
+  int proved = 0;  ///< start classes answered by the position class and peg types
+  /// Auto: pairs searched (one per class under symmetry and transposition).
+  int searched = 0;
+  int solved_by_search = 0;      ///< of those, pairs settled by a solution found
+  int impossible_by_search = 0;  ///< of those, pairs settled by a proof of impossibility
+  /// One per pair a search settled, and one per pair a half pass found reachable when its two
+  /// halves were then found (a solution through the middle join's witness).
   std::vector<TableCertificate> certificates;
-  double seconds = 0;
-  std::size_t peak_bytes = 0;        // the passes' census tables at their largest
-  std::size_t spill_peak_bytes = 0;  // the passes' spill files at their largest (0: none)
+  double seconds = 0;                ///< the table's time
+  std::size_t peak_bytes = 0;        ///< the passes' census tables at their largest
+  std::size_t spill_peak_bytes = 0;  ///< the passes' spill files at their largest (0: none)
+  /// Every pair is settled (no pass was cut short).
   bool complete() const { return stopped.empty(); }
 };
-// The solvability table of `board`, under options.control (searches and passes alike); a stop
-// keeps every pair settled before it (SolvabilityTable::stop, open). With
-// options.checkpoint_dir, the pairs settled go to table.state there after the searches and after
-// each forward pass, and a pass keeps its census checkpoint in a subdirectory while it runs
-// (boards of up to 64 bits); with options.resume, the table goes on from that state (searches
-// done are not run again, a pass goes on from its last level) to the same matrix. InputError
-// when the directory holds no table state, one of another board, or a damaged one, for a null
-// board (field "board"), census options as census() refuses them, a negative
-// TableOptions::search_seconds or TableOptions::max_searches below -1.
+
+/// The solvability table of `board`, under options.control (searches and passes alike); a stop
+/// keeps every pair settled before it (SolvabilityTable::stop, open). With
+/// options.checkpoint_dir, the pairs settled go to table.state there after the searches and after
+/// each forward pass, and a pass keeps its census checkpoint in a subdirectory while it runs
+/// (boards of up to 64 bits); with options.resume, the table goes on from that state (searches
+/// done are not run again, a pass goes on from its last level) to the same matrix.
+/// @throws InputError when the directory holds no table state, one of another board, or a damaged
+/// one, for a null board (field "board"), census options as census() refuses them, a negative
+/// TableOptions::search_seconds or TableOptions::max_searches below -1.
 PEGSOL_API SolvabilityTable solvability_table(const BoardPtr& board,
                                               const CensusOptions& options = {},
                                               const TableOptions& table = {});
 
-// Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
-// `limit` (0: no limit) or when `emit` returns false. With distinct, only the lexicographically
-// least sequence (by jump index) of each class of reorderings of independent jumps. Returns the
-// number emitted and why it stopped early, if it did (the control's deadline, cancel, signal).
-// A problem that a proof without search shows impossible (impossibility(), as solve() finds it)
-// emits nothing and returns at once with the proof in `reason`. Throws InputError as
-// check_problem, or (field "emit") for an empty `emit`.
+/// What enumerate_solutions streams, and within which bounds.
 struct PEGSOL_API EnumerateOptions {
-  std::uint64_t limit = 0;
+  std::uint64_t limit = 0;  ///< stop after this many (0: no limit)
+  /// Only the lexicographically least sequence (by jump index) of each class of reorderings of
+  /// independent jumps.
   bool distinct = false;
-  bool games = false;
-  const Control* control = nullptr;           // deadline, cancel, pause, progress; may be null
-  const std::atomic<bool>* cancel = nullptr;  // deprecated: Control::watch does the same
+  bool games = false;                ///< every complete game instead of the solutions
+  const Control* control = nullptr;  ///< deadline, cancel, pause, progress; may be null
 };
+
+/// What enumerate_solutions did.
 struct PEGSOL_API EnumerateResult {
-  std::uint64_t emitted = 0;
-  StopReason stop = StopReason::None;
-  std::string reason;  // the proof that there is no solution, when one was found without search
-  operator std::uint64_t() const { return emitted; }  // the count, as callers used to get it
+  std::uint64_t emitted = 0;           ///< solutions (or games) passed to `emit`
+  StopReason stop = StopReason::None;  ///< why it stopped early (None: it finished or hit limit)
+  std::string reason;  ///< the proof that there is no solution, when one was found without search
+  /// The number emitted.
+  operator std::uint64_t() const { return emitted; }
 };
+
+/// Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after
+/// `limit` or when `emit` returns false. Returns the number emitted and why it stopped early, if
+/// it did (the control's deadline, cancel, signal). A problem that a proof without search shows
+/// impossible (impossibility(), as solve() finds it) emits nothing and returns at once with the
+/// proof in `reason`.
+/// @throws InputError as check_problem, or (field "emit") for an empty `emit`.
 PEGSOL_API EnumerateResult
 enumerate_solutions(const Problem& p, const EnumerateOptions& options,
                     const std::function<bool(const std::vector<Jump>&)>& emit);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// One control model for every long computation (docs/control.md): a deadline, a memory budget,
-// cancellation, pause and resume, and throttled progress reports. solve(), census(),
-// solvability_table() and enumerate_solutions() take a `const Control*` in their options and
-// return a result carrying a StopReason and what they settled before stopping.
+/// @file
+/// One control model for every long computation (docs/control.md): a deadline, a memory budget,
+/// cancellation, pause and resume, and throttled progress reports. solve(), census(),
+/// solvability_table() and enumerate_solutions() take a `const Control*` in their options and
+/// return a result carrying a StopReason and what they settled before stopping.
 #pragma once
 
 #include <array>
@@ -24,124 +25,130 @@ namespace pegsol {
 
 // StopReason, stop_reason_name and Stopped: pegsol/error.hpp.
 
-// A progress report. done/total are in the engine's own units (levels, pairs, solutions);
-// total is 0 when the size of the work is not known, and then fraction and eta_seconds are 0.
+/// A progress report. done/total are in the engine's own units (levels, pairs, solutions);
+/// total is 0 when the size of the work is not known, and then fraction and eta_seconds are 0.
 struct PEGSOL_API ProgressReport {
-  std::uint64_t done = 0, total = 0;
-  double fraction = 0;           // done / total, in [0, 1]; engines report done never decreasing
-  double seconds = 0;            // since the control started, paused time excluded
-  double eta_seconds = 0;        // estimated time left (total known and done > 0)
-  std::string_view phase;        // "dfs", "beam", "forward", "backward", "distinct", "search", ...
-  std::uint64_t positions = 0;   // engine's figure: positions searched or stored so far
-  std::size_t memory_bytes = 0;  // engine's figure: bytes held (census), 0 when not tracked
-  int level = -1;                // engine's figure: level (peg count or beam depth), -1 if none
+  std::uint64_t done = 0;       ///< work done, in the engine's units
+  std::uint64_t total = 0;      ///< the whole work in the same units; 0 when not known
+  double fraction = 0;          ///< done / total, in [0, 1]; engines report done never decreasing
+  double seconds = 0;           ///< since the control started, paused time excluded
+  double eta_seconds = 0;       ///< estimated time left (total known and done > 0)
+  std::string_view phase;       ///< "dfs", "beam", "forward", "backward", "distinct", "search", ...
+  std::uint64_t positions = 0;  ///< engine's figure: positions searched or stored so far
+  std::size_t memory_bytes = 0;  ///< engine's figure: bytes held (census), 0 when not tracked
+  int level = -1;                ///< engine's figure: level (peg count or beam depth), -1 if none
 };
 
-// The state a caller shares with one or more computations. Thread-safe: cancel, pause, resume
-// and the queries may be called from any thread while a computation runs; the setters
-// (time limit, budget, watched flags, progress) are meant to be called before it starts.
+/// The state a caller shares with one or more computations. Thread-safe: cancel, pause, resume
+/// and the queries may be called from any thread while a computation runs; the setters
+/// (time limit, budget, watched flags, progress) are meant to be called before it starts.
+/// The engines poll it (should_stop(), checkpoint(), throw_if_stopped()) and offer it reports
+/// (wants_progress(), report()); a caller needs none of those, but a caller's own long loop
+/// may use them the same way.
 class PEGSOL_API Control {
  public:
-  using Clock = std::chrono::steady_clock;
+  using Clock = std::chrono::steady_clock;  ///< the clock of deadlines and progress
+  /// A replacement clock (tests inject one that ticks on each read).
   using ClockFn = std::function<Clock::time_point()>;
 
-  // A control with no limits, timed by `clock` (steady_clock::now when empty).
+  /// A control with no limits, timed by `clock` (steady_clock::now when empty).
   explicit Control(ClockFn clock = {});
-  // A child: obeys everything `parent` says (stop, pause, its deadline) and adds its own limits;
-  // progress goes to the parent's callback unless the child has one. The parent outlives it.
+  /// A child: obeys everything `parent` says (stop, pause, its deadline) and adds its own limits;
+  /// progress goes to the parent's callback unless the child has one. The parent outlives it.
   explicit Control(const Control* parent);
   Control(const Control&) = delete;
   Control& operator=(const Control&) = delete;
 
-  // Deadline `seconds` from now. 0, negatives, infinity and anything over ~30 years: no limit.
-  // Throws InputError (field "seconds") for NaN.
+  /// Deadline `seconds` from now. 0, negatives, infinity and anything over ~30 years: no limit.
+  /// @throws InputError (field "seconds") for NaN.
   void set_time_limit(double seconds);
-  // Seconds left before the deadline (own or a parent's, whichever comes first); +infinity
-  // when there is none.
+  /// Seconds left before the deadline (own or a parent's, whichever comes first); +infinity
+  /// when there is none.
   double remaining_seconds() const;
-  // Whether this control or a parent has a deadline.
+  /// Whether this control or a parent has a deadline.
   bool has_deadline() const;
 
-  // Bytes a computation may hold (0: no budget of its own; the engine's default applies).
+  /// Bytes a computation may hold (0: no budget of its own; the engine's default applies).
   void set_memory_budget(std::size_t bytes) { memory_budget_ = bytes; }
-  // The smallest nonzero budget of this control and its parents, or 0.
+  /// The smallest nonzero budget of this control and its parents, or 0.
   std::size_t memory_budget() const;
 
-  // Polls `flag` (set from anywhere, a signal handler included) as a stop with `reason`; a null
-  // flag is ignored. At most four flags; the flag outlives the control. Throws InputError for a
-  // fifth flag (field "flag") or the reason None (field "reason").
+  /// Polls `flag` (set from anywhere, a signal handler included) as a stop with `reason`; a null
+  /// flag is ignored. At most four flags; the flag outlives the control.
+  /// @throws InputError for a fifth flag (field "flag") or the reason None (field "reason").
   void watch(const std::atomic<bool>* flag, StopReason reason = StopReason::Cancelled);
 
-  // Asks every computation under this control to stop with `reason` (the first reason wins).
+  /// Asks every computation under this control to stop with `reason` (the first reason wins).
   void cancel(StopReason reason = StopReason::Cancelled) const;
-  // Workers block at their next poll until resume(); time paused does not count against the
-  // deadline (the deadline moves by the pause's length) nor in progress seconds.
+  /// Workers block at their next poll until resume(); time paused does not count against the
+  /// deadline (the deadline moves by the pause's length) nor in progress seconds.
   void pause() const;
-  // Releases the workers pause() held; the computation goes on where it was.
+  /// Releases the workers pause() held; the computation goes on where it was.
   void resume() const;
-  // Whether this control or a parent is paused.
+  /// Whether this control or a parent is paused.
   bool paused() const;
-  // Threads blocked in wait_if_paused() right now (this control's own waits).
+  /// Threads blocked in wait_if_paused() right now (this control's own waits).
   int waiting() const { return waiting_.load(); }
 
-  // The cheap poll: one relaxed load when there is no deadline or watched flag; otherwise the
-  // flags and one clock read. A deadline or flag found past is latched as the stop reason.
+  /// The cheap poll: one relaxed load when there is no deadline or watched flag; otherwise the
+  /// flags and one clock read. A deadline or flag found past is latched as the stop reason.
   bool should_stop() const {
     if (state_.load(std::memory_order_relaxed) & kStopMask) return true;
     if (!slow_) return parent_ && parent_->should_stop();
     return poll_slow();
   }
-  // Blocks while this control or a parent is paused (returns at once if stopped meanwhile).
+  /// Blocks while this control or a parent is paused (returns at once if stopped meanwhile).
   void wait_if_paused() const;
-  // wait_if_paused(), then should_stop(): what a worker calls at each checkpoint.
+  /// wait_if_paused(), then should_stop(): what a worker calls at each checkpoint.
   bool checkpoint() const {
     if (state_.load(std::memory_order_relaxed) & kPaused || (parent_ && parent_->paused()))
       wait_if_paused();
     return should_stop();
   }
-  // Throws Stopped when checkpoint() says to stop.
+  /// Stops the caller's work by an exception when checkpoint() says to stop.
+  /// @throws Stopped when the computation is to stop.
   void throw_if_stopped() const {
     if (checkpoint()) throw Stopped(stop_reason());
   }
-  // The first stop asked or found (own, then parents'), or None.
+  /// The first stop asked or found (own, then parents'), or None.
   StopReason stop_reason() const;
 
-  // Calls `callback` with reports at most once per `interval_seconds` (of the control's clock).
-  // Throws InputError (field "interval_seconds") for NaN or more than a billion seconds.
+  /// Calls `callback` with reports at most once per `interval_seconds` (of the control's clock).
+  /// @throws InputError (field "interval_seconds") for NaN or more than a billion seconds.
   void set_progress(std::function<void(const ProgressReport&)> callback,
                     double interval_seconds = 0.5);
-  // Whether this control or a parent has a progress callback.
+  /// Whether this control or a parent has a progress callback.
   bool wants_progress() const;
-  // Offers a report: fills seconds, fraction and eta, and passes it on when the interval has
-  // passed since the last one (always when `force`). Never called concurrently on the callback.
+  /// Offers a report: fills seconds, fraction and eta, and passes it on when the interval has
+  /// passed since the last one (always when `force`). Never called concurrently on the callback.
   void report(ProgressReport r, bool force = false) const;
 
-  // Seconds since construction, paused time excluded.
+  /// Seconds since construction, paused time excluded.
   double elapsed_seconds() const;
-  // The control's clock (the injected one, or steady_clock).
+  /// The control's clock (the injected one, or steady_clock).
   Clock::time_point now() const { return clock_ ? clock_() : Clock::now(); }
 
  private:
   static constexpr std::uint32_t kStopMask = 0xFF, kPaused = 0x100;
   bool poll_slow() const;
   void latch(StopReason r) const;
-  // The clock less every pause of this control and its parents, in nanoseconds: deadlines and
-  // elapsed time are measured on it, so pauses do not count.
+  /// The clock less every pause of this control and its parents, in nanoseconds: deadlines and
+  /// elapsed time are measured on it, so pauses do not count.
   std::int64_t active_ns() const;
   std::int64_t paused_ns() const;
 
   const Control* parent_ = nullptr;
   ClockFn clock_;
-  std::int64_t start_ns_ = 0;                             // active_ns() at construction
-  std::int64_t deadline_ns_ = INT64_MAX;                  // in active_ns(); max: none
-  mutable std::atomic<std::int64_t> paused_total_ns_{0};  // own pauses, finished ones
+  std::int64_t start_ns_ = 0;                             ///< active_ns() at construction
+  std::int64_t deadline_ns_ = INT64_MAX;                  ///< in active_ns(); max: none
+  mutable std::atomic<std::int64_t> paused_total_ns_{0};  ///< own pauses, finished ones
   std::size_t memory_budget_ = 0;
   std::array<std::pair<const std::atomic<bool>*, StopReason>, 4> flags_{};
   int nflags_ = 0;
-  bool slow_ = false;  // a deadline or a watched flag: should_stop() looks further
+  bool slow_ = false;  ///< a deadline or a watched flag: should_stop() looks further
 
-  mutable std::atomic<std::uint32_t> state_{0};  // stop reason in the low byte, kPaused
-  mutable std::mutex m_;                         // pause bookkeeping and the condition
+  mutable std::atomic<std::uint32_t> state_{0};  ///< stop reason in the low byte, kPaused
+  mutable std::mutex m_;                         ///< pause bookkeeping and the condition
   mutable std::condition_variable cv_;
   mutable Clock::time_point paused_at_{};
   mutable std::atomic<int> waiting_{0};

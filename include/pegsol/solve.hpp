@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// First-solution search: depth-first on bitboards with a table of failed positions.
+/// @file
+/// First-solution search: depth-first on bitboards with a table of failed positions.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -17,89 +17,111 @@
 
 namespace pegsol {
 
-enum class Direction { Forward, Backward };
-enum class Status { Solved, Impossible, Unknown };
-// Dfs: complete first-solution search. Beam: the bidirectional beam search for huge boards
-// (incomplete; src/beam). BeamReport: the same search with the 2022 report's selection rule.
-// Auto: a DFS bounded to `auto_dfs_nodes` positions, then the beam search (incomplete, strong on
-// boards with many solutions), then the DFS to completion, so "impossible" still comes only from
-// a proof or a completed search.
-enum class Algorithm { Auto, Dfs, Beam, BeamReport };
-// Which searches Algorithm::Beam runs (docs/beam.md). Auto: the forward sweep; for a goal that is
-// a whole position, the sweep and the bidirectional meet in turn. Sweep: the sweep alone. Meet: the
-// bidirectional meet alone (log-likelihood scoring, complement pairs), for comparisons with the
-// report's rule.
-enum class BeamMethod { Auto, Sweep, Meet };
+/// Which way the DFS searches.
+enum class Direction {
+  Forward,  ///< from the start towards the goal
+  Backward  ///< from the goal back towards the start (reversed jumps)
+};
+/// A search's outcome.
+enum class Status {
+  Solved,      ///< a solution, replayed and checked
+  Impossible,  ///< no solution: a proof or a completed search
+  Unknown      ///< stopped, or an incomplete search gave up
+};
+/// Dfs: complete first-solution search. Beam: the bidirectional beam search for huge boards
+/// (incomplete; src/beam). BeamReport: the same search with the 2022 report's selection rule.
+/// Auto: a DFS bounded to `auto_dfs_nodes` positions, then the beam search (incomplete, strong on
+/// boards with many solutions), then the DFS to completion, so "impossible" still comes only from
+/// a proof or a completed search.
+enum class Algorithm {
+  Auto,       ///< a bounded DFS, the beam search, then the complete DFS
+  Dfs,        ///< the complete first-solution search
+  Beam,       ///< the beam searches (incomplete)
+  BeamReport  ///< the beam search with the 2022 report's selection rule
+};
+/// Which searches Algorithm::Beam runs (docs/beam.md). Auto: the forward sweep; for a goal that is
+/// a whole position, the sweep and the bidirectional meet in turn. Sweep: the sweep alone. Meet:
+/// the bidirectional meet alone (log-likelihood scoring, complement pairs), for comparisons with
+/// the report's rule.
+enum class BeamMethod {
+  Auto,   ///< the sweep; for a whole-position goal, the sweep and the meet in turn
+  Sweep,  ///< the forward sweep alone
+  Meet    ///< the bidirectional meet alone
+};
 
+/// "solved", "impossible" or "unknown".
 PEGSOL_API std::string_view status_name(Status s);
 
+/// A solve's progress report (SolveOptions::progress), about twice a second.
 struct PEGSOL_API Progress {
-  std::uint64_t nodes = 0;
-  double seconds = 0;
-  std::size_t table_entries = 0;
-  int level = -1;             // beam searches: levels done so far (-1 for other searches)
-  int levels = 0;             // beam searches: levels of a complete attempt
-  std::size_t capacity = 0;   // beam searches: capacity of the current attempt
-  std::uint64_t pairs = 0;    // beam searches: complement pairs found so far in the attempt
-  std::string_view method{};  // beam searches: "sweep", "meet" or "report"; empty otherwise
+  std::uint64_t nodes = 0;        ///< positions searched so far
+  double seconds = 0;             ///< since the search started
+  std::size_t table_entries = 0;  ///< DFS: entries of the failed-position table
+  int level = -1;                 ///< beam searches: levels done so far (-1 for other searches)
+  int levels = 0;                 ///< beam searches: levels of a complete attempt
+  std::size_t capacity = 0;       ///< beam searches: capacity of the current attempt
+  std::uint64_t pairs = 0;        ///< beam searches: complement pairs found so far in the attempt
+  std::string_view method{};      ///< beam searches: "sweep", "meet" or "report"; empty otherwise
 };
 
+/// How solve() searches, and within which bounds.
 struct PEGSOL_API SolveOptions {
-  Direction direction = Direction::Forward;
-  // Deadline, memory budget, cancel, pause, progress for the whole solve, Auto's phases
-  // included (docs/control.md). May be null.
+  Direction direction = Direction::Forward;  ///< the DFS's direction
+  /// Deadline, memory budget, cancel, pause, progress for the whole solve, Auto's phases
+  /// included (docs/control.md). May be null.
   const Control* control = nullptr;
-  double time_limit = 0;                      // seconds; 0: no limit (with `control`: both apply)
-  const std::atomic<bool>* cancel = nullptr;  // deprecated: Control::watch does the same
-  std::size_t memory_limit = std::size_t{1} << 30;  // bytes for the failed-position table
-  bool symmetry = true;   // canonicalise table keys under the goal's symmetries
-  bool peg_types = true;  // prune positions short of pegs of a needed type
-  // DFS towards a whole position at least this many jumps away: only the jumps that lose
-  // nothing on the problem's tight pagodas (find_tight_pagodas: no solution makes another).
-  // -1: every jump (a cross-check; the answer is the same).
+  double time_limit = 0;  ///< seconds; 0: no limit (with `control`: both apply)
+  std::size_t memory_limit = std::size_t{1} << 30;  ///< bytes for the failed-position table
+  bool symmetry = true;   ///< canonicalise table keys under the goal's symmetries
+  bool peg_types = true;  ///< prune positions short of pegs of a needed type
+  /// DFS towards a whole position at least this many jumps away: only the jumps that lose
+  /// nothing on the problem's tight pagodas (find_tight_pagodas: no solution makes another).
+  /// -1: every jump (a cross-check; the answer is the same).
   int pagoda_jumps = 16;
-  std::function<void(const Progress&)> progress;  // called about twice a second
-  Algorithm algorithm = Algorithm::Auto;
-  std::uint64_t node_limit = 0;           // DFS: stop after this many positions (0: none)
-  std::uint64_t auto_dfs_nodes = 200000;  // Auto: the first DFS phase's budget
-  double auto_beam_seconds = 10;          // Auto: the beam phase's time when there is no limit
-  std::size_t capacity = 0;  // beam: positions kept per level (0: the algorithm's default)
-  std::uint64_t seed = 1;    // beam: fixed seed for tie-breaking, so runs repeat
-  int threads = 0;           // beam: worker threads (0: up to 2, the hardware's count)
-  BeamMethod beam_method = BeamMethod::Auto;  // Algorithm::Beam (and Auto's beam phase)
+  std::function<void(const Progress&)> progress;  ///< called about twice a second
+  Algorithm algorithm = Algorithm::Auto;          ///< which search runs
+  std::uint64_t node_limit = 0;                   ///< DFS: stop after this many positions (0: none)
+  std::uint64_t auto_dfs_nodes = 200000;          ///< Auto: the first DFS phase's budget
+  double auto_beam_seconds = 10;  ///< Auto: the beam phase's time when there is no limit
+  std::size_t capacity = 0;       ///< beam: positions kept per level (0: the algorithm's default)
+  std::uint64_t seed = 1;         ///< beam: fixed seed for tie-breaking, so runs repeat
+  int threads = 0;                ///< beam: worker threads (0: up to 2, the hardware's count)
+  BeamMethod beam_method = BeamMethod::Auto;  ///< Algorithm::Beam (and Auto's beam phase)
 };
 
-// Figures of a beam search.
+/// Figures of a beam search.
 struct PEGSOL_API BeamStats {
-  std::uint64_t pairs = 0;   // complement pairs found where the two sides meet
-  std::size_t capacity = 0;  // capacity of the last attempt
-  // The --capacity asked for when the memory budget could not hold it (then `capacity` is at most
-  // the largest that fits); 0 when nothing was clamped.
+  std::uint64_t pairs = 0;   ///< complement pairs found where the two sides meet
+  std::size_t capacity = 0;  ///< capacity of the last attempt
+  /// The --capacity asked for when the memory budget could not hold it (then `capacity` is at most
+  /// the largest that fits); 0 when nothing was clamped.
   std::size_t clamped_from = 0;
-  int attempts = 0;  // attempts run (the improved search raises the capacity)
-  // The last attempt's search: "sweep" (forward beam), "meet" (bidirectional) or "report".
+  int attempts = 0;  ///< attempts run (the improved search raises the capacity)
+  /// The last attempt's search: "sweep" (forward beam), "meet" (bidirectional) or "report".
   std::string method;
 };
 
+/// What solve() found.
 struct PEGSOL_API SolveResult {
-  Status status = Status::Unknown;
-  std::string reason;             // why impossible or unknown; empty when solved
-  std::vector<Jump> moves;        // the solution, replayed and checked before it is returned
-  HoleSet final;                  // position after the moves (the start when not solved)
-  std::uint64_t nodes = 0;        // positions searched
-  double seconds = 0;             // search time
-  int width = 0;                  // bitset width used
-  std::optional<BeamStats> beam;  // set by the beam searches
-  // Why the search stopped short (status unknown): time, memory, cancelled, signal. None when
-  // it finished, or gave up within its own budget (node limit, an incomplete beam).
+  Status status = Status::Unknown;  ///< solved, impossible or unknown
+  std::string reason;               ///< why impossible or unknown; empty when solved
+  std::vector<Jump> moves;          ///< the solution, replayed and checked before it is returned
+  HoleSet final;                    ///< position after the moves (the start when not solved)
+  std::uint64_t nodes = 0;          ///< positions searched
+  double seconds = 0;               ///< search time
+  int width = 0;                    ///< bitset width used
+  std::optional<BeamStats> beam;    ///< set by the beam searches
+  /// Why the search stopped short (status unknown): time, memory, cancelled, signal. None when
+  /// it finished, or gave up within its own budget (node limit, an incomplete beam).
   StopReason stop = StopReason::None;
 };
 
-// Solves p: a proof of impossibility found without search, a solution, or (after a completed
-// search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an
-// incomplete search gave up. A stop never gives "impossible". Throws InputError as
-// check_problem, or naming the option: a negative or NaN SolveOptions::time_limit or
-// auto_beam_seconds, threads below 0 or above 1024, pagoda_jumps below -1.
+/// Solves p: a proof of impossibility found without search, a solution, or (after a completed
+/// search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an incomplete
+/// search gave up. A stop never gives "impossible".
+/// @throws InputError as check_problem, or naming the option: a negative or NaN
+/// SolveOptions::time_limit or auto_beam_seconds, threads below 0 or above 1024, pagoda_jumps below
+/// -1.
 PEGSOL_API SolveResult solve(const Problem& p, const SolveOptions& options = {});
 
 }  // namespace pegsol

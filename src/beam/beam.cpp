@@ -160,10 +160,9 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     r.beam = stats;
     return r;
   }
-  // The search's control: the caller's, with the options' time limit and flag added.
+  // The search's control: the caller's, with the options' time limit added.
   Control control(o.control);
   control.set_time_limit(o.time_limit);
-  control.watch(o.cancel, StopReason::Cancelled);
   AttemptControl ctl;
   ctl.control = &control;
   ctl.start = t0;

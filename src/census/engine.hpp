@@ -262,12 +262,9 @@ CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
                                 const std::vector<int>& syms, int twist, int count_bits);
 }
 
-// The control a census engine polls: a child of the caller's (options.control) that also
-// watches the deprecated options.cancel flag.
+// The control a census engine polls: a child of the caller's (options.control).
 struct RunControl {
-  explicit RunControl(const CensusOptions& o) : control(o.control) {
-    control.watch(o.cancel, StopReason::Cancelled);
-  }
+  explicit RunControl(const CensusOptions& o) : control(o.control) {}
   Control control;
 };
 

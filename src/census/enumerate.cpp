@@ -67,7 +67,6 @@ class Enumerator {
   Enumerator(const Problem& p, const EnumerateOptions& o,
              const std::function<bool(const std::vector<Jump>&)>& emit)
       : p_(p), o_(o), emit_(emit), b_(*p.board), g_(*p.board), ctl_(o.control) {
-    ctl_.watch(o.cancel, StopReason::Cancelled);
     budget_ = ctl_.memory_budget();
     legal_.resize(static_cast<std::size_t>(b_.size()) + 1);
     goal_pegs_ = goal_pegs(p);

@@ -13,6 +13,7 @@
 #include "bits.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/problem.hpp"
+#include "pegsol/spec.hpp"
 
 namespace pegsol {
 

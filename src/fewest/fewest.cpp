@@ -162,6 +162,7 @@ std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps
 }
 
 FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
+  if (!board) throw InputError("board", "fewest_board needs a board (the pointer is null)");
   const Board& b = *board;
   check_width(b);
   Under under(options.control);
@@ -209,6 +210,7 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
 }
 
 FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
+  if (!board) throw InputError("board", "fewest_table needs a board (the pointer is null)");
   const Board& b = *board;
   Under under(options.control);
   FewestOptions o = options;

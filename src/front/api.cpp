@@ -415,7 +415,6 @@ EnumerateResult solutions(const Problem& p, const EnumerateOptions& o,
   // Games always exist; a board the enumeration refuses, or a proof without search, is its own.
   if (!o.games && p.board->width() <= 128 && !impossibility(p)) {
     Control first(o.control);
-    first.watch(o.cancel, StopReason::Cancelled);
     if (first.has_deadline()) first.set_time_limit(first.remaining_seconds() / 2);
     SolveOptions s;
     s.algorithm = Algorithm::Dfs;

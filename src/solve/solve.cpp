@@ -41,7 +41,6 @@ SolveResult run_beam(const Problem& p, const SolveOptions& o, const Control& ctl
   SolveOptions b = o;
   b.control = &ctl;
   b.time_limit = 0;
-  b.cancel = nullptr;
   return beam_solve(p, b);
 }
 
@@ -83,10 +82,9 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
     throw InputError("SolveOptions::pagoda_jumps",
                      std::to_string(o.pagoda_jumps) + "; -1 (every jump) or more");
   const auto t0 = Clock::now();
-  // The one control of this solve: the caller's, with the options' time limit and flag added.
+  // The one control of this solve: the caller's, with the options' time limit added.
   Control ctl(o.control);
   ctl.set_time_limit(o.time_limit);
-  ctl.watch(o.cancel, StopReason::Cancelled);
   const Board& board = *p.board;
   SolveResult r;
   r.width = board.width();

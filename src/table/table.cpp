@@ -279,10 +279,9 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   const int n = b.size();
   SolvabilityTable t;
   Matrix m(b);
-  // The table's control: the caller's, the deprecated cancel flag, and progress in units of the
-  // whole table (a pair search is one unit, a pass a thousand), so that its fraction only grows.
+  // The table's control: the caller's, and progress in units of the whole table (a pair search is
+  // one unit, a pass a thousand), so that its fraction only grows.
   Control ctl(options.control);
-  ctl.watch(options.cancel, StopReason::Cancelled);
   std::uint64_t units = 0, units_done = 0;
   bool in_passes = false;  // the census passes' reports are rescaled; the searches' are not
   if (options.control && options.control->wants_progress())
@@ -443,7 +442,6 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   o.distinct = false;
   o.counts = false;
   o.control = &ctl;
-  o.cancel = nullptr;        // ctl watches it
   o.checkpoint_dir.clear();  // the table's; each pass gets its own below
   o.resume = false;
   const bool compact_pass = b.width() == 64 && options.engine != CensusEngine::Wide;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The bench's fixed problems: first solutions, beam searches, census runs.
+// The bench's fixed problems (first solutions, beam searches, census runs) and their rows' JSON.
 #include <string>
 #include <string_view>
 
+#include "bench_cases.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/spec.hpp"
 
@@ -106,6 +107,42 @@ std::vector<CensusBenchCase> census_bench_cases() {
     cases.push_back({c.name, p, o});
   }
   return cases;
+}
+
+nlohmann::json bench_json(const std::vector<SolveBenchRow>& rows, std::uint64_t signature) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const SolveBenchRow& r : rows)
+    cases.push_back({{"problem", r.name},
+                     {"instances", r.instances},
+                     {"solved", r.solved},
+                     {"nodes", r.nodes},
+                     {"median_seconds", r.median_seconds}});
+  return {{"cases", cases}, {"signature", signature}};
+}
+
+nlohmann::json bench_json(const std::vector<BeamBenchRow>& rows, std::uint64_t signature) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const BeamBenchRow& r : rows)
+    cases.push_back({{"problem", r.name},
+                     {"status", std::string(status_name(r.status))},
+                     {"pairs", r.pairs},
+                     {"capacity", r.capacity},
+                     {"positions", r.positions},
+                     {"median_seconds", r.median_seconds}});
+  return {{"cases", cases}, {"signature", signature}};
+}
+
+nlohmann::json bench_json(const std::vector<CensusBenchRow>& rows, std::uint64_t signature) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CensusBenchRow& r : rows)
+    cases.push_back({{"census", r.name},
+                     {"reachable", r.reachable},
+                     {"on_solution_path", r.on_solution_path},
+                     {"solutions", count_text(r.solutions)},
+                     {"median_seconds", r.median_seconds},
+                     {"peak_bytes", r.peak_bytes},
+                     {"threads", r.threads}});
+  return {{"cases", cases}, {"signature", signature}};
 }
 
 }  // namespace pegsol
