@@ -20,6 +20,8 @@ endif()
 set(PEGSOL_DOC_CHECKED
   pegsol.hpp error.hpp version.hpp holeset.hpp problem.hpp presets.hpp notation.hpp svg.hpp
   invariants.hpp beam.hpp api.hpp pegsol.h
+  board.hpp catalogue.hpp spec.hpp json.hpp control.hpp census.hpp solve.hpp fewest.hpp
+  path_index.hpp play.hpp analysis.hpp
   export.hpp json_export.h version_macros.hpp)
 set(PEGSOL_DOC_CHECKED_PATHS)
 foreach(header IN LISTS PEGSOL_DOC_HEADERS)
