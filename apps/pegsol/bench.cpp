@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "cli.hpp"
 #include "bench_cases.hpp"
+#include "cli.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 

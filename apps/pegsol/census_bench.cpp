@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "bench_cases.hpp"
 #include "census_cmd.hpp"
 #include "pegsol/census.hpp"
-#include "bench_cases.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 
