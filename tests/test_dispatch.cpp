@@ -475,6 +475,40 @@ TEST(Dispatch, JobsAsTheLibrary) {
   EXPECT_THROW(d.job({{"kind", "count"}, {"board", "english"}, {"time_limit", -1}}), api::ApiError);
 }
 
+// A job stopped by its memory cap says so in the API's words: the cap's key (job_memory) and
+// MiB, with the key and bytes as data in "stop_limit"; never the library's field name or an
+// option of the command line (issue 44, case 9).
+TEST(Dispatch, MemoryStoppedJobInTheApisWords) {
+  api::Limits l;
+  l.job_memory = std::size_t{1} << 20;
+  l.threads = 1;
+  api::Dispatcher d(l);
+  Control c;
+  const json result = d.run(d.job({{"kind", "count"}, {"board", "english"}}), c);
+  EXPECT_EQ(result["stop"], "memory");
+  const std::string reason = result["reason"];
+  EXPECT_NE(reason.find("memory limit of 1 MiB (job_memory) reached at level"), std::string::npos)
+      << reason;
+  for (const char* library : {"Options::", "CensusOptions", "--"})
+    EXPECT_EQ(result.dump().find(library), std::string::npos) << library << ": " << reason;
+  EXPECT_EQ(result["stop_limit"], (json{{"field", "job_memory"}, {"bytes", 1 << 20}}));
+  // The library's own JSON, without a front end's names, keeps the library's.
+  CensusOptions co;
+  co.threads = 1;
+  co.memory_limit = l.job_memory;
+  const Problem p = problem_of("english");
+  const json plain = census_json(p, census(p, co));
+  EXPECT_NE(plain["reason"].get<std::string>().find("(CensusOptions::memory_limit)"),
+            std::string::npos);
+  EXPECT_EQ(plain["stop_limit"],
+            (json{{"field", "CensusOptions::memory_limit"}, {"bytes", 1 << 20}}));
+  co.memory_limit = 0;  // the default: triangle:5's census finishes
+  const Problem small = problem_of("triangle:5");
+  const json done = census_json(small, census(small, co));
+  EXPECT_EQ(done["stop"], "finished");
+  EXPECT_EQ(done["stop_limit"], nullptr);
+}
+
 TEST(Dispatch, RunCancelledFromItsProgress) {
   api::Limits l;
   l.progress_seconds = 0;  // every report

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hostile input: files read within a bound whatever they are, checkpoint checksums, damaged
-// checkpoints refused, impossible problems refused before the enumeration searches.
+// checkpoints refused, impossible problems refused before the enumeration searches, and the
+// library's messages in its own words (fields, never a front end's options).
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -21,7 +22,9 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/invariants.hpp"
+#include "pegsol/presets.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/spec.hpp"
 
@@ -221,7 +224,7 @@ TEST(Checkpoint, DamagedCensusFilesAreRefused) {
 
   auto refused = [&](const fs::path& file, const std::string& why) {
     const std::string m = input_error([&] { census(p, o); });
-    EXPECT_NE(m.find("--resume " + dir.path.string()), std::string::npos) << m;
+    EXPECT_NE(m.find("CensusOptions::resume: " + dir.path.string()), std::string::npos) << m;
     EXPECT_NE(m.find(file.string()), std::string::npos) << m;
     EXPECT_NE(m.find(why), std::string::npos) << m;
     write_text(state, good_state);
@@ -279,6 +282,126 @@ TEST(Checkpoint, DamagedTableStateIsRefused) {
   write_text(state, "PEGTABL2" + good.substr(8, good.size() - 8 - 24));
   const std::string old = input_error([&] { solvability_table(b, o, to); });
   EXPECT_NE(old.find("written by an older version of pegsol"), std::string::npos) << old;
+}
+
+// ---- The library's words: fields, not options ----
+
+// The InputError that f throws; a failure when it throws none.
+template <class F>
+InputError input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no InputError";
+  return InputError("");
+}
+
+// The problem of `board` with `hole` vacant (the spec's default end).
+Problem words_problem(const std::string& board, const std::string& hole) {
+  ProblemSpec s;
+  s.board = board;
+  s.start = hole;
+  return build_problem(s);
+}
+
+// A library message names the argument or field at fault, never a command-line option: no
+// "--" anywhere (issue 43), the field as InputError::field().
+void expect_library_words(const InputError& e, const std::string& field) {
+  EXPECT_EQ(e.field(), field) << e.what();
+  EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
+}
+
+// The checkpoint, resume and spill refusals of the census, the table and the fewest-moves search,
+// and an unknown preset, each name their field.
+TEST(LibraryWords, RefusalsNameTheFieldNotTheOption) {
+  TempDir dir("words");
+  write_text(dir.path / "file", "x");
+  const std::string empty = dir.path.string(), under_file = (dir.path / "file" / "d").string();
+  const Problem p = triangle_problem(5);
+  CensusOptions o;
+  o.threads = 1;
+  o.checkpoint_dir = empty;
+  o.resume = true;
+  InputError e = input_error_of([&] { census(p, o); });
+  expect_library_words(e, "CensusOptions::resume");
+  EXPECT_EQ(e.detail().rfind(empty + ": no census checkpoint there", 0), 0u) << e.what();
+  expect_library_words(input_error_of([&] { solvability_table(p.board, o); }),
+                       "CensusOptions::resume");
+  o.resume = false;
+  o.checkpoint_dir = under_file;
+  expect_library_words(input_error_of([&] { census(p, o); }), "CensusOptions::checkpoint_dir");
+  o.checkpoint_dir.clear();
+  o.spill_dir = under_file;
+  o.memory_limit = 1 << 20;  // small enough that the census spills
+  expect_library_words(input_error_of([&] { census(words_problem("english", "d4"), o); }),
+                       "CensusOptions::spill_dir");
+
+  FewestOptions f;
+  f.threads = 1;
+  f.spill_dir = under_file;
+  f.spill_always = true;
+  expect_library_words(input_error_of([&] { fewest_solve(p, f); }), "FewestOptions::spill_dir");
+  f.spill_dir.clear();
+  f.spill_always = false;
+  write_text(dir.path / "fewest.state", "not a state\n");
+  f.checkpoint_dir = empty;
+  f.resume = true;
+  expect_library_words(input_error_of([&] { fewest_solve(p, f); }), "FewestOptions::resume");
+
+  e = input_error_of([] { preset("latin-cros"); });
+  expect_library_words(e, "preset");
+  EXPECT_NE(e.detail().find("did you mean 'latin-cross'? (presets() lists them)"),
+            std::string::npos)
+      << e.what();
+}
+
+// A census stopped by its memory limit says so in its note naming the field, and carries the
+// field and the limit as data (CensusResult::stop_field, stop_limit) for a front end to name; the
+// reordering count's skip names its field too.
+TEST(LibraryWords, NotesNameTheFieldAndCarryTheLimit) {
+  CensusOptions o;
+  o.threads = 1;
+  o.memory_limit = 64 << 10;
+  const CensusResult r = census(words_problem("triangle:6", "1"), o);
+  ASSERT_EQ(r.stop, StopReason::Memory);
+  EXPECT_EQ(r.stop_field, "CensusOptions::memory_limit");
+  EXPECT_EQ(r.stop_limit, std::size_t{64} << 10);
+  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB (CensusOptions::memory_limit) reached"),
+            std::string::npos)
+      << r.stop_note;
+  EXPECT_EQ(r.stop_note.find("--"), std::string::npos) << r.stop_note;
+  o.memory_limit = 0;
+  o.distinct_max_positions = 10;
+  const CensusResult d = census(words_problem("triangle:5", "1"), o);
+  EXPECT_EQ(d.stop, StopReason::None);
+  EXPECT_TRUE(d.stop_field.empty());
+  EXPECT_EQ(d.stop_limit, 0u);
+  EXPECT_NE(d.distinct_note.find("(CensusOptions::distinct_max_positions)"), std::string::npos)
+      << d.distinct_note;
+  EXPECT_EQ(d.distinct_note.find("--"), std::string::npos) << d.distinct_note;
+}
+
+// rename_fields: every Type::field word given the front end's name, the rest untouched.
+TEST(LibraryWords, RenameFields) {
+  auto option = [](std::string_view f) -> std::string {
+    if (f == "CensusOptions::memory_limit") return "--memory-limit";
+    if (f == "PathIndex::Options::threads") return "--threads";
+    return "";
+  };
+  EXPECT_EQ(rename_fields("memory limit of 1 MiB (CensusOptions::memory_limit) reached", option),
+            "memory limit of 1 MiB (--memory-limit) reached");
+  EXPECT_EQ(rename_fields("CensusOptions::memory_limit", option), "--memory-limit");
+  EXPECT_EQ(rename_fields("PathIndex::Options::threads: 2000", option), "--threads: 2000");
+  // A field the front end does not name stays; so do qualified names that are no field.
+  EXPECT_EQ(rename_fields("SolveOptions::capacity and pegsol::InputError", option),
+            "SolveOptions::capacity and pegsol::InputError");
+  EXPECT_EQ(rename_fields("Board::Kind, d4::e5, a::, ::b", option),
+            "Board::Kind, d4::e5, a::, ::b");
+  EXPECT_EQ(rename_fields("xCensusOptions::memory_limit", option), "xCensusOptions::memory_limit");
+  EXPECT_EQ(rename_fields("", option), "");
+  EXPECT_EQ(rename_fields("CensusOptions::memory_limit", {}), "CensusOptions::memory_limit");
 }
 
 // ---- solutions: proofs before the search ----

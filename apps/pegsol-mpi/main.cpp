@@ -188,7 +188,7 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
       fmt::print("{}", cli::fewest_board_text(*board, r, cli::terminal_columns()));
     return cli::finish_output(rc);
   } catch (const InputError& e) {
-    return failed("input", e.what(), true);
+    return failed("input", cli::input_error_text(e), true);
   } catch (const mpi::PeerFailed& e) {
     return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
   } catch (const std::exception& e) {
@@ -285,7 +285,7 @@ int run(int argc, char** argv, int rank, int size) {
     try {
       my_spill_dir = mpi::spill::prepare(spill_dir, rank);
     } catch (const CensusError& e) {
-      why = e.what();
+      why = "--spill-dir " + spill_dir + ": " + e.what();
     }
     // Every rank learns whether any rank cannot spill; rank 0 reports the lowest one's reason.
     int mine = why.empty() ? size : rank, first = size;
@@ -331,12 +331,12 @@ int run(int argc, char** argv, int rank, int size) {
     if (rank == 0) {
       if (tty && r.seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
       if (json)
-        fmt::print("{}\n", dump_json(census_json(p, r)));
+        fmt::print("{}\n", dump_json(census_json(p, r, cli::option_for)));
       else
         fmt::print("{}", cli::census_text(p, r, cli::terminal_columns()));
       if (r.stop != StopReason::None)
         fmt::print(stderr, "pegsol-mpi: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
-                   r.stop_note.empty() ? "" : ": " + r.stop_note,
+                   r.stop_note.empty() ? "" : ": " + cli::option_words(r.stop_note),
                    r.reachable_raw > 0 ? "the figures cover the levels completed"
                                        : "no level was completed");
     }
@@ -345,11 +345,13 @@ int run(int argc, char** argv, int rank, int size) {
     else if (r.stop != StopReason::None)
       rc = cli::kStopped;
   } catch (const InputError& e) {
-    return rank == 0 ? cli::finish_output(cli::report_error("input", e.what(), json))
-                     : cli::kBadInput;
+    return rank == 0
+               ? cli::finish_output(cli::report_error("input", cli::input_error_text(e), json))
+               : cli::kBadInput;
   } catch (const CensusError& e) {
-    rc = rank == 0 ? cli::report_error("internal", std::string("census stopped: ") + e.what(), json)
-                   : cli::kInternal;
+    rc = rank == 0
+             ? cli::report_error("internal", "census stopped: " + cli::option_words(e.what()), json)
+             : cli::kInternal;
   }
   print_ledgers(ledger, rank, size);
   return rank == 0 ? cli::finish_output(rc) : rc;

@@ -207,7 +207,7 @@ int CensusCommands::count(const Control& control) {
   CensusResult r = census(p, o);
   end_progress(o, r.seconds);
   if (json_)
-    fmt::print("{}\n", dump_json(census_json(p, r)));
+    fmt::print("{}\n", dump_json(census_json(p, r, option_for)));
   else
     fmt::print("{}", census_text(p, r, terminal_columns()));
   if (r.stop != StopReason::None) {
@@ -269,9 +269,9 @@ int CensusCommands::table(const Control& control) {
   for (const HoleSet& u : t.open) open_pairs += u.count();
   if (!t.complete())
     fmt::print(stderr, "pegsol: table incomplete, {} pair{} open: {}\n", open_pairs,
-               open_pairs == 1 ? "" : "s", t.stopped);
+               open_pairs == 1 ? "" : "s", option_words(t.stopped));
   if (json_) {
-    fmt::print("{}\n", dump_json(table_json(b, t, to.method)));
+    fmt::print("{}\n", dump_json(table_json(b, t, to.method, option_for)));
     return t.complete() ? kSolved : kStopped;
   }
   fmt::print("{}: from each single vacancy (*), the holes where one last peg can stand (o){}\n\n",

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "cli.hpp"
+
 namespace pegsol::cli {
 
 std::string grouped(const std::string& s) {
@@ -70,7 +72,7 @@ std::string census_text(const Problem& p, const CensusResult& r, int columns) {
   line("solutions up to symmetry", grouped(r.solutions_up_to_symmetry));
   line("solutions up to reordering of independent jumps",
        r.distinct_solutions ? grouped(*r.distinct_solutions) : "not computed");
-  if (!r.distinct_note.empty()) out += fmt::format("  ({})\n", r.distinct_note);
+  if (!r.distinct_note.empty()) out += fmt::format("  ({})\n", option_words(r.distinct_note));
   line("complete games", grouped(r.games));
   if (r.random_player) {
     line("random player ends with one peg", fmt::format("{:.6e}", r.p_one_peg));

@@ -55,6 +55,10 @@ int report_error(std::string_view kind, const std::string& message, bool json);
 // The library's bad input in the command's words: its field as the option ("start": "--start",
 // "CensusOptions::memory_limit": "--memory-limit"), with the command's hints.
 std::string input_error_text(const InputError& e);
+// The command's option for a library field: a problem spec's key ("start": "--start"), or an
+// options struct's field ("CensusOptions::memory_limit": "--memory-limit"); empty for a field no
+// option sets. The JSON of results names fields through it (pegsol::FieldNames).
+std::string option_for(std::string_view field);
 // The library's words for options in a text (a stop note) as the command's options.
 std::string option_words(std::string text);
 // Flushes stdout. Returns rc, or kInternal after a failed write (said on stderr), or 141 quietly

@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
       if (progress_shown) fmt::print(stderr, "\n");
       if (!svg_path.empty()) cli::write_solution_svg(svg_path, p, r.moves);
       if (json)
-        fmt::print("{}\n", dump_json(solve_json(p, r)));
+        fmt::print("{}\n", dump_json(solve_json(p, r, cli::option_for)));
       else
         fmt::print("{}", cli::format_solution(p, r, cli::want_colour(), cli::terminal_columns(),
                                               !no_draw));
@@ -308,7 +308,7 @@ int main(int argc, char** argv) {
         cli::note_write_error(e.code().value());
         return cli::kInternal;
       }
-      return cli::report_error("internal", e.what(), json_wanted);
+      return cli::report_error("internal", cli::option_words(e.what()), json_wanted);
     } catch (const std::bad_alloc&) {
       return cli::report_error(
           "internal", "out of memory outside the search (an allocation failed)", json_wanted);

@@ -149,44 +149,26 @@ std::optional<std::string> create_checkpoint_dir(const std::string& dir) {
   return "--checkpoint " + dir + ": " + ec.message();
 }
 
-namespace {
-
-// The command's option for a library field: a problem spec's key, or an options struct's field
-// ("CensusOptions::memory_limit": "--memory-limit"); empty for a field no option sets.
 std::string option_for(std::string_view field) {
   static const std::pair<std::string_view, std::string_view> renamed[] = {
-      {"CensusOptions::checkpoint_dir", "--checkpoint"},
-      {"CensusOptions::resume", "--resume"},
-      {"CensusOptions::distinct_max_positions", "--distinct-limit"},
+      {"checkpoint_dir", "--checkpoint"},
+      {"distinct_max_positions", "--distinct-limit"},
+      {"level_checkpoint_seconds", "--checkpoint-seconds"},
   };
-  for (const auto& [from, to] : renamed)
-    if (field == from) return std::string(to);
-  for (std::string_view spec : {"start", "end", "goal", "board", "lattice"})
+  for (std::string_view spec : {"start", "end", "goal", "board", "lattice", "preset"})
     if (field == spec) return "--" + std::string(field);
   const auto colons = field.find("Options::");
-  if (colons == std::string_view::npos) return {};
-  std::string option = "--" + std::string(field.substr(colons + 9));
+  if (colons == std::string_view::npos || field.starts_with("PathIndex")) return {};
+  const std::string_view name = field.substr(colons + 9);
+  for (const auto& [from, to] : renamed)
+    if (name == from) return std::string(to);
+  std::string option = "--" + std::string(name);
   std::replace(option.begin(), option.end(), '_', '-');
   return option;
 }
 
-}  // namespace
-
 std::string option_words(std::string text) {
-  for (std::size_t at = text.find("Options::"); at != std::string::npos;
-       at = text.find("Options::", at + 1)) {
-    std::size_t begin = at;
-    while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
-    std::size_t end = at + 9;
-    while (end < text.size() &&
-           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
-      ++end;
-    const std::string option = option_for(std::string_view(text).substr(begin, end - begin));
-    if (option.empty()) continue;
-    text.replace(begin, end - begin, option);
-    at = begin;
-  }
-  return text;
+  return rename_fields(text, option_for);
 }
 
 std::string input_error_text(const InputError& e) {
@@ -197,6 +179,9 @@ std::string input_error_text(const InputError& e) {
       "(catalogue() lists the boards; a drawn board is read with parse_drawing)";
   if (auto at = detail.find(catalogue); at != std::string::npos)
     detail.replace(at, catalogue.size(), "(try `pegsol boards`, or @FILE for a drawing)");
+  const std::string listed = "(presets() lists them)";
+  if (auto at = detail.find(listed); at != std::string::npos)
+    detail.replace(at, listed.size(), "(`pegsol presets` lists them)");
   // A hole name that is not on the board: `pegsol show` names them.
   const std::string no_hole = " has no hole named '";
   if (auto at = detail.find(no_hole); at != std::string::npos && detail.starts_with("board ")) {
@@ -282,7 +267,7 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   const Board& b = *p.board;
   std::string out = describe(p) + "\n";
   if (r.status != Status::Solved) {
-    out += fmt::format("{}: {}\n", status_name(r.status), r.reason);
+    out += fmt::format("{}: {}\n", status_name(r.status), option_words(r.reason));
     out += fmt::format("({} positions searched, {:.3f} ms)\n", r.nodes, r.seconds * 1e3);
     if (r.beam) out += beam_line(*r.beam, r);
     return out;

@@ -128,8 +128,10 @@ class PEGSOL_JSON_API Dispatcher {
   JobSpec job(const nlohmann::json& body) const;
   /// Runs a job to its end in this thread under `control` (its time limit and memory budget are
   /// set here from the caps); progress reports go to `progress` as the JSON of docs/api.md (the
-  /// fewest job's shape with lower_bound, best_found, shortening). Returns the job's "result".
-  /// @throws what the job's engine throws (InputError for a problem it cannot take).
+  /// fewest job's shape with lower_bound, best_found, shortening). Returns the job's "result",
+  /// its notes in the API's words (a memory stop names "job_memory").
+  /// @throws ApiError (400, in the API's words) for a problem the engine refuses, and what else
+  /// the job's engine throws.
   nlohmann::json run(const JobSpec& job, Control& control,
                      const std::function<void(const nlohmann::json&)>& progress = {}) const;
   /// Builds the census look-ups a game of the body's problem needs (POST /api/lookups's body:

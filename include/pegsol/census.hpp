@@ -158,7 +158,14 @@ struct PEGSOL_API CensusResult {
   /// completed: levels[k] is filled for every level the forward pass finished, the solution-path
   /// figures only when on_path_done; the totals sum what is there.
   StopReason stop = StopReason::None;
-  std::string stop_note;  ///< for the memory limit: what the run held and needed
+  /// For a memory stop: what the run held and needed, in the library's words (naming
+  /// stop_field, which a front end renames with rename_fields()).
+  std::string stop_note;
+  /// For a memory stop: the options field whose limit was reached ("CensusOptions::memory_limit",
+  /// or "CensusOptions::spill_dir" when the spill directory could take no more; empty when an
+  /// allocation failed first).
+  std::string stop_field;
+  std::size_t stop_limit = 0;  ///< For a memory stop at memory_limit: the limit in bytes (else 0).
   /// With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
   /// (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
   /// orbit, each the least of its images under `symmetries` read as 64-bit integers (hole h at

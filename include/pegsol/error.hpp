@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,14 @@ class PEGSOL_API InputError : public Error {
   };
   std::shared_ptr<const Parts> parts_;  // shared: copying an exception never throws
 };
+
+/// `message` in a front end's words: every library field it names (a word of the form
+/// Type::field, as "CensusOptions::memory_limit" or "PathIndex::Options::threads") replaced by
+/// name(field), the field kept where `name` gives "" (or is empty). The command line and the
+/// JSON API translate InputError's field and detail and the results' notes
+/// (CensusResult::stop_note) with it (docs/errors.md).
+PEGSOL_API std::string rename_fields(std::string_view message,
+                                     const std::function<std::string(std::string_view)>& name);
 
 /// A computation stopped by its limits or its caller (a deadline, the memory budget, a cancel, a
 /// signal). Thrown inside an engine to unwind to the entry point, which turns it into a result's

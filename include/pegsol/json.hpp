@@ -11,6 +11,7 @@
 /// the figures; counts that outgrow 2^53 (solutions, games) are decimal strings.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,11 +50,18 @@ PEGSOL_JSON_API ProblemSpec spec_from_json(std::string_view json_text);
 /// The same from a parsed JSON object.
 PEGSOL_JSON_API ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
+/// A front end's name for a library field ("CensusOptions::memory_limit": the command's
+/// "--memory-limit", the JSON API's "job_memory"), or "" to keep the library's (rename_fields(),
+/// pegsol/error.hpp). The functions taking it name fields in the prose of a result ("reason",
+/// notes) and in "stop_limit" through it; without it, in the library's words.
+using FieldNames = std::function<std::string(std::string_view field)>;
+
 /// A solve: {"board", "holes", "start" (0/1 per hole), "status" (solved, impossible, unknown),
 /// "stop", "reason", "moves" ([from, over, to] hole indices), "notation", "final", "stats"
 /// {"nodes", "seconds", "width"}, and for a beam search "pairs", "expanded", "capacity",
 /// "attempts", "method" and, when the memory budget clamped the capacity, "clamped_from"}.
-PEGSOL_JSON_API nlohmann::json solve_json(const Problem& p, const SolveResult& r);
+PEGSOL_JSON_API nlohmann::json solve_json(const Problem& p, const SolveResult& r,
+                                          const FieldNames& names = {});
 
 /// A game finished keeping the player's moves (pegsol solve --moves): solve_json of the whole game
 /// from the start (the kept jumps first), with "kept_moves", the number of kept jumps.
@@ -83,14 +91,17 @@ PEGSOL_JSON_API nlohmann::json fewest_table_json(const Board& b, const FewestTab
 
 /// A census: the problem, "status" (complete, stopped), "stop", "reason", the levels (most pegs
 /// first), the totals, the solution counts (decimal strings), the random player's chances (null
-/// when not computed), "stats" {"seconds", "peak_bytes", "threads", "width"}.
-PEGSOL_JSON_API nlohmann::json census_json(const Problem& p, const CensusResult& r);
+/// when not computed), "stats" {"seconds", "peak_bytes", "threads", "width"}, and "stop_limit":
+/// for a memory stop at a limit, {"field" (the limit's field, named by `names`), "bytes" (the
+/// limit; 0 when it is not a size, as a full spill directory)}, else null.
+PEGSOL_JSON_API nlohmann::json census_json(const Problem& p, const CensusResult& r,
+                                           const FieldNames& names = {});
 
 /// A solvability table of board b run with `method`: "status" (complete, stopped), "stop",
 /// "reason", "names", "matrix" (1, 0, or null for an open pair), "certificates", "finals",
 /// "complete", "open", counts, "stats" {"seconds", "peak_bytes", "spill_peak_bytes"}.
 PEGSOL_JSON_API nlohmann::json table_json(const Board& b, const SolvabilityTable& t,
-                                          TableMethod method);
+                                          TableMethod method, const FieldNames& names = {});
 
 /// One solution (or game) as enumerate_solutions gives it: {"moves", "notation"}.
 PEGSOL_JSON_API nlohmann::json solution_json(const Board& b, const std::vector<Jump>& moves);
@@ -137,7 +148,8 @@ PEGSOL_JSON_API nlohmann::json fewest_progress_json(const FewestProgress& p);
 /// figure from the census look-ups), "ways_goal" and "ways_one_peg" (decimal strings, null when
 /// not counted), "end_holes" (names) and "end_hole_indices" (null when not counted), "count_note",
 /// "lookup_note", "positions", "seconds"}.
-PEGSOL_JSON_API nlohmann::json analysis_json(const Position& p, const Analysis& a);
+PEGSOL_JSON_API nlohmann::json analysis_json(const Position& p, const Analysis& a,
+                                             const FieldNames& names = {});
 
 /// "Where did I go wrong" for `game`: {"now" (verdict of the current position), "start_lost",
 /// "move" (index in the game's moves, or null), "move_notation" (its chain, or null), "rewind_to",
@@ -147,7 +159,8 @@ PEGSOL_JSON_API nlohmann::json mistake_json(const Game& game, const Mistake& m);
 /// How far a game's census look-ups are (PathIndexCache::status; POST /api/lookups): {"state"
 /// ("none", "queued", "building", "ready", "failed"), "phase", "level", "fraction", "seconds",
 /// "bytes", "why", "censuses"}.
-PEGSOL_JSON_API nlohmann::json lookup_status_json(const LookupStatus& s);
+PEGSOL_JSON_API nlohmann::json lookup_status_json(const LookupStatus& s,
+                                                  const FieldNames& names = {});
 
 /// A board: {"board", "lattice", "holes", "jumps", "symmetries", "class_invariants", "peg_types",
 /// "bit_width", "names"}.

@@ -36,7 +36,7 @@ PEGSOL_API const std::vector<Preset>& presets();
 PEGSOL_API const Preset* find_preset(std::string_view name);
 
 /// The preset named `name`.
-/// @throws InputError naming the closest name when there is none.
+/// @throws InputError (field "preset") naming the closest name when there is none.
 PEGSOL_API const Preset& preset(std::string_view name);
 
 /// The preset's problem (build_problem() of its spec).

@@ -20,8 +20,8 @@
 
 namespace pegsol {
 
-/// A problem as a user types it. Errors name the field by its command-line option (--board,
-/// --lattice, --start, --end, --goal), and a file by its name, line and column.
+/// A problem as a user types it. Errors name the field (InputError::field(): "board", "lattice",
+/// "start", "end", "goal"), and a file by its name, line and column.
 struct PEGSOL_API ProblemSpec {
   /// Catalogue spec ("english", "triangle:5") or `@FILE` with a drawn board; empty: english.
   std::string board;

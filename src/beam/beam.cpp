@@ -246,8 +246,8 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     if (report) {
       r.reason = how + " found no complement pair at capacity " + std::to_string(capacity) + " (" +
                  std::to_string(r.nodes) +
-                 " positions); the search is incomplete: this proves nothing, a larger "
-                 "--capacity or another --seed may succeed";
+                 " positions); the search is incomplete: this proves nothing, a larger capacity "
+                 "(SolveOptions::capacity) or another seed (SolveOptions::seed) may succeed";
       break;
     }
     if (meet_too && sweep) continue;  // the meet follows

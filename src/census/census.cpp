@@ -43,10 +43,10 @@ CensusResult census(const Problem& p, const CensusOptions& o) {
                      "-bit layout; the compact engine takes layouts of up to 64 bits");
   if (!compact && (!o.spill_dir.empty() || !o.checkpoint_dir.empty()))
     throw InputError(
-        "census: " + std::string(o.spill_dir.empty() ? "--checkpoint" : "--spill-dir") +
-        ": board " + b.name() + " needs a " + std::to_string(b.width()) +
-        "-bit layout, and only the compact engine (layouts of up to 64 bits) " +
-        (o.spill_dir.empty() ? "writes checkpoints" : "spills"));
+        o.spill_dir.empty() ? "CensusOptions::checkpoint_dir" : "CensusOptions::spill_dir",
+        "board " + b.name() + " needs a " + std::to_string(b.width()) +
+            "-bit layout, and only the compact engine (layouts of up to 64 bits) " +
+            (o.spill_dir.empty() ? "writes checkpoints" : "spills"));
   if (!compact && b.width() != 64 && b.width() != 128)
     throw InputError("census: board " + b.name() + " needs a " + std::to_string(b.width()) +
                      "-bit layout; the census is built for layouts of up to 128 bits");

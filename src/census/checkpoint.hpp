@@ -204,7 +204,7 @@ class FileReader {
     if (size < sizeof t || std::memcmp(t.magic, want.magic, sizeof t.magic) != 0)
       throw CensusError("checkpoint: " + file_ +
                         " has no checksum: it was written by an older version of pegsol (or "
-                        "is damaged); run the computation again without --resume");
+                        "is damaged); run the computation again without resuming");
     payload_ = size - sizeof t;
     if (t.bytes != payload_)
       throw CensusError("checkpoint: " + file_ + " is damaged (its length is " +
@@ -240,13 +240,13 @@ class DirLock {
     const std::string file = dir + "/census.lock";
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
-      throw InputError("--checkpoint " + dir + ": cannot write there (" + std::strerror(errno) +
-                       ")");
+      throw InputError("CensusOptions::checkpoint_dir",
+                       dir + ": cannot write there (" + std::strerror(errno) + ")");
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
       fd_ = -1;
-      throw InputError("--checkpoint " + dir +
-                       ": another census is writing its checkpoints there (" + file + ")");
+      throw InputError("CensusOptions::checkpoint_dir",
+                       dir + ": another census is writing its checkpoints there (" + file + ")");
     }
   }
   DirLock(const DirLock&) = delete;

@@ -213,18 +213,19 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
   if (::access(cf::state(dir).c_str(), F_OK) != 0)
-    throw InputError("--resume " + dir + ": no census checkpoint there (" + cf::state(dir) +
-                     " is missing)");
+    throw InputError("CensusOptions::resume",
+                     dir + ": no census checkpoint there (" + cf::state(dir) + " is missing)");
   const std::string head = file_head(cf::state(dir), sizeof cf::kMagic);
   for (const auto& [magic, format] : {std::pair{cf::kMagicV1, 1}, std::pair{cf::kMagicV2, 2}})
     if (head == std::string_view(magic, sizeof cf::kMagic))
-      throw InputError("--resume " + dir + ": the checkpoint there is in an earlier format (" +
-                       std::to_string(format) +
-                       ", without checksums) written by an older version of pegsol, which this "
-                       "pegsol does not read; run the census again without --resume");
+      throw InputError("CensusOptions::resume",
+                       dir + ": the checkpoint there is in an earlier format (" +
+                           std::to_string(format) +
+                           ", without checksums) written by an older version of pegsol, which "
+                           "this pegsol does not read; run the census again without resuming");
   // A file that cannot be read, is damaged or is not what the state says: bad input, named.
   auto refused = [&](const CensusError& e) {
-    return InputError("--resume " + dir + ": " + e.what());
+    return InputError("CensusOptions::resume", dir + ": " + e.what());
   };
   // The files are read in blocks of their own, so that none stays open (and, once the next
   // checkpoint removes it, on the disk) while the run goes on.
@@ -240,9 +241,10 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
     k = f.get<int>();
     wide = f.get<bool>();
     if (print != fingerprint() || k < 2 || k > k0_)
-      throw InputError("--resume " + dir +
-                       ": the checkpoint there is of another census (board, start, goal or "
-                       "options differ); resume with the command that wrote it");
+      throw InputError("CensusOptions::resume",
+                       dir +
+                           ": the checkpoint there is of another census (board, start, goal or "
+                           "options differ); resume with the options that wrote it");
     paths_out_ = f.get<u128>();
     ratio_ = f.get<double>();
     joined_ = f.get<int>();

@@ -51,10 +51,11 @@ inline std::size_t resident_bytes() {
 // (a full disk is an error then, not a fault later); a chunk given back is punched out.
 class SpillFile {
  public:
+  static constexpr const char* kDirField = "CensusOptions::spill_dir";
   explicit SpillFile(const std::string& dir) : dir_(dir) {
 #ifdef __EMSCRIPTEN__
     // WebAssembly has no files to map: no spill there.
-    throw InputError("--spill-dir " + dir_ + ": this build (WebAssembly) cannot spill to disk");
+    throw InputError(kDirField, dir_ + ": this build (WebAssembly) cannot spill to disk");
 #endif
     fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -63,8 +64,8 @@ class SpillFile {
       if (fd_ >= 0) ::unlink(name.c_str());
     }
     if (fd_ < 0)
-      throw InputError("--spill-dir " + dir_ + ": cannot create a file there (" +
-                       std::strerror(errno) + ")");
+      throw InputError(kDirField,
+                       dir_ + ": cannot create a file there (" + std::strerror(errno) + ")");
     // A stretch of address space for the whole file: the largest of 1 TiB, 256 GiB, ... that the
     // process may map (nothing is committed until a chunk is taken).
     for (std::size_t r = std::size_t{1} << 40; r >= (std::size_t{1} << 32); r /= 4) {
@@ -77,8 +78,8 @@ class SpillFile {
     }
     if (!base_) {
       ::close(fd_);
-      throw InputError("--spill-dir " + dir_ + ": cannot map 4 GiB of address space for it (" +
-                       std::strerror(errno) + "; see ulimit -v)");
+      throw InputError(kDirField, dir_ + ": cannot map 4 GiB of address space for it (" +
+                                      std::strerror(errno) + "; see ulimit -v)");
     }
   }
   SpillFile(const SpillFile&) = delete;
@@ -97,8 +98,9 @@ class SpillFile {
       free_.erase(it);
     } else {
       if (end_ + size > reserved_)
-        throw MemoryExceeded("the spill file in " + dir_ + " reached the " +
-                             Memory::mib(reserved_) + " of address space reserved for it");
+        throw MemoryExceeded("the spill file in " + dir_ + " (" + kDirField + ") reached the " +
+                                 Memory::mib(reserved_) + " of address space reserved for it",
+                             kDirField);
       off = end_;
       end_ += size;
     }
@@ -160,7 +162,9 @@ class SpillFile {
   // A full disk (or another failure to grow the file): a memory stop, which keeps what the
   // census settled.
   [[noreturn]] void fail(const std::string& what, int e) const {
-    throw MemoryExceeded("--spill-dir " + dir_ + ": " + what + " (" + std::strerror(e) + ")");
+    throw MemoryExceeded(
+        std::string(kDirField) + " " + dir_ + ": " + what + " (" + std::strerror(e) + ")",
+        kDirField);
   }
   std::string dir_;
   int fd_ = -1;

@@ -45,16 +45,21 @@ inline void add_count(Count& a, Count b) {
     throw CensusError("a path count exceeded 2^128 (about 3.4e38); the census cannot count it");
 }
 
-// The memory limit reached: census() turns it into StopReason::Memory, the message its note.
+// The memory limit reached: census() turns it into StopReason::Memory, the message its note,
+// `field` and `limit` CensusResult::stop_field and stop_limit.
 class MemoryExceeded : public CensusError {
  public:
-  using CensusError::CensusError;
+  explicit MemoryExceeded(const std::string& message, std::string field = {}, std::size_t limit = 0)
+      : CensusError(message), field(std::move(field)), limit(limit) {}
+  std::string field;      // the options field whose limit was reached, or empty
+  std::size_t limit = 0;  // that limit in bytes, when it is one
 };
 
 // The census's memory ledger: every large table takes its bytes here first, so the run ends with
 // a clear error instead of an out-of-memory kill.
 class Memory {
  public:
+  static constexpr const char* kLimitField = "CensusOptions::memory_limit";
   explicit Memory(std::size_t limit) : limit_(limit) {}
   std::size_t limit() const { return limit_; }
   std::size_t used() const { return used_.load(); }
@@ -66,11 +71,12 @@ class Memory {
     if (now > limit_) {
       used_.fetch_sub(bytes);
       throw MemoryExceeded(
-          "memory limit of " + mib(limit_) + " (CensusOptions::memory_limit) reached at level " +
-          std::to_string(level_.load()) + ": the census holds " + mib(now - bytes) + " and needs " +
-          mib(bytes) + " more (at least " + mib(now) +
-          "). Raise the memory limit if the machine has the memory; boards beyond one machine "
-          "(the Wiegleb 45 census) need the census on MPI ranks (docs/mpi.md).");
+          "memory limit of " + mib(limit_) + " (" + kLimitField + ") reached at level " +
+              std::to_string(level_.load()) + ": the census holds " + mib(now - bytes) +
+              " and needs " + mib(bytes) + " more (at least " + mib(now) +
+              "). Raise the memory limit if the machine has the memory; boards beyond one machine "
+              "(the Wiegleb 45 census) need the census on MPI ranks (docs/mpi.md).",
+          kLimitField, limit_);
     }
     std::size_t p = peak_.load();
     while (now > p && !peak_.compare_exchange_weak(p, now)) {
@@ -316,6 +322,8 @@ void run_passes(CensusResult& r, F&& passes) {
   } catch (const MemoryExceeded& e) {
     r.stop = StopReason::Memory;
     r.stop_note = e.what();
+    r.stop_field = e.field;
+    r.stop_limit = e.limit;
   }
 }
 

@@ -117,7 +117,9 @@ class Enumerator {
     }
     if (!o_.games && (x.count() <= goal_pegs_ || dead_.contains(x))) return false;
     if (o_.distinct && legal.size() > 64)
-      throw CensusError("a position has more than 64 legal jumps; --distinct cannot order them");
+      throw CensusError(
+          "a position has more than 64 legal jumps; the distinct enumeration "
+          "(EnumerateOptions::distinct) cannot order them");
     bool any = false;
     for (std::size_t i = 0; i < legal.size() && !stop_; ++i) {
       if ((forbid >> i) & 1) continue;

@@ -24,7 +24,7 @@ inline std::string distinct_skip_reason(const std::vector<CensusLevel>& levels,
   if (on_path <= o.distinct_max_positions) return "";
   return "skipped: " + std::to_string(on_path) +
          " positions lie on solution paths, over the limit of " +
-         std::to_string(o.distinct_max_positions) + " (--distinct-limit)";
+         std::to_string(o.distinct_max_positions) + " (CensusOptions::distinct_max_positions)";
 }
 
 // Solutions up to the group `syms` (indices into the board's symmetries, 0 first), by Burnside's

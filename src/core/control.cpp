@@ -46,6 +46,50 @@ std::string stopped_message(StopReason r) {
 
 }  // namespace
 
+std::string rename_fields(std::string_view message,
+                          const std::function<std::string(std::string_view)>& name) {
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::string out;
+  std::size_t i = 0;
+  while (i < message.size()) {
+    // A field starts a word with a capital: Type(::Type)*::field.
+    if (!upper(message[i]) || (i > 0 && word(message[i - 1]))) {
+      out.push_back(message[i++]);
+      continue;
+    }
+    std::size_t end = i, field_at = std::string_view::npos;
+    while (true) {
+      std::size_t j = end;
+      while (j < message.size() && word(message[j])) ++j;
+      if (j + 2 < message.size() && message[j] == ':' && message[j + 1] == ':' &&
+          word(message[j + 2])) {
+        end = j + 2;
+        if (!upper(message[end])) field_at = end;
+        if (field_at != std::string_view::npos) {
+          while (end < message.size() && word(message[end])) ++end;
+          break;
+        }
+        continue;
+      }
+      end = j;
+      break;
+    }
+    if (field_at == std::string_view::npos) {
+      out.append(message.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    const std::string_view field = message.substr(i, end - i);
+    const std::string named = name ? name(field) : std::string();
+    out.append(named.empty() ? field : std::string_view(named));
+    i = end;
+  }
+  return out;
+}
+
 InputError::InputError(const std::string& message)
     : Error(message), parts_(std::make_shared<const Parts>(Parts{{}, message})) {}
 

@@ -270,8 +270,9 @@ void check_state_solution(const Board& b, const FewestState& st, const std::vect
   for (const Jump& j : st.best)
     if (j.from < 0 || j.over < 0 || j.to < 0 || j.from >= b.size() || j.over >= b.size() ||
         j.to >= b.size())
-      throw InputError("--resume " + o.checkpoint_dir + ": the state's solution names a hole " +
-                       "that is not on the board");
+      throw InputError(
+          "FewestOptions::resume",
+          o.checkpoint_dir + ": the state's solution names a hole that is not on the board");
   for (Bits s0 : starts) {
     const Replay rep = replay(b, to_holes(b, s0), st.best);
     if (!rep.ok) continue;
@@ -279,8 +280,8 @@ void check_state_solution(const Board& b, const FewestState& st, const std::vect
     for (Bits g : goals)
       if (g == end) return;
   }
-  throw InputError("--resume " + o.checkpoint_dir +
-                   ": the state's solution does not solve this problem");
+  throw InputError("FewestOptions::resume",
+                   o.checkpoint_dir + ": the state's solution does not solve this problem");
 }
 
 // Runs `search` with checkpoints: resumed from the state in o.checkpoint_dir when o.resume,

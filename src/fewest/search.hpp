@@ -290,10 +290,10 @@ class Search {
   // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
   void read_frontier(Level<Bits>& lv, const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw InputError("--resume: the level file " + path + " is missing");
+    if (!f) throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
     auto bad = [&](const std::string& why) {
       std::fclose(f);
-      return InputError("--resume: the level file " + path + " " + why);
+      return InputError("FewestOptions::resume", "the level file " + path + " " + why);
     };
     std::uint64_t head[3 + Level<Bits>::kShards];
     if (std::fread(head, sizeof head, 1, f) != 1 || head[0] != kLevelTag ||

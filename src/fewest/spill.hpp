@@ -37,7 +37,8 @@ class SpillFile {
  public:
   SpillFile(const std::string& dir, SpillLedger& ledger) : dir_(dir), ledger_(ledger) {
 #ifdef __EMSCRIPTEN__
-    throw InputError("--spill-dir " + dir_ + ": this build (WebAssembly) cannot spill to disk");
+    throw InputError("FewestOptions::spill_dir",
+                     dir_ + ": this build (WebAssembly) cannot spill to disk");
 #else
     fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -46,8 +47,8 @@ class SpillFile {
       if (fd_ >= 0) ::unlink(name.c_str());
     }
     if (fd_ < 0)
-      throw InputError("--spill-dir " + dir_ + ": cannot create a file there (" +
-                       std::strerror(errno) + ")");
+      throw InputError("FewestOptions::spill_dir",
+                       dir_ + ": cannot create a file there (" + std::strerror(errno) + ")");
 #endif
   }
   SpillFile(const SpillFile&) = delete;

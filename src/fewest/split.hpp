@@ -63,8 +63,9 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
     for (std::size_t k = 0; same && k < pairs.size(); ++k)
       same = st.pairs[k].start == pairs[k].start && st.pairs[k].end == pairs[k].end;
     if (!same)
-      throw InputError("--resume " + o.checkpoint_dir +
-                       ": the state's pairs are not this board's start and end classes");
+      throw InputError(
+          "FewestOptions::resume",
+          o.checkpoint_dir + ": the state's pairs are not this board's start and end classes");
   }
   // A pair not searched yet starts at its bound: the least over its starts.
   for (PairState& p : st.pairs) {

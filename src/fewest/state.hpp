@@ -137,7 +137,7 @@ inline FewestState read_state(const std::string& dir, const std::string& problem
   all << in.rdbuf();
   const std::string text = all.str();
   auto bad = [&](const std::string& why) {
-    return InputError("--resume " + dir + ": " + path + " " + why);
+    return InputError("FewestOptions::resume", dir + ": " + path + " " + why);
   };
   const std::size_t at = text.rfind("checksum ");
   if (at == std::string::npos || (at > 0 && text[at - 1] != '\n'))

@@ -29,24 +29,39 @@ namespace pegsol::api {
 
 namespace {
 
+// A library field in the API's words: the look-ups' memory its limit's key ("lookup_memory"),
+// an options field its bare name ("CensusOptions::threads": "threads").
+std::string api_field(std::string_view field) {
+  if (field == "PathIndex::Options::memory" || field == "PathIndexCache::Options::build_memory")
+    return "lookup_memory";
+  if (const auto at = field.find("Options::"); at != std::string_view::npos)
+    return std::string(field.substr(at + 9));
+  return {};
+}
+
+// A job's field in the API's words: the memory limit the dispatcher sets from the job's cap
+// ("job_memory"), the others as api_field.
+std::string job_field(std::string_view field) {
+  if (field == "CensusOptions::memory_limit" || field == "SolveOptions::memory_limit")
+    return "job_memory";
+  return api_field(field);
+}
+
 // The library's bad input in the API's words: a problem field as its JSON key ("start"), an
-// options field by its bare name ("CensusOptions::threads": "threads").
+// options field by its bare name ("CensusOptions::threads": "threads"), in the text too.
 std::string api_words(const InputError& e) {
   std::string field = e.field();
-  if (field.empty()) return e.detail();
-  if (const auto at = field.find("Options::"); at != std::string::npos) field.erase(0, at + 9);
-  std::string detail = e.detail();
-  // Options fields named in the text go by their bare names too.
-  for (auto at = detail.find("Options::"); at != std::string::npos; at = detail.find("Options::")) {
-    auto begin = at;
-    while (begin > 0 && std::isalpha(static_cast<unsigned char>(detail[begin - 1]))) --begin;
-    detail.erase(begin, at + 9 - begin);
-  }
+  std::string detail = rename_fields(e.detail(), api_field);
   const std::string catalogue =
       "(catalogue() lists the boards; a drawn board is read with parse_drawing)";
   if (const auto at = detail.find(catalogue); at != std::string::npos)
     detail.replace(at, catalogue.size(),
                    "(GET /api/boards lists them; \"drawing\" takes a drawn board)");
+  const std::string listed = "(presets() lists them)";
+  if (const auto at = detail.find(listed); at != std::string::npos)
+    detail.replace(at, listed.size(), "(GET /api/presets lists them)");
+  if (field.empty()) return detail;
+  if (const std::string named = api_field(field); !named.empty()) field = named;
   return "\"" + field + "\": " + detail;
 }
 
@@ -605,7 +620,7 @@ struct Dispatcher::Impl {
     }
     check_solve_options(o);
     if (g.cursor() > 0) return finish_json(g.problem(), finish_game(g.problem(), g.played(), o));
-    return pegsol::solve_json(g.problem(), pegsol::solve(g.problem(), o));
+    return pegsol::solve_json(g.problem(), pegsol::solve(g.problem(), o), api_field);
   }
 
   // POST /api/solutions: what `pegsol solutions --json` prints, from the position the moves
@@ -648,7 +663,7 @@ struct Dispatcher::Impl {
     if (admit) admit();
     Lease a = analyzer_for(g);
     AnalysisOptions o = analysis_options(body, control, g);
-    json out = analysis_json(g.position(), a->analyze(g.position(), o));
+    json out = analysis_json(g.position(), a->analyze(g.position(), o), api_field);
     out["finished"] = g.finished();
     out["won"] = g.won();
     return out;
@@ -691,7 +706,8 @@ struct Dispatcher::Impl {
     if (!limits.lookups)
       return lookup_status_json(LookupStatus{
           LookupStatus::State::None, {}, -1, 0, 0, 0, "look-ups are off in this engine", 1});
-    return lookup_status_json(limits.background_lookups ? paths.start(p) : paths.status(p));
+    return lookup_status_json(limits.background_lookups ? paths.start(p) : paths.status(p),
+                              api_field);
   }
 
   json game(const json& body) {
@@ -831,10 +847,12 @@ json Dispatcher::prepare(const json& body_in, Control& control,
   if (progress) {
     // The look-ups' own status, as the build advances (the census's reports carry its level).
     control.set_progress(
-        [&](const ProgressReport&) { progress(lookup_status_json(impl_->paths.status(p))); },
+        [&](const ProgressReport&) {
+          progress(lookup_status_json(impl_->paths.status(p), api_field));
+        },
         impl_->limits.progress_seconds);
   }
-  const json done = lookup_status_json(impl_->paths.start(p, &control));
+  const json done = lookup_status_json(impl_->paths.start(p, &control), api_field);
   if (progress) progress(done);  // the last report is the outcome, however short the build
   return done;
 }
@@ -868,38 +886,42 @@ JobSpec Dispatcher::job(const json& body_in) const {
 
 json Dispatcher::run(const JobSpec& job, Control& control,
                      const std::function<void(const json&)>& progress) const {
-  const Limits& l = impl_->limits;
-  const Problem& p = job.problem;
-  control.set_time_limit(job.time_limit);
-  control.set_memory_budget(l.job_memory);
-  if (progress)
-    control.set_progress([progress](const ProgressReport& r) { progress(progress_json(r)); },
-                         l.progress_seconds);
-  if (job.kind == "count" || job.kind == "table") {
-    CensusOptions co;
-    co.control = &control;
-    co.threads = l.threads;
-    co.memory_limit = l.job_memory;
-    if (job.kind == "count") return census_json(p, census(p, co));
-    return table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto);
-  }
-  if (job.kind == "fewest") {
-    FewestOptions f;
-    f.control = &control;
-    f.threads = l.threads;
+  try {
+    const Limits& l = impl_->limits;
+    const Problem& p = job.problem;
+    control.set_time_limit(job.time_limit);
+    control.set_memory_budget(l.job_memory);
     if (progress)
-      f.progress = [progress](const FewestProgress& r) { progress(fewest_progress_json(r)); };
-    return fewest_json(p, fewest_solve(p, f));
+      control.set_progress([progress](const ProgressReport& r) { progress(progress_json(r)); },
+                           l.progress_seconds);
+    if (job.kind == "count" || job.kind == "table") {
+      CensusOptions co;
+      co.control = &control;
+      co.threads = l.threads;
+      co.memory_limit = l.job_memory;
+      if (job.kind == "count") return census_json(p, census(p, co), job_field);
+      return table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto, job_field);
+    }
+    if (job.kind == "fewest") {
+      FewestOptions f;
+      f.control = &control;
+      f.threads = l.threads;
+      if (progress)
+        f.progress = [progress](const FewestProgress& r) { progress(fewest_progress_json(r)); };
+      return fewest_json(p, fewest_solve(p, f));
+    }
+    if (job.kind == "solve") {
+      SolveOptions o;
+      o.control = &control;
+      o.memory_limit = l.job_memory;
+      o.threads = l.threads;
+      return solve_json(p, pegsol::solve(p, o), job_field);
+    }
+    throw ApiError(400, "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" +
+                            job.kind + "\"");
+  } catch (const InputError& e) {
+    throw ApiError(400, api_words(e));
   }
-  if (job.kind == "solve") {
-    SolveOptions o;
-    o.control = &control;
-    o.memory_limit = l.job_memory;
-    o.threads = l.threads;
-    return solve_json(p, pegsol::solve(p, o));
-  }
-  throw ApiError(400, "\"kind\" must be \"count\", \"table\", \"solve\" or \"fewest\", not \"" +
-                          job.kind + "\"");
 }
 
 }  // namespace pegsol::api

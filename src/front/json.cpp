@@ -86,7 +86,7 @@ nlohmann::json error_json(std::string_view kind, std::string_view message) {
           {"error", {{"kind", std::string(kind)}, {"message", std::string(message)}}}};
 }
 
-nlohmann::json solve_json(const Problem& p, const SolveResult& r) {
+nlohmann::json solve_json(const Problem& p, const SolveResult& r, const FieldNames& names) {
   const Board& b = *p.board;
   nlohmann::json moves = nlohmann::json::array(), notation = nlohmann::json::array();
   for (const Jump& j : r.moves) {
@@ -108,7 +108,7 @@ nlohmann::json solve_json(const Problem& p, const SolveResult& r) {
       {"start", p.start.to_bits()},
       {"status", std::string(status_name(r.status))},
       {"stop", stop_text(r.stop)},
-      {"reason", r.reason},
+      {"reason", rename_fields(r.reason, names)},
       {"moves", moves},
       {"notation", notation},
       {"final", r.final.to_bits()},
@@ -214,7 +214,7 @@ nlohmann::json fewest_table_json(const Board& b, const FewestTable& t) {
   };
 }
 
-nlohmann::json census_json(const Problem& p, const CensusResult& r) {
+nlohmann::json census_json(const Problem& p, const CensusResult& r, const FieldNames& names) {
   const Board& b = *p.board;
   nlohmann::json levels = nlohmann::json::array();
   for (int k = static_cast<int>(r.levels.size()) - 1; k >= 0; --k) {
@@ -233,6 +233,11 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       by_hole[b.hole_name(h)] = count_text(r.solutions_by_hole[static_cast<std::size_t>(h)]);
       p_by_hole[b.hole_name(h)] = r.p_by_hole[static_cast<std::size_t>(h)];
     }
+  nlohmann::json stop_limit = nullptr;
+  if (r.stop == StopReason::Memory && !r.stop_field.empty()) {
+    const std::string named = names ? names(r.stop_field) : std::string();
+    stop_limit = {{"field", named.empty() ? r.stop_field : named}, {"bytes", r.stop_limit}};
+  }
   return {
       {"board", b.name()},
       {"holes", b.size()},
@@ -243,7 +248,7 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"reason", r.stop == StopReason::None
                      ? std::string()
                      : "stopped (" + stop_text(r.stop) + ")" +
-                           (r.stop_note.empty() ? "" : ": " + r.stop_note) +
+                           (r.stop_note.empty() ? "" : ": " + rename_fields(r.stop_note, names)) +
                            (r.reachable_raw > 0 ? "; the figures cover the levels completed"
                                                 : "; no level was completed")},
       {"group_size", r.group_size},
@@ -256,7 +261,7 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
       {"solutions_up_to_symmetry", count_text(r.solutions_up_to_symmetry)},
       {"solutions_up_to_reordering",
        r.distinct_solutions ? nlohmann::json(count_text(*r.distinct_solutions)) : nullptr},
-      {"solutions_up_to_reordering_note", r.distinct_note},
+      {"solutions_up_to_reordering_note", rename_fields(r.distinct_note, names)},
       {"games", count_text(r.games)},
       {"solutions_by_final_hole", by_hole},
       {"random_player", r.random_player ? nlohmann::json{{"p_one_peg", r.p_one_peg},
@@ -270,10 +275,12 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r) {
         {"spill_peak_bytes", r.spill_peak_bytes},
         {"threads", r.threads},
         {"width", r.width}}},
+      {"stop_limit", stop_limit},
   };
 }
 
-nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod method) {
+nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod method,
+                          const FieldNames& fields) {
   nlohmann::json names = nlohmann::json::array(), matrix = nlohmann::json::array(),
                  by_name = nlohmann::json::object(), open = nlohmann::json::object();
   for (int v = 0; v < b.size(); ++v) {
@@ -314,7 +321,7 @@ nlohmann::json table_json(const Board& b, const SolvabilityTable& t, TableMethod
           {"finals", by_name},
           {"status", t.complete() ? "complete" : "stopped"},
           {"stop", stop_text(t.stop)},
-          {"reason", t.stopped},
+          {"reason", rename_fields(t.stopped, fields)},
           {"complete", t.complete()},
           {"open", open},
           {"method", std::string(table_method_name(method))},
@@ -436,7 +443,7 @@ nlohmann::json fewest_progress_json(const FewestProgress& p) {
           {"shortening", p.shortening}};
 }
 
-nlohmann::json analysis_json(const Position& p, const Analysis& a) {
+nlohmann::json analysis_json(const Position& p, const Analysis& a, const FieldNames& names) {
   const Board& b = p.board();
   nlohmann::json hint = nullptr, hint_moves = nlohmann::json::array();
   if (a.hint) {
@@ -466,8 +473,8 @@ nlohmann::json analysis_json(const Position& p, const Analysis& a) {
       {"ways_one_peg", a.counted ? nlohmann::json(count_text(a.ways_one_peg)) : nlohmann::json()},
       {"end_holes", ends},
       {"end_hole_indices", end_indices},
-      {"count_note", a.count_note},
-      {"lookup_note", a.lookup_note},
+      {"count_note", rename_fields(a.count_note, names)},
+      {"lookup_note", rename_fields(a.lookup_note, names)},
       {"positions", a.positions},
       {"seconds", a.seconds}};
 }
@@ -490,14 +497,14 @@ nlohmann::json mistake_json(const Game& game, const Mistake& m) {
           {"seconds", m.seconds}};
 }
 
-nlohmann::json lookup_status_json(const LookupStatus& s) {
+nlohmann::json lookup_status_json(const LookupStatus& s, const FieldNames& names) {
   return {{"state", lookup_state_name(s.state)},
           {"phase", s.phase},
           {"level", s.level},
           {"fraction", s.fraction},
           {"seconds", s.seconds},
           {"bytes", s.bytes},
-          {"why", s.why},
+          {"why", rename_fields(s.why, names)},
           {"censuses", s.censuses}};
 }
 

@@ -116,8 +116,8 @@ const Preset& preset(std::string_view name) {
   const Preset* best = &presets().front();
   for (const Preset& p : presets())
     if (distance(name, p.name) < distance(name, best->name)) best = &p;
-  throw InputError("--preset " + std::string(name) + ": no preset of that name; did you mean '" +
-                   best->name + "'? (`pegsol presets` lists them)");
+  throw InputError("preset", std::string(name) + ": no preset of that name; did you mean '" +
+                                 best->name + "'? (presets() lists them)");
 }
 
 Problem preset_problem(const Preset& p) {

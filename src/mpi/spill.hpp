@@ -133,7 +133,7 @@ inline std::string prepare(const std::string& dir, int rank) {
   const std::string mine = dir + "/" + std::to_string(rank);
   std::error_code ec;
   std::filesystem::create_directories(mine, ec);
-  if (ec) throw CensusError("--spill-dir " + dir + ": cannot create " + mine + ": " + ec.message());
+  if (ec) throw CensusError("cannot create " + mine + ": " + ec.message());
   for (const auto& f : std::filesystem::directory_iterator(mine, ec))
     if (f.path().extension() == ".run") std::filesystem::remove(f.path(), ec);
   const std::string probe = mine + "/probe";

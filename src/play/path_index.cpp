@@ -297,8 +297,13 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
     CensusResult r = census(cp, co);
     census_seconds_ = r.seconds;
     census_peak_ = r.peak_bytes;
+    // The census's memory limit is this index's own (PathIndex::Options::memory).
     if (r.stop != StopReason::None)
-      failed_ = stop_text(r.stop, r.stop_note);
+      failed_ = stop_text(r.stop, rename_fields(r.stop_note, [&](std::string_view f) {
+                            return f == "CensusOptions::memory_limit"
+                                       ? std::string("PathIndex::Options::memory")
+                                       : std::string();
+                          }));
     else if (!r.paths_kept)
       failed_ = "the census kept no solution paths";
     if (failed_.empty()) {

@@ -133,7 +133,7 @@ class TableCheckpoint {
     try {
       return read(t, m);
     } catch (const CensusError& e) {  // unreadable, or cut short
-      throw InputError("--resume " + dir_ + ": " + e.what());
+      throw InputError("CensusOptions::resume", dir_ + ": " + e.what());
     }
   }
 
@@ -142,16 +142,16 @@ class TableCheckpoint {
 
   bool read(SolvabilityTable& t, Matrix& m) const {
     if (!std::filesystem::exists(state_file()))
-      throw InputError("--resume " + dir_ + ": no table checkpoint there (" + state_file() +
-                       " is missing)");
+      throw InputError("CensusOptions::resume",
+                       dir_ + ": no table checkpoint there (" + state_file() + " is missing)");
     auto bad = [&](const std::string& what) {
-      return InputError("--resume " + dir_ + ": " + state_file() + " " + what);
+      return InputError("CensusOptions::resume", dir_ + ": " + state_file() + " " + what);
     };
     const std::string head = census_detail::file_head(state_file(), sizeof kMagic);
     if (head == "PEGTABL1" || head == "PEGTABL2")
       throw bad("is in an earlier format (" + head.substr(7) +
                 ", without checksums) written by an older version of pegsol, which this pegsol "
-                "does not read; make the table again without --resume");
+                "does not read; make the table again without resuming");
     census_detail::FileReader f(state_file());
     const int n = b_.size();
     char magic[sizeof kMagic];
