@@ -363,7 +363,9 @@ TEST(Solve, DfsMemoAgreesWithReferenceAcrossSearches) {
         o.node_limit = 1;  // stops at the first check, after 1024 positions
         SolveResult part =
             solve_detail::run_dfs(p, o, ctl, std::chrono::steady_clock::now(), &memo);
-        if (part.status != Status::Unknown) EXPECT_EQ(part.status == Status::Solved, want);
+        if (part.status != Status::Unknown) {
+          EXPECT_EQ(part.status == Status::Solved, want);
+        }
         o.node_limit = 0;
         SolveResult r = solve_detail::run_dfs(p, o, ctl, std::chrono::steady_clock::now(), &memo);
         ASSERT_NE(r.status, Status::Unknown);
