@@ -920,7 +920,9 @@ TEST(Analysis, ForegroundLookupsReportProgressAndStop) {
   for (std::size_t i = 0; i < fractions.size(); ++i) {
     EXPECT_GE(fractions[i], 0.0);
     EXPECT_LE(fractions[i], 1.0);
-    if (i) EXPECT_GE(fractions[i], fractions[i - 1]);
+    if (i) {
+      EXPECT_GE(fractions[i], fractions[i - 1]);
+    }
   }
 
   const Problem q{b, single_vacancy(*b, 0), Goal{}};

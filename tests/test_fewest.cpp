@@ -248,13 +248,16 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
       if (least < 0 || m < least) least = m;
     Problem any{board, start, {}};
     FewestResult r = fewest_solve(any);
-    if (least < 0)
+    if (least < 0) {
       EXPECT_EQ(r.status, Status::Impossible);
-    else
+    } else {
       check_solution(any, r, least);
+    }
   }
   // Some levels went to disk (triangle:4's problems are settled before any pass).
-  if (solvable > 1 && n > 10) EXPECT_GT(spilled, 0);
+  if (solvable > 1 && n > 10) {
+    EXPECT_GT(spilled, 0);
+  }
   FewestBoardResult best = fewest_board(board);
   if (starts.size() < static_cast<std::size_t>(n)) {
     // The reference saw some vacancies only: the minimum is at most what it found.
