@@ -132,11 +132,13 @@ try {
   });
   // Resolves once every request the page made has been answered (up to `seconds`, 60 by default:
   // on a loaded machine the page's background questions queue behind other tests' work).
-  const settled = async (seconds = 60) => {
-    for (let i = 0; i < 20 * seconds && pending > 0; i++) {
+  // With `since` (a Date.now()), only the requests made since then count.
+  const openSince = (since) => [...open.values()].filter((t) => t >= since).length;
+  const settled = async (seconds = 60, since = 0) => {
+    for (let i = 0; i < 20 * seconds && openSince(since) > 0; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    return pending === 0;
+    return openSince(since) === 0;
   };
   // How many requests are open, and each with its body and age, for a message.
   const inFlight = () => `${pending} (${

@@ -342,10 +342,11 @@ export async function editor(t, eng) {
       await t.text('#status'));
   // A start with no pegs: no request the engine must refuse, so nothing on the console.
   const noiseBefore = t.noise.length;
+  const clearedAt = Date.now();
   await t.page.click('#edit-clear');
   t.check('edit-clear', await t.waitText('#pegs-count', '0 pegs'));
   const cleared = await t.waitText('#feedback-body', /No pegs on the board/);
-  const settled = await t.settled();
+  const settled = await t.settled(60, clearedAt);
   t.check(
       'edit-clear-no-console-error', cleared && settled && t.noise.length === noiseBefore,
       `feedback shown: ${cleared}, requests still open: ${t.inFlight()}; ` +
