@@ -152,7 +152,8 @@ try {
   const ready = () => page.waitForSelector('#feedback-body[data-state="done"]',
                                            {timeout: site ? 60000 : 15000});
   const text = (sel) => page.textContent(sel);
-  // Waits (up to 15 s, 60 s in the static edition) until the element's text satisfies `want` (a
+  // Waits (up to 45 s, 60 s in the static edition: the served page's waits too are for a server
+  // sharing the machine with a loaded test suite) until the element's text satisfies `want` (a
   // string or a RegExp).
   const waitText = (sel, want) =>
       page.waitForFunction(
@@ -161,7 +162,7 @@ try {
                 return re ? new RegExp(w).test(t) : t === w;
               },
               [sel, want instanceof RegExp ? want.source : want, want instanceof RegExp],
-              {timeout: site ? 60000 : 15000})
+              {timeout: site ? 60000 : 45000})
           .then(() => true, () => false);
   const hole = (name, geo) => `#board g.cell[data-hole="${geo.names.indexOf(name)}"]`;
   const t = {
