@@ -19,11 +19,12 @@ export function createJobs(page) {
   let job = null;  // the live job: {id, kind, from, state}
   let timer = null;
 
-  // Pause acts on a running job, resume on a paused one, cancel on either; pausing also needs the
+  // Pause acts on a running job, resume on a paused one, cancel on either (none once the job has
+  // ended or been cancelled, before its last poll shows the result); pausing also needs the
   // engine's word that it can (the static edition's service worker controls the page from the
   // second visit on).
   function buttons() {
-    const live = !!job?.id;
+    const live = !!job?.id && !OVER.includes(job.state);
     const pause = $('job-pause');
     pause.disabled = !live || !engine.canPause || job.state !== 'running';
     pause.title = engine.canPause ? 'Pause the job' :
