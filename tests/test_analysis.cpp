@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "sanitized.hpp"
+#include "ticking_clock.hpp"
 
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
@@ -324,6 +325,38 @@ TEST(Analysis, StoppedCallsSayUnknown) {
   Analysis a = an.analyze(pos, o);
   EXPECT_FALSE(a.counted);
   EXPECT_EQ(a.goal.verdict, Solvability::Unknown);
+}
+
+// Calls stopped at every point of their pagodas' linear programs and searches (a clock that
+// moves at each poll), each followed by a complete call: the memo that the stopped calls left
+// (pagodas found for some end holes and not others) never gives a verdict the reference denies.
+TEST(Analysis, CallsStoppedWhileFindingPagodasLeaveTheMemoSound) {
+  for (const Problem& p : small_problems()) {
+    std::mt19937 rng(11);
+    Reference ref(p);
+    const std::vector<HoleSet> game = random_game(p, rng);
+    for (int ticks = 1; ticks <= 40; ticks += 3) {
+      Analyzer an(p.board, p.goal);
+      for (const HoleSet& s : game) {
+        Position pos(p.board, s);
+        Control c(ticking_clock());
+        AnalysisOptions stopped;
+        stopped.control = &c;
+        stopped.count = false;
+        stopped.time_limit = ticks / 1000.0;
+        an.analyze(pos, stopped);
+        AnalysisOptions o;
+        o.count = false;
+        o.time_limit = 0;
+        const Analysis a = an.analyze(pos, o);
+        const Ref& r = ref.of(s);
+        SCOPED_TRACE(describe(p) + " at " + pos.to_string() + " after " + std::to_string(ticks) +
+                     " ticks");
+        EXPECT_EQ(a.goal.verdict, verdict_of(r.goal));
+        EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+      }
+    }
+  }
 }
 
 #ifdef PEGSOL_TEST_JSON

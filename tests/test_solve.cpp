@@ -3,6 +3,7 @@
 // independent replay check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -12,7 +13,9 @@
 #include <unordered_set>
 
 #include "sanitized.hpp"
+#include "ticking_clock.hpp"
 
+#include "core/pagodas.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
@@ -194,6 +197,43 @@ TEST(Solve, PagodaWithNegativeWeightsProvesDiamondPairs) {
   HoleSet e7(b->size());
   e7.set(*b->find("e7"));
   EXPECT_FALSE(find_separating_pagoda(*b, start, e7));
+}
+
+TEST(Solve, PagodaLinearProgramsStopWithTheirControl) {
+  BoardPtr b = make_board("diamond41");
+  HoleSet e4(b->size());
+  e4.set(*b->find("e4"));
+  const HoleSet start = single_vacancy(*b, *b->find("e3"));
+  const auto free = find_separating_pagoda(*b, start, e4);
+  ASSERT_TRUE(free);
+  Control far;
+  far.set_time_limit(3600);
+  const auto timed = detail::find_separating_pagoda(*b, start, e4, &far);
+  ASSERT_TRUE(timed);
+  EXPECT_EQ(timed->weight, free->weight);
+  Control cancelled;
+  cancelled.cancel();
+  EXPECT_FALSE(detail::find_separating_pagoda(*b, start, e4, &cancelled));
+  // The pruning pagodas: none when stopped before the first, and those found before a stop are
+  // the first ones of the whole list (a clock that moves at each poll stops the linear programs
+  // part of the way through).
+  BoardPtr eng = make_board("english");
+  const Problem p = default_problem(eng);
+  HoleSet d4(eng->size());
+  d4.set(p.goal.hole);
+  const std::vector<Pagoda> all = find_pruning_pagodas(*eng, p.start, d4);
+  ASSERT_GE(all.size(), 2u);
+  EXPECT_TRUE(detail::find_pruning_pagodas(*eng, p.start, d4, 4, &cancelled).empty());
+  std::size_t least = all.size();
+  for (int ticks = 1; ticks <= 400; ticks += 7) {
+    Control c(ticking_clock());
+    c.set_time_limit(ticks / 1000.0);
+    const std::vector<Pagoda> some = detail::find_pruning_pagodas(*eng, p.start, d4, 4, &c);
+    ASSERT_LE(some.size(), all.size());
+    least = std::min(least, some.size());
+    for (std::size_t i = 0; i < some.size(); ++i) EXPECT_EQ(some[i].weight, all[i].weight);
+  }
+  EXPECT_LT(least, all.size());
 }
 
 TEST(Solve, TightPagodasRestrictTheSearch) {

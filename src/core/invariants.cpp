@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "pagodas.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {
@@ -61,14 +62,15 @@ namespace {
 
 // Dense simplex for: maximise c.x subject to A x <= b, x >= 0, with b >= 0 (so the slack basis is
 // feasible). Returns x at the optimum, or nullopt when unbounded or (`spent` set) past `budget`
-// pivots. Exact: Bland's rule, which cannot cycle on the many degenerate (b = 0) rows.
-// Perturbed: the pivots run on b with each entry raised by its own amount below 2e-7, so that
-// those rows do not stall them, by Dantzig's rule (Bland's after a run of degenerate pivots); the
-// same pivots carry the exact b beside it, and x is the final basis's vertex of the exact problem.
+// pivots, or when `control` (if given) says to stop (`spent` clear). Exact: Bland's rule, which
+// cannot cycle on the many degenerate (b = 0) rows. Perturbed: the pivots run on b with each entry
+// raised by its own amount below 2e-7, so that those rows do not stall them, by Dantzig's rule
+// (Bland's after a run of degenerate pivots); the same pivots carry the exact b beside it, and x is
+// the final basis's vertex of the exact problem.
 std::optional<std::vector<double>> simplex_run(const std::vector<std::vector<double>>& A,
                                                const std::vector<double>& b,
                                                const std::vector<double>& c, bool perturbed,
-                                               int budget, bool& spent) {
+                                               int budget, bool& spent, const Control* control) {
   spent = false;
   const std::size_t m = A.size(), n = c.size(), vars = n + m, rhs = vars, exact = vars + 1;
   const std::size_t cols = vars + 2;
@@ -88,6 +90,7 @@ std::optional<std::vector<double>> simplex_run(const std::vector<std::vector<dou
   const int dantzig = perturbed ? 50 : 0;  // degenerate pivots in a row before Bland's rule
   int stalled = 0;
   for (int iter = 0; iter < budget; ++iter) {
+    if (control && (iter & 15) == 0 && control->should_stop()) return std::nullopt;
     std::size_t enter = vars;
     double most = -eps;
     for (std::size_t k = 0; k < vars; ++k)
@@ -131,17 +134,17 @@ std::optional<std::vector<double>> simplex_run(const std::vector<std::vector<dou
 }
 
 // maximise c.x subject to A x <= b, x >= 0 (b >= 0): x at the optimum, or nullopt when
-// unbounded or out of pivots. The exact simplex first, with 5,000 pivots (the LPs of the 33- to
-// 45-hole boards' tables took at most about 1,700), then the perturbed one, which answers the
-// 66-hole triangle's LPs in a few hundred (Bland's rule ran through 50,000 there without an
-// answer). Not the perturbed one first: its optimal vertices gave the Diamond 41 table's passes
-// weaker pruning pagodas, which doubled that table's time.
+// unbounded, out of pivots or stopped by `control`. The exact simplex first, with 5,000 pivots (the
+// LPs of the 33- to 45-hole boards' tables took at most about 1,700), then the perturbed one, which
+// answers the 66-hole triangle's LPs in a few hundred (Bland's rule ran through 50,000 there
+// without an answer). Not the perturbed one first: its optimal vertices gave the Diamond 41 table's
+// passes weaker pruning pagodas, which doubled that table's time.
 std::optional<std::vector<double>> simplex(const std::vector<std::vector<double>>& A,
                                            const std::vector<double>& b,
-                                           const std::vector<double>& c) {
+                                           const std::vector<double>& c, const Control* control) {
   bool spent = false;
-  if (auto x = simplex_run(A, b, c, false, 5000, spent); x || !spent) return x;
-  return simplex_run(A, b, c, true, 50000, spent);
+  if (auto x = simplex_run(A, b, c, false, 5000, spent, control); x || !spent) return x;
+  return simplex_run(A, b, c, true, 50000, spent, control);
 }
 
 constexpr int kPagodaLpMaxHoles = 100;
@@ -203,6 +206,12 @@ std::vector<std::vector<double>> jump_rows(const Board& board) {
 
 std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& start,
                                              const HoleSet& target) {
+  return detail::find_separating_pagoda(board, start, target, nullptr);
+}
+
+std::optional<Pagoda> detail::find_separating_pagoda(const Board& board, const HoleSet& start,
+                                                     const HoleSet& target,
+                                                     const Control* control) {
   check_position(board, start, "start");
   check_position(board, target, "target");
   const int n = board.size();
@@ -221,8 +230,9 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   std::vector<double> c(un, 0.0);
   for (int h = 0; h < n; ++h) c[static_cast<std::size_t>(h)] = target.test(h) - start.test(h);
   auto separates = [&](const Pagoda& p) { return p.value(start) < p.value(target); };
-  if (auto x = simplex(A, b, c))
+  if (auto x = simplex(A, b, c, control))
     if (auto p = rounded(board, *x, separates)) return p;
+  if (control && control->should_stop()) return std::nullopt;
   // Then with negative weights too (resource counts: a corner peg that must still be moved
   // costs), -1 <= w <= 1, as w = 1 - u with 0 <= u <= 2 so that the simplex starts feasible:
   // w(to) <= w(from) + w(over) is u(from) + u(over) - u(to) <= 1, and value(target) -
@@ -233,7 +243,7 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
   }
   for (std::size_t r = jumps.size(); r < A.size(); ++r) b[r] = 2.0;
   for (std::size_t k = 0; k < un; ++k) c[k] = -c[k];
-  auto u = simplex(A, b, c);
+  auto u = simplex(A, b, c, control);
   if (!u) return std::nullopt;
   std::vector<double> w(un);
   for (std::size_t k = 0; k < un; ++k) w[k] = 1.0 - (*u)[k];
@@ -246,7 +256,7 @@ namespace {
 // jumps, in total, that the earlier ones lose nothing on; at most max_count. With slack 0 each is
 // also checked tight after rounding.
 std::vector<Pagoda> lossy_pagodas(const Board& board, const HoleSet& start, const HoleSet& goal,
-                                  int max_count, double slack) {
+                                  int max_count, double slack, const Control* control = nullptr) {
   std::vector<Pagoda> out;
   const int n = board.size();
   if (n > kPagodaLpMaxHoles) return out;
@@ -286,7 +296,7 @@ std::vector<Pagoda> lossy_pagodas(const Board& board, const HoleSet& start, cons
           c[k] -= jumps[r][k];
           c[un + k] += jumps[r][k];
         }
-    auto x = simplex(A, b, c);
+    auto x = simplex(A, b, c, control);
     if (!x) break;
     std::vector<double> w(un);
     for (std::size_t k = 0; k < un; ++k) w[k] = (*x)[k] - (*x)[un + k];
@@ -323,9 +333,15 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
 
 std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
                                          const HoleSet& goal, int max_count) {
+  return detail::find_pruning_pagodas(board, start, goal, max_count, nullptr);
+}
+
+std::vector<Pagoda> detail::find_pruning_pagodas(const Board& board, const HoleSet& start,
+                                                 const HoleSet& goal, int max_count,
+                                                 const Control* control) {
   check_position(board, start, "start");
   check_position(board, goal, "goal");
-  return lossy_pagodas(board, start, goal, max_count, 1.0);
+  return lossy_pagodas(board, start, goal, max_count, 1.0, control);
 }
 
 std::optional<std::string> impossibility(const Problem& p) {

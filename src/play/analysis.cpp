@@ -13,6 +13,7 @@
 
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
+#include "../core/pagodas.hpp"
 #include "../solve/dfs.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -401,7 +402,7 @@ struct Analyzer::Impl {
       // one-peg goal either; a few linear programs, far cheaper than a search that cannot end.
       if (!b.dfs_nodes && !pagodas_tried && one_peg_target(to_goal)) {
         pagodas_tried = true;
-        if (auto why = one_peg_pagodas(p)) {
+        if (auto why = one_peg_pagodas(p, call)) {
           SolvabilityAnswer a;
           a.verdict = Solvability::NotSolvable;
           a.reason = *why;
@@ -453,8 +454,8 @@ struct Analyzer::Impl {
 
   // A proof that p can leave no single peg: for each hole a last peg could stand on (its
   // position class and peg type allow it), a pagoda function worth less on p than on that one
-  // peg. nullopt when a hole has none (or none can be found).
-  std::optional<std::string> one_peg_pagodas(const Position& p) const {
+  // peg. nullopt when a hole has none (or none can be found before `ctl` says to stop).
+  std::optional<std::string> one_peg_pagodas(const Position& p, const Control& ctl) const {
     if (p.peg_count() <= 1) return std::nullopt;
     const HoleSet finals = admissible_finals(*board, p.pegs());
     if (finals.count() == 0) return std::nullopt;  // impossibility() says so
@@ -462,7 +463,7 @@ struct Analyzer::Impl {
     for (int f : finals.members()) {
       HoleSet one(board->size());
       one.set(f);
-      if (!find_separating_pagoda(*board, p.pegs(), one)) return std::nullopt;
+      if (!detail::find_separating_pagoda(*board, p.pegs(), one, &ctl)) return std::nullopt;
       names += (names.empty() ? "" : " ") + board->hole_name(f);
     }
     return "pagoda functions: for each hole a last peg could stand on (" + names +

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/pagodas.hpp"
 #include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
 #include "pegsol/invariants.hpp"
@@ -150,25 +151,31 @@ struct MemoOf final : solve_detail::DfsMemo::State {
   bool serves(const Target<W>& t) const {
     return t.is_exact == target.is_exact && (!t.is_exact || (t.exact == target.exact));
   }
-  // Finds the pagodas `t` needs that are not known yet (linear programs, from `start`).
-  void prepare(const Board& b, const Geometry<W>& g, const HoleSet& start, const Target<W>& t) {
+  // Finds the pagodas `t` needs that are not known yet (linear programs, from `start`), while
+  // `ctl` lets it: what its stop cut short is looked for again by the next search.
+  void prepare(const Board& b, const Geometry<W>& g, const HoleSet& start, const Target<W>& t,
+               const Control& ctl) {
     if (t.is_exact) {
-      if (exact_done) return;
-      exact_done = true;
+      if (exact_done || ctl.should_stop()) return;
       const HoleSet goal = g.to_holes(t.exact);
-      for (const Pagoda& pg : find_pruning_pagodas(b, start, goal))
-        exact.emplace_back(b, pg, pg.value(goal));
+      std::vector<PagodaCheck<W>> found;
+      for (const Pagoda& pg : detail::find_pruning_pagodas(b, start, goal, 4, &ctl))
+        found.emplace_back(b, pg, pg.value(goal));
+      if (ctl.should_stop()) return;
+      exact = std::move(found);
+      exact_done = true;
       return;
     }
     for_each_bit(t.allowed, [&](int bit) {
       for (const auto& f : finals)
         if (f.first == bit) return;
+      if (ctl.should_stop()) return;
       HoleSet one(b.size());
       one.set(b.hole_at_bit(bit));
       std::vector<PagodaCheck<W>> checks;
-      for (const Pagoda& pg : find_pruning_pagodas(b, start, one))
+      for (const Pagoda& pg : detail::find_pruning_pagodas(b, start, one, 4, &ctl))
         checks.emplace_back(b, pg, pg.value(one));
-      finals.emplace_back(bit, std::move(checks));
+      if (!ctl.should_stop()) finals.emplace_back(bit, std::move(checks));
     });
   }
   FailTable<W> table;
@@ -212,7 +219,10 @@ class Dfs {
           all = all && !checks.empty();
           final_pagodas_.push_back(&checks);
         }
-      if (!all || final_pagodas_.size() > 64) final_pagodas_.clear();  // some final never pruned
+      // Some final never pruned: one without pagodas, or one whose were not found yet.
+      if (!all || final_pagodas_.size() != static_cast<std::size_t>(t.allowed.count()) ||
+          final_pagodas_.size() > 64)
+        final_pagodas_.clear();
     }
     if (o.peg_types) {
       for (const Pos& m : g.type_masks()) {
@@ -478,7 +488,7 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
         m = fresh.get();
         memo->state = std::move(fresh);
       }
-      m->prepare(board, g, p.start, t);
+      m->prepare(board, g, p.start, t, ctl);
     }
     return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps), m);
   }
