@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Position analysis: solvability, ways left, end holes, hints and the first losing move, checked
-// against plain recursion over HoleSets on small boards (no bit layout, no memo shared with the
-// code under test).
+// against the plain recursion over HoleSets of tests/reference/ on small boards (no bit layout, no
+// memo shared with the code under test).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <functional>
-#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -20,6 +19,7 @@
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/path_index.hpp"
+#include "reference/reference.hpp"
 #ifdef PEGSOL_TEST_JSON
 #include "pegsol/json.hpp"
 #endif
@@ -34,40 +34,24 @@ struct Ref {
   std::set<int> ends;
 };
 
-// Plain recursion over every jump sequence from `pos` (memoised on the 0/1 string).
+// The figures of positions by the reference's memoised recursion (tests/reference/).
 class Reference {
  public:
-  explicit Reference(Problem p) : p_(std::move(p)) {}
+  explicit Reference(Problem p) : counts_(std::move(p)) {}
 
-  const Ref& of(const HoleSet& pos) {
-    const std::string key = pos.to_bits();
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  Ref of(const HoleSet& pos) {
     Ref r;
-    const int pegs = pos.count();
-    if (pegs == 1) {
-      r.one = 1;
-      r.ends.insert(pos.members().front());
+    r.goal = counts_.to_goal(pos);
+    const std::vector<Count>& by_hole = counts_.to_one_peg(pos);
+    for (std::size_t h = 0; h < by_hole.size(); ++h) {
+      r.one += by_hole[h];
+      if (by_hole[h] > 0) r.ends.insert(static_cast<int>(h));
     }
-    const Board& b = *p_.board;
-    for (const Jump& j : b.jumps()) {
-      if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
-      HoleSet next = pos;
-      next.set(j.from, false);
-      next.set(j.over, false);
-      next.set(j.to, true);
-      const Ref child = of(next);  // a copy: the map may rehash
-      r.goal += child.goal;
-      r.one += child.one;
-      r.ends.insert(child.ends.begin(), child.ends.end());
-    }
-    if (pegs == goal_pegs(p_)) r.goal = goal_reached(p_, pos) ? 1 : 0;
-    if (pegs < goal_pegs(p_)) r.goal = 0;
-    return memo_.emplace(key, std::move(r)).first->second;
+    return r;
   }
 
  private:
-  Problem p_;
-  std::map<std::string, Ref> memo_;
+  reference::Counts counts_;
 };
 
 // A random game from the problem's start to a stuck position: every position along it.
@@ -418,21 +402,6 @@ TEST(Analysis, FinishGameKeepsThePlayersMoves) {
   }
 }
 
-// Every position reachable from the problem's start (breadth-first over HoleSets).
-std::vector<HoleSet> all_reachable(const Problem& p) {
-  std::set<std::string> seen{p.start.to_bits()};
-  std::vector<HoleSet> out{p.start};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const Position pos(p.board, out[i]);
-    for (const Jump& j : pos.legal_jumps()) {
-      Position next = pos;
-      next.apply(j);
-      if (seen.insert(next.pegs().to_bits()).second) out.push_back(next.pegs());
-    }
-  }
-  return out;
-}
-
 // With the start given, the census look-up answers; its verdicts, solutions and hints agree with
 // plain recursion on every position reachable from the start of the small problems.
 TEST(Analysis, CensusLookupMatchesPlainRecursionOnEveryReachablePosition) {
@@ -444,7 +413,7 @@ TEST(Analysis, CensusLookupMatchesPlainRecursionOnEveryReachablePosition) {
     o.count = false;
     o.explain = false;  // a pagoda's linear program for each lost position: checked elsewhere
     o.time_limit = 0;
-    for (const HoleSet& s : all_reachable(p)) {
+    for (const HoleSet& s : reference::reachable(*p.board, p.start)) {
       Position pos(p.board, s);
       const Ref& r = ref.of(s);
       SCOPED_TRACE(describe(p) + " at " + pos.to_string());
@@ -547,7 +516,7 @@ TEST(Analysis, CensusLookupAgreesOnEnglishRandomGames) {
 TEST(Analysis, SharedLookupsAnswerBeforeAndAfterTheirBuild) {
   const Problem p = small_problems()[1];  // triangle:5, 3 -> 12
   Reference ref(p);
-  const std::vector<HoleSet> positions = all_reachable(p);
+  const std::vector<HoleSet> positions = reference::reachable(*p.board, p.start);
   for (const HoleSet& s : positions) ref.of(s);  // the reference is not thread-safe: fill it first
   PathIndexCache cache;
   Analyzer a1(p.board, p.goal), a2(p.board, p.goal);
@@ -588,7 +557,7 @@ TEST(Analysis, PathIndexHoldsExactlyTheSolutionPaths) {
     PathIndex index(p, 0, nullptr, 1);
     ASSERT_TRUE(index.ok()) << index.failed();
     std::uint64_t on = 0;
-    for (const HoleSet& s : all_reachable(p)) {
+    for (const HoleSet& s : reference::reachable(*p.board, p.start)) {
       const bool want = ref.of(s).goal > 0;
       ASSERT_EQ(index.on_path(s), want) << Position(p.board, s).to_string();
       if (!want) continue;
@@ -800,7 +769,7 @@ TEST(Analysis, PathIndexWaysAndEndHolesMatchPlainRecursion) {
     PathIndex index(p, PathIndex::Options{});
     ASSERT_TRUE(index.ok()) << index.failed();
     ASSERT_EQ(index.answers(PathTarget::OnePeg), PathIndex::answers_one_peg(p));
-    for (const HoleSet& s : all_reachable(p)) {
+    for (const HoleSet& s : reference::reachable(*p.board, p.start)) {
       const Ref& r = ref.of(s);
       ASSERT_EQ(count_text(index.ways(s)), count_text(r.goal)) << s.to_bits();
       if (!index.answers(PathTarget::OnePeg)) continue;

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "reference/reference.hpp"
 #include "sanitized.hpp"
 #include "ticking_clock.hpp"
 
@@ -31,14 +32,6 @@ Bits<64> from_string(const std::string& s) {  // "10110": bit 0 first
   for (std::size_t i = 0; i < s.size(); ++i)
     if (s[i] == '1') b.set(static_cast<int>(i));
   return b;
-}
-
-Problem hole_problem(const std::string& spec, const std::string& start, const std::string& end) {
-  BoardPtr b = make_board(spec);
-  Problem p{b, single_vacancy(*b, *b->find(start)), {}};
-  p.goal.kind = Goal::Kind::Hole;
-  p.goal.hole = *b->find(end);
-  return p;
 }
 
 // The solution is legal move by move and reaches the goal (solve() checks it too; this test does
@@ -235,7 +228,7 @@ TEST(BeamReport, SearchMatchesTheReferenceBeam) {
                         Case{"english", "d4", "d4", 2000}}) {
     SCOPED_TRACE(std::string(c.board) + " " + c.start + " -> " + c.end +
                  " C=" + std::to_string(c.capacity));
-    Problem p = hole_problem(c.board, c.start, c.end);
+    Problem p = reference::vacancy(c.board, c.start, c.end);
     ASSERT_FALSE(impossibility(p));
     SolveOptions o;
     o.algorithm = Algorithm::BeamReport;
@@ -263,7 +256,7 @@ TEST(BeamReport, SolvesTriangles) {
   // The report's problem, 12 -> 24 (on 10 rows the position class rules it out).
   for (const char* spec : {"triangle:8", "triangle:9", "triangle:11"}) {
     SCOPED_TRACE(spec);
-    Problem p = hole_problem(spec, "12", "24");
+    Problem p = reference::vacancy(spec, "12", "24");
     ASSERT_FALSE(impossibility(p));
     SolveOptions o;
     o.algorithm = Algorithm::BeamReport;
@@ -281,7 +274,7 @@ TEST(BeamReport, SolvesTriangles) {
 
 TEST(BeamReport, FailedBeamIsUnknownNeverImpossible) {
   // Capacity 1 on a 66-hole board: two greedy lines that do not meet.
-  Problem p = hole_problem("triangle:11", "12", "24");
+  Problem p = reference::vacancy("triangle:11", "12", "24");
   ASSERT_FALSE(impossibility(p));
   SolveOptions o;
   o.algorithm = Algorithm::BeamReport;
@@ -309,7 +302,7 @@ TEST(Beam, SolvesTrianglesAndWiderBoards) {
     for (BeamMethod m : {BeamMethod::Auto, BeamMethod::Sweep, BeamMethod::Meet}) {
       const bool meet = m == BeamMethod::Meet;
       SCOPED_TRACE(std::string(c.spec) + (meet ? " meet" : " sweep"));
-      Problem p = hole_problem(c.spec, c.start, c.end);
+      Problem p = reference::vacancy(c.spec, c.start, c.end);
       ASSERT_FALSE(impossibility(p));
       SolveOptions o;
       o.algorithm = Algorithm::Beam;
@@ -418,7 +411,7 @@ TEST(Sweep, SolvesTrianglesFromSeveralStarts) {
 }
 
 TEST(Sweep, RepeatsRunToRun) {
-  Problem p = hole_problem("triangle:9", "1", "1");
+  Problem p = reference::vacancy("triangle:9", "1", "1");
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
   SolveResult r = solve(p, o), again = solve(p, o);
@@ -429,7 +422,7 @@ TEST(Sweep, RepeatsRunToRun) {
 
 TEST(Beam, WholePositionGoal) {
   // A goal of three pegs: the sweep, then the meet at the same capacity if needed.
-  Problem p = hole_problem("triangle:8", "1", "1");
+  Problem p = reference::vacancy("triangle:8", "1", "1");
   SolveOptions d;
   d.algorithm = Algorithm::Dfs;
   SolveResult full = solve(p, d);
@@ -473,7 +466,7 @@ TEST(Beam, WholePositionGoalOnALargeBoard) {
 TEST(Beam, MeetAloneRepeatsAndCountsPairs) {
   // The meet alone at a fixed capacity: one attempt, complement pairs, and the same figures and
   // moves on a second run (the winning thread is the lowest-numbered one that succeeds).
-  Problem p = hole_problem("triangle:12", "12", "24");
+  Problem p = reference::vacancy("triangle:12", "12", "24");
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
   o.beam_method = BeamMethod::Meet;
@@ -526,7 +519,7 @@ TEST(Beam, ProgressAfterASecondAcrossAttempts) {
   // report cancels it. Positions count every thread and every earlier attempt: they never go down
   // and never exceed the final count. Nothing here depends on how fast the machine is; the one
   // figure of time checked is a lower bound (reports start after a second).
-  Problem p = hole_problem("french", "d4", "d4");
+  Problem p = reference::vacancy("french", "d4", "d4");
   ASSERT_TRUE(impossibility(p));
   std::atomic<bool> cancel{false};
   Control ctl;
@@ -558,7 +551,7 @@ TEST(Beam, ProgressAfterASecondAcrossAttempts) {
 }
 
 TEST(Beam, HonoursCancelAndTimeLimit) {
-  Problem p = hole_problem("triangle:12", "12", "24");
+  Problem p = reference::vacancy("triangle:12", "12", "24");
   std::atomic<bool> cancel{true};
   Control ctl;
   ctl.watch(&cancel);

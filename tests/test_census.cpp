@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The census against a deliberately simple brute force written here: plain memoised recursion
-// over HoleSet with the board's jump list, sets of bit strings, explicit solution lists.
-#include <algorithm>
+// The census against the deliberately simple reference (tests/reference/): plain memoised
+// recursion over HoleSet with the board's jump list, sets of bit strings, explicit solution lists.
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -11,7 +10,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <unistd.h>
@@ -19,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "hole_classes.hpp"
+#include "reference/reference.hpp"
 #include "sanitized.hpp"
 
 #include "census/engine.hpp"
@@ -32,151 +31,7 @@ namespace pegsol {
 namespace {
 
 using Seq = std::vector<int>;  // jump indices
-
-struct Brute {
-  const Problem& p;
-  const Board& b;
-  std::vector<std::vector<int>> group;  // symmetries fixing start and goal
-  std::unordered_map<std::uint64_t, Count> sol_memo, game_memo;
-  std::unordered_map<std::uint64_t, double> prob_memo;
-  std::unordered_map<std::uint64_t, std::vector<Count>> end_memo;
-  std::map<int, std::set<std::string>> reach;  // peg count -> positions
-  std::vector<Seq> solutions;
-  bool list = true;
-
-  explicit Brute(const Problem& pr) : p(pr), b(*pr.board) {
-    for (const auto& perm : b.symmetries()) {
-      if (image(perm, p.start) != p.start) continue;
-      if (p.goal.kind == Goal::Kind::Hole && perm[p.goal.hole] != p.goal.hole) continue;
-      if (p.goal.kind == Goal::Kind::Position && image(perm, p.goal.position) != p.goal.position)
-        continue;
-      group.push_back(perm);
-    }
-  }
-  static HoleSet image(const std::vector<int>& perm, const HoleSet& s) {
-    HoleSet r(s.size());
-    for (int h : s.members()) r.set(perm[h]);
-    return r;
-  }
-  std::vector<int> moves(const HoleSet& s) const {
-    std::vector<int> m;
-    for (int j = 0; j < static_cast<int>(b.jumps().size()); ++j) {
-      const Jump& J = b.jumps()[j];
-      if (s.test(J.from) && s.test(J.over) && !s.test(J.to)) m.push_back(j);
-    }
-    return m;
-  }
-  HoleSet play(HoleSet s, int j) const {
-    const Jump& J = b.jumps()[j];
-    s.set(J.from, false);
-    s.set(J.over, false);
-    s.set(J.to, true);
-    return s;
-  }
-  static std::uint64_t key(const HoleSet& s) {
-    std::uint64_t k = 0;
-    for (int h : s.members()) k |= std::uint64_t{1} << h;
-    return k;
-  }
-  void explore(const HoleSet& s) {
-    if (!reach[s.count()].insert(s.to_bits()).second) return;
-    for (int j : moves(s)) explore(play(s, j));
-  }
-  Count sols(const HoleSet& s) {
-    if (goal_reached(p, s)) return 1;
-    std::uint64_t k = key(s);
-    if (auto it = sol_memo.find(k); it != sol_memo.end()) return it->second;
-    Count c = 0;
-    for (int j : moves(s)) c += sols(play(s, j));
-    return sol_memo[k] = c;
-  }
-  Count games(const HoleSet& s) {
-    std::uint64_t k = key(s);
-    if (auto it = game_memo.find(k); it != game_memo.end()) return it->second;
-    auto m = moves(s);
-    Count c = m.empty() ? 1 : 0;
-    for (int j : m) c += games(play(s, j));
-    return game_memo[k] = c;
-  }
-  // Sequences from s to one peg, by the hole of the peg.
-  std::vector<Count> ends(const HoleSet& s) {
-    std::uint64_t k = key(s);
-    if (auto it = end_memo.find(k); it != end_memo.end()) return it->second;
-    std::vector<Count> c(b.size(), 0);
-    if (s.count() == 1) c[s.members()[0]] = 1;
-    for (int j : moves(s)) {
-      auto d = ends(play(s, j));
-      for (int h = 0; h < b.size(); ++h) c[h] += d[h];
-    }
-    return end_memo[k] = c;
-  }
-  // Chance that the random player ends with one peg, from s.
-  double prob(const HoleSet& s) {
-    std::uint64_t k = key(s);
-    if (auto it = prob_memo.find(k); it != prob_memo.end()) return it->second;
-    auto m = moves(s);
-    double q = m.empty() ? (s.count() == 1 ? 1.0 : 0.0) : 0.0;
-    for (int j : m) q += prob(play(s, j)) / static_cast<double>(m.size());
-    return prob_memo[k] = q;
-  }
-  void collect(const HoleSet& s, Seq& path) {
-    if (goal_reached(p, s)) {
-      solutions.push_back(path);
-      return;
-    }
-    if (sols(s) == 0) return;
-    for (int j : moves(s)) {
-      path.push_back(j);
-      collect(play(s, j), path);
-      path.pop_back();
-    }
-  }
-  std::string canon(const HoleSet& s) const {
-    std::string best = s.to_bits();
-    for (const auto& perm : group) best = std::min(best, image(perm, s).to_bits());
-    return best;
-  }
-  int jump_index(const Jump& j) const {
-    const auto& js = b.jumps();
-    return static_cast<int>(std::find(js.begin(), js.end(), j) - js.begin());
-  }
-  // Least image of a solution under the group, as a jump index list.
-  Seq seq_canon(const Seq& s) const {
-    Seq best = s;
-    for (const auto& perm : group) {
-      Seq t;
-      for (int j : s) {
-        const Jump& J = b.jumps()[j];
-        t.push_back(jump_index({perm[J.from], perm[J.over], perm[J.to]}));
-      }
-      best = std::min(best, t);
-    }
-    return best;
-  }
-  // A canonical member of the class of reorderings of independent jumps: repeatedly take the
-  // smallest jump that no earlier remaining jump shares a hole with.
-  Seq trace_canon(Seq s) const {
-    auto touch = [&](int a, int c) {
-      const Jump &A = b.jumps()[a], &C = b.jumps()[c];
-      for (int x : {A.from, A.over, A.to})
-        for (int y : {C.from, C.over, C.to})
-          if (x == y) return true;
-      return false;
-    };
-    Seq out;
-    while (!s.empty()) {
-      std::size_t pick = s.size();
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        bool free = true;
-        for (std::size_t e = 0; e < i && free; ++e) free = !touch(s[e], s[i]);
-        if (free && (pick == s.size() || s[i] < s[pick])) pick = i;
-      }
-      out.push_back(s[pick]);
-      s.erase(s.begin() + static_cast<long>(pick));
-    }
-    return out;
-  }
-};
+using reference::vacancy;
 
 CensusOptions small_options() {
   CensusOptions o;
@@ -214,22 +69,23 @@ TableOptions patient(int max_searches = -1) {
 void check_against_brute(const Problem& p, bool list_solutions) {
   SCOPED_TRACE(describe(p));
   CensusResult r = census(p, small_options());
-  Brute bf(p);
-  bf.explore(p.start);
   const Board& b = *p.board;
-  ASSERT_EQ(r.group_size, static_cast<int>(bf.group.size()));
+  reference::Counts bf(p);
+  const std::vector<std::vector<int>> group = reference::stabilizer(p);
+  std::map<int, std::set<std::string>> reach = reference::reachable_by_pegs(b, p.start);
+  ASSERT_EQ(r.group_size, static_cast<int>(group.size()));
   std::uint64_t total = 0;
   for (int k = 0; k <= b.size(); ++k) {
-    const auto& set = bf.reach[k];
+    const auto& set = reach[k];
     std::set<std::string> orbits;
     std::uint64_t on_path = 0;
     std::set<std::string> on_path_orbits;
     for (const std::string& s : set) {
       HoleSet h = HoleSet::from_bits(s);
-      orbits.insert(bf.canon(h));
-      if (bf.sols(h) > 0) {
+      orbits.insert(reference::least_image(group, h));
+      if (bf.to_goal(h) > 0) {
         ++on_path;
-        on_path_orbits.insert(bf.canon(h));
+        on_path_orbits.insert(reference::least_image(group, h));
       }
     }
     SCOPED_TRACE("pegs " + std::to_string(k));
@@ -240,20 +96,19 @@ void check_against_brute(const Problem& p, bool list_solutions) {
     total += set.size();
   }
   EXPECT_EQ(r.reachable_raw, total);
-  EXPECT_EQ(count_text(r.solutions), count_text(bf.sols(p.start)));
+  EXPECT_EQ(count_text(r.solutions), count_text(bf.to_goal(p.start)));
   EXPECT_EQ(count_text(r.games), count_text(bf.games(p.start)));
-  std::vector<Count> by_hole = bf.ends(p.start);
+  const std::vector<Count>& by_hole = bf.to_one_peg(p.start);
   for (int h = 0; h < b.size(); ++h)
     EXPECT_EQ(count_text(r.solutions_by_hole[h]), count_text(by_hole[h])) << "hole " << h;
-  EXPECT_NEAR(r.p_one_peg, bf.prob(p.start), 1e-12);
+  EXPECT_NEAR(r.p_one_peg, bf.one_peg_chance(p.start), 1e-12);
   if (!list_solutions) return;
-  Seq path;
-  bf.collect(p.start, path);
-  ASSERT_EQ(bf.solutions.size(), static_cast<std::size_t>(r.solutions));
+  const std::vector<Seq> solutions = bf.solutions(p.start);
+  ASSERT_EQ(solutions.size(), static_cast<std::size_t>(r.solutions));
   std::set<Seq> orbits, traces;
-  for (const Seq& s : bf.solutions) {
-    orbits.insert(bf.seq_canon(s));
-    traces.insert(bf.trace_canon(s));
+  for (const Seq& s : solutions) {
+    orbits.insert(reference::least_image(b, group, s));
+    traces.insert(reference::reordering_normal_form(b, s));
   }
   EXPECT_EQ(count_text(r.solutions_up_to_symmetry), std::to_string(orbits.size()));
   ASSERT_TRUE(r.distinct_solutions.has_value()) << r.distinct_note;
@@ -263,7 +118,7 @@ void check_against_brute(const Problem& p, bool list_solutions) {
   std::set<Seq> streamed;
   auto as_seq = [&](const std::vector<Jump>& js) {
     Seq s;
-    for (const Jump& j : js) s.push_back(bf.jump_index(j));
+    for (const Jump& j : js) s.push_back(reference::jump_index(b, j));
     return s;
   };
   std::uint64_t n = enumerate_solutions(p, {}, [&](const std::vector<Jump>& js) {
@@ -272,26 +127,19 @@ void check_against_brute(const Problem& p, bool list_solutions) {
     streamed.insert(as_seq(js));
     return true;
   });
-  EXPECT_EQ(n, bf.solutions.size());
-  EXPECT_EQ(streamed.size(), bf.solutions.size());
+  EXPECT_EQ(n, solutions.size());
+  EXPECT_EQ(streamed.size(), solutions.size());
   std::set<Seq> classes;
   EnumerateOptions d;
   d.distinct = true;
   n = enumerate_solutions(p, d, [&](const std::vector<Jump>& js) {
     Seq s = as_seq(js);
-    EXPECT_EQ(bf.trace_canon(s), s);  // least by index order, the same canonical form
+    EXPECT_EQ(reference::reordering_normal_form(b, s), s);  // least by index order, the same form
     classes.insert(s);
     return true;
   });
   EXPECT_EQ(n, traces.size());
   EXPECT_EQ(classes, traces);
-}
-
-Problem vacancy(const std::string& board, const std::string& hole, const std::string& end = "") {
-  BoardPtr b = make_board(board);
-  Problem p{b, single_vacancy(*b, *b->find(hole)), Goal{}};
-  if (!end.empty()) p.goal = Goal{Goal::Kind::Hole, *b->find(end), {}};
-  return p;
 }
 
 TEST(Census, Triangle5PublishedCount) {
@@ -311,8 +159,8 @@ TEST(Census, Triangle5SideStart) {
 // The larger boards start a few jumps into the game (the first legal jump each time), so that
 // the brute force stays quick under the sanitizers.
 Problem after_jumps(Problem p, int n) {
-  Brute bf(p);
-  for (int i = 0; i < n; ++i) p.start = bf.play(p.start, bf.moves(p.start).front());
+  for (int i = 0; i < n; ++i)
+    p.start = reference::after(p.start, reference::legal_jumps(*p.board, p.start).front());
   return p;
 }
 
@@ -338,10 +186,9 @@ TEST(Census, Hexagon3) {
 TEST(Census, PositionGoal) {
   Problem p = vacancy("triangle:5", "1");
   // A reachable two-peg position as the goal.
-  Brute bf(p);
-  bf.explore(p.start);
-  ASSERT_FALSE(bf.reach[2].empty());
-  p.goal = Goal{Goal::Kind::Position, -1, HoleSet::from_bits(*bf.reach[2].begin())};
+  std::map<int, std::set<std::string>> reach = reference::reachable_by_pegs(*p.board, p.start);
+  ASSERT_FALSE(reach[2].empty());
+  p.goal = Goal{Goal::Kind::Position, -1, HoleSet::from_bits(*reach[2].begin())};
   check_against_brute(p, true);
 }
 
@@ -493,9 +340,8 @@ TEST(Census, EnginesAgreeHexagon3) {
 }
 TEST(Census, EnginesAgreePositionGoal) {
   Problem p = vacancy("triangle:5", "1");
-  Brute bf(p);
-  bf.explore(p.start);
-  p.goal = Goal{Goal::Kind::Position, -1, HoleSet::from_bits(*bf.reach[3].begin())};
+  std::map<int, std::set<std::string>> reach = reference::reachable_by_pegs(*p.board, p.start);
+  p.goal = Goal{Goal::Kind::Position, -1, HoleSet::from_bits(*reach[3].begin())};
   check_engines_agree(p);
 }
 
@@ -695,8 +541,7 @@ std::vector<HoleSet> brute_finals(const BoardPtr& b) {
   std::vector<HoleSet> out(static_cast<std::size_t>(n), HoleSet(n));
   for (int v : one_hole_a_class(*b)) {
     Problem p{b, single_vacancy(*b, v), Goal{}};
-    Brute bf(p);
-    std::vector<Count> ends = bf.ends(p.start);
+    const std::vector<Count> ends = reference::Counts(p).to_one_peg(p.start);
     for (const std::vector<int>& s : b->symmetries())
       for (int h = 0; h < n; ++h)
         if (ends[static_cast<std::size_t>(h)] > 0)
@@ -897,8 +742,8 @@ TEST(Census, MeetInTheMiddleAgainstBruteForce) {
         ++pairs;
         const bool yes = want[static_cast<std::size_t>(v)].test(h);
         reachable += yes;
-        Brute bf(p);
-        bf.explore(p.start);
+        reference::Counts bf(p);
+        std::map<int, std::set<std::string>> reach = reference::reachable_by_pegs(*b, p.start);
         CensusOptions o = sets_only();
         o.meet = true;
         HoleSet goal(n);
@@ -940,8 +785,8 @@ TEST(Census, MeetInTheMiddleAgainstBruteForce) {
             ASSERT_TRUE(r.meet_witness) << what;
             const HoleSet& x = *r.meet_witness;
             EXPECT_EQ(x.count(), n / 2) << what;
-            EXPECT_TRUE(bf.reach[x.count()].count(x.to_bits())) << what << ": not reachable";
-            EXPECT_GT(bf.sols(x), 0) << what << ": cannot reach the goal";
+            EXPECT_TRUE(reach[x.count()].count(x.to_bits())) << what << ": not reachable";
+            EXPECT_GT(bf.to_goal(x), 0) << what << ": cannot reach the goal";
           }
         }
       }

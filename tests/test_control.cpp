@@ -3,6 +3,7 @@
 // engines' use of them.
 #include <gtest/gtest.h>
 
+#include "reference/reference.hpp"
 #include "ticking_clock.hpp"
 
 #include <atomic>
@@ -232,10 +233,7 @@ TEST(Pool, PropagatesExceptions) {
 
 // ---- The engines under a control ----
 
-Problem vacancy(const std::string& board, const std::string& hole) {
-  BoardPtr b = make_board(board);
-  return Problem{b, single_vacancy(*b, *b->find(hole)), {}};
-}
+using reference::vacancy;
 
 // The figures of two censuses agree (a paused run against an uninterrupted one).
 void expect_same_census(const CensusResult& a, const CensusResult& b) {

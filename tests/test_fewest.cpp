@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Fewest moves against a deliberately simple reference: a 0-1 breadth-first search over
-// (position, hole the last jump landed on) with no levels, symmetry or pruning. Every solution
-// is replayed and its moves recounted here, forward and on the reversed (complemented) problem.
+// Fewest moves against the deliberately simple reference (tests/reference/): a 0-1 breadth-first
+// search over (position, hole the last jump landed on) with no levels, symmetry or pruning. Every
+// solution is replayed and its moves recounted here, forward and on the reversed (complemented)
+// problem.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <barrier>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
 #include "hole_classes.hpp"
 #include "pegsol/catalogue.hpp"
@@ -21,6 +20,7 @@
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/solve.hpp"
+#include "reference/reference.hpp"
 #include "sanitized.hpp"
 
 using namespace pegsol;
@@ -28,53 +28,6 @@ using namespace pegsol;
 namespace {
 
 using Mask = std::uint64_t;
-
-Mask bits_of(const HoleSet& s) {
-  Mask b = 0;
-  for (int h : s.members()) b |= Mask{1} << h;
-  return b;
-}
-
-// Reference: the fewest moves from `start` to every position with `pegs_left` pegs reachable
-// from it (position -> moves). A state is (pegs, last landing hole or -1); a jump from the last
-// landing hole costs nothing, any other one move.
-std::map<Mask, int> reference(const Board& b, Mask start, int pegs_left) {
-  // Boards of at most 57 holes: the state packs into one word, the landing hole plus one in the
-  // low 6 bits.
-  auto key = [](Mask pegs, int last) { return pegs << 6 | static_cast<Mask>(last + 1); };
-  std::unordered_map<Mask, int> dist;
-  std::deque<Mask> queue;
-  dist[key(start, -1)] = 0;
-  queue.push_back(key(start, -1));
-  std::map<Mask, int> out;
-  while (!queue.empty()) {
-    Mask state = queue.front();
-    queue.pop_front();
-    Mask pegs = state >> 6;
-    int last = static_cast<int>(state & 63) - 1;
-    int d = dist[state];
-    if (std::popcount(pegs) == pegs_left) {
-      auto it = out.find(pegs);
-      if (it == out.end() || d < it->second) out[pegs] = d;
-      continue;
-    }
-    for (const Jump& j : b.jumps()) {
-      Mask f = Mask{1} << j.from, o = Mask{1} << j.over, t = Mask{1} << j.to;
-      if (!(pegs & f) || !(pegs & o) || (pegs & t)) continue;
-      Mask next = (pegs & ~f & ~o) | t;
-      int w = j.from == last ? 0 : 1;
-      Mask k = key(next, j.to);
-      auto it = dist.find(k);
-      if (it != dist.end() && it->second <= d + w) continue;
-      dist[k] = d + w;
-      if (w == 0)
-        queue.push_front(k);
-      else
-        queue.push_back(k);
-    }
-  }
-  return out;
-}
 
 // Moves of a jump list counted here: a jump starts a new move unless it leaves the hole the
 // previous jump landed on.
@@ -105,7 +58,7 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
   EXPECT_EQ(r.lower_bound, expected);
   EXPECT_EQ(recount(r.jumps), expected);
   EXPECT_EQ(static_cast<int>(r.chains().size()), expected);
-  Mask final = play(*p.board, bits_of(p.start), r.jumps);
+  Mask final = play(*p.board, reference::key(p.start), r.jumps);
   switch (p.goal.kind) {
     case Goal::Kind::Hole:
       EXPECT_EQ(final, Mask{1} << p.goal.hole);
@@ -114,7 +67,7 @@ void check_solution(const Problem& p, const FewestResult& r, int expected) {
       EXPECT_EQ(std::popcount(final), 1);
       break;
     case Goal::Kind::Position:
-      EXPECT_EQ(final, bits_of(p.goal.position));
+      EXPECT_EQ(final, reference::key(p.goal.position));
       break;
   }
 }
@@ -190,7 +143,7 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
     for (int s = 0; s < n; ++s) starts.push_back(s);
   for (int s : starts) {
     HoleSet start = single_vacancy(b, s);
-    std::map<Mask, int> ref = reference(b, bits_of(start), 1);
+    std::map<Mask, int> ref = reference::fewest_moves(b, reference::key(start), 1);
     for (int e = 0; e < n; ++e) {
       auto it = ref.find(Mask{1} << e);
       int expected = it == ref.end() ? -1 : it->second;
@@ -217,8 +170,9 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
       pruned += rt.positions < rp.positions;
       // The reversed problem: jumps taken back on the complemented board.
       Problem q = complement_problem(p);
-      std::map<Mask, int> ref_q = reference(b, bits_of(q.start), q.goal.position.count());
-      auto iq = ref_q.find(bits_of(q.goal.position));
+      std::map<Mask, int> ref_q =
+          reference::fewest_moves(b, reference::key(q.start), q.goal.position.count());
+      auto iq = ref_q.find(reference::key(q.goal.position));
       FewestResult rq = fewest_solve(q);
       if (iq == ref_q.end()) {
         EXPECT_EQ(rq.status, Status::Impossible);
@@ -332,7 +286,7 @@ TEST(Fewest, Hexagons) {
 TEST(Fewest, PositionGoal) {
   BoardPtr board = make_board("triangle:5");
   HoleSet start = single_vacancy(*board, 0);
-  std::map<Mask, int> ref = reference(*board, bits_of(start), 7);
+  std::map<Mask, int> ref = reference::fewest_moves(*board, reference::key(start), 7);
   ASSERT_FALSE(ref.empty());
   int checked = 0;
   for (auto& [pegs, m] : ref) {
@@ -421,9 +375,9 @@ TEST(Fewest, ShortenKeepsSolutionsAndShortens) {
       first.algorithm = Algorithm::Dfs;
       SolveResult dfs = solve(p, first);
       if (dfs.status != Status::Solved) continue;
-      const Mask final = play(b, bits_of(p.start), dfs.moves);
+      const Mask final = play(b, reference::key(p.start), dfs.moves);
       const std::vector<Jump> shorter = shorten_moves(p, dfs.moves);
-      EXPECT_EQ(play(b, bits_of(p.start), shorter), final) << "vacancy " << s;
+      EXPECT_EQ(play(b, reference::key(p.start), shorter), final) << "vacancy " << s;
       EXPECT_LE(recount(shorter), recount(dfs.moves));
       if (large) {  // the engine's fewest to that position, checked against the reference above
         HoleSet end(b.size());
@@ -431,7 +385,8 @@ TEST(Fewest, ShortenKeepsSolutionsAndShortens) {
         FewestResult r = fewest_solve(Problem{board, p.start, {Goal::Kind::Position, -1, end}});
         EXPECT_GE(recount(shorter), r.moves);
       } else {
-        EXPECT_GE(recount(shorter), reference(b, bits_of(p.start), 1).at(final));
+        EXPECT_GE(recount(shorter),
+                  reference::fewest_moves(b, reference::key(p.start), 1).at(final));
       }
       before += recount(dfs.moves);
       after += recount(shorter);
@@ -456,10 +411,10 @@ TEST(Fewest, FinishKeepsTheMovesAndMinimizesTheRest) {
       const std::vector<Jump> played = flatten(kept);
       ASSERT_EQ(f.kept_jumps, played.size());
       EXPECT_TRUE(std::equal(played.begin(), played.end(), f.jumps.begin()));
-      const Mask from = play(b, bits_of(p.start), played);
-      EXPECT_EQ(bits_of(f.from), from);
+      const Mask from = play(b, reference::key(p.start), played);
+      EXPECT_EQ(reference::key(f.from), from);
       int fewest = -1;
-      for (const auto& [end, moves] : reference(b, from, 1))
+      for (const auto& [end, moves] : reference::fewest_moves(b, from, 1))
         if (fewest < 0 || moves < fewest) fewest = moves;
       if (fewest < 0) {
         EXPECT_EQ(f.rest.status, Status::Impossible);
@@ -467,7 +422,7 @@ TEST(Fewest, FinishKeepsTheMovesAndMinimizesTheRest) {
         continue;
       }
       check_solution(Problem{board, f.from, p.goal}, f.rest, fewest);
-      EXPECT_EQ(std::popcount(play(b, bits_of(p.start), f.jumps)), 1);
+      EXPECT_EQ(std::popcount(play(b, reference::key(p.start), f.jumps)), 1);
       ++checked;
     }
   EXPECT_GT(checked, 0);
@@ -519,7 +474,7 @@ TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   EXPECT_EQ(r.reason, "stopped: memory");
   ASSERT_FALSE(r.jumps.empty());
   EXPECT_EQ(r.moves, recount(r.jumps));
-  EXPECT_EQ(play(*board, bits_of(p.start), r.jumps), Mask{1} << p.goal.hole);
+  EXPECT_EQ(play(*board, reference::key(p.start), r.jumps), Mask{1} << p.goal.hole);
   EXPECT_FALSE(r.proven);
   EXPECT_GE(r.lower_bound, 1);
   EXPECT_LT(r.lower_bound, r.moves);
@@ -531,7 +486,7 @@ TEST(Fewest, OutOfMemoryShortensAtTheEnds) {
   EXPECT_EQ(plain.stop, StopReason::Memory);
   EXPECT_EQ(plain.lower_bound, r.lower_bound);
   EXPECT_LT(r.moves, plain.moves);
-  EXPECT_EQ(play(*board, bits_of(p.start), plain.jumps), Mask{1} << p.goal.hole);
+  EXPECT_EQ(play(*board, reference::key(p.start), plain.jumps), Mask{1} << p.goal.hole);
 }
 
 TEST(Fewest, MemoryBudgetStops) {
@@ -579,7 +534,7 @@ TEST(Fewest, Diamond41In26Moves) {
   ASSERT_EQ(p.goal.kind, Goal::Kind::Hole);
   EXPECT_EQ(p.start.count(), 40);
   EXPECT_FALSE(p.start.test(*board->find("e3")));
-  EXPECT_EQ(play(*board, bits_of(p.start), jumps), Mask{1} << *board->find("e7"));
+  EXPECT_EQ(play(*board, reference::key(p.start), jumps), Mask{1} << *board->find("e7"));
   EXPECT_EQ(p.goal.hole, *board->find("e7"));
   EXPECT_EQ(recount(jumps), 26);
 }
@@ -686,7 +641,7 @@ namespace {
 int reference_board_min(const Board& b) {
   int board_min = -1;
   for (int s : one_hole_a_class(b))
-    for (auto& [pegs, m] : reference(b, bits_of(single_vacancy(b, s)), 1))
+    for (auto& [pegs, m] : reference::fewest_moves(b, reference::key(single_vacancy(b, s)), 1))
       if (board_min < 0 || m < board_min) board_min = m;
   return board_min;
 }
@@ -755,7 +710,7 @@ TEST(Fewest, CheckpointsResumeAtEachPass) {
   // against the reference.
   BoardPtr board = make_board("triangle:6");
   const HoleSet start = single_vacancy(*board, 0);
-  std::map<Mask, int> ref = reference(*board, bits_of(start), 1);
+  std::map<Mask, int> ref = reference::fewest_moves(*board, reference::key(start), 1);
   ASSERT_FALSE(ref.empty());
   Mask end = ref.begin()->first;
   for (auto& [pegs, m] : ref)
@@ -782,11 +737,11 @@ TEST(Fewest, SolveCheckpointsResumeAtEachPassEveryGoal) {
   const Board& b = *board;
   const HoleSet start = single_vacancy(b, 0);
   int any = -1;
-  for (auto& [pegs, m] : reference(b, bits_of(start), 1))
+  for (auto& [pegs, m] : reference::fewest_moves(b, reference::key(start), 1))
     if (any < 0 || m < any) any = m;
   ASSERT_GT(any, 0);
   // The three-peg position the most moves away.
-  std::map<Mask, int> three = reference(b, bits_of(start), 3);
+  std::map<Mask, int> three = reference::fewest_moves(b, reference::key(start), 3);
   ASSERT_FALSE(three.empty());
   Mask far = three.begin()->first;
   for (auto& [pegs, m] : three)

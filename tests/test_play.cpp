@@ -7,48 +7,16 @@
 #include <functional>
 #include <random>
 #include <set>
-#include <unordered_map>
 
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/play.hpp"
+#include "reference/reference.hpp"
 
 using namespace pegsol;
 
 namespace {
-
-// Reference: every jump of the board whose from- and over-holes hold pegs and whose to-hole is
-// empty, in the board's jump order.
-std::vector<Jump> reference_jumps(const Board& b, const HoleSet& pegs) {
-  std::vector<Jump> out;
-  for (const Jump& j : b.jumps())
-    if (pegs.test(j.from) && pegs.test(j.over) && !pegs.test(j.to)) out.push_back(j);
-  return out;
-}
-
-// Reference: whether plain recursion over every reachable position meets the goal (boards of at
-// most 64 holes).
-bool reference_reaches(const Board& b, const HoleSet& start, const Problem& goal_of) {
-  std::unordered_map<std::uint64_t, bool> memo;
-  std::function<bool(const HoleSet&)> visit = [&](const HoleSet& pos) {
-    if (goal_reached(goal_of, pos)) return true;
-    std::uint64_t key = 0;
-    for (int h : pos.members()) key |= std::uint64_t{1} << h;
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
-    bool ok = false;
-    for (const Jump& j : reference_jumps(b, pos)) {
-      HoleSet next = pos;
-      next.set(j.from, false);
-      next.set(j.over, false);
-      next.set(j.to, true);
-      if ((ok = visit(next))) break;
-    }
-    memo[key] = ok;
-    return ok;
-  };
-  return visit(start);
-}
 
 std::vector<BoardPtr> test_boards() {
   return {make_board("english"),
@@ -113,7 +81,7 @@ TEST(Play, LegalJumpsMatchTheReferenceAlongRandomPlayouts) {
       std::vector<Jump> made;
       for (;;) {
         std::vector<Jump> legal = p.legal_jumps();
-        ASSERT_EQ(legal, reference_jumps(*b, p.pegs())) << b->name() << " " << p.to_string();
+        ASSERT_EQ(legal, reference::legal_jumps(*b, p.pegs())) << b->name() << " " << p.to_string();
         for (const Jump& j : b->jumps()) {
           bool listed = std::find(legal.begin(), legal.end(), j) != legal.end();
           ASSERT_EQ(p.is_legal(j), listed);
@@ -455,7 +423,7 @@ TEST(Play, AnswersAgreeWithTheReference) {
       for (int goal_hole = -1; goal_hole < b->size(); goal_hole += 3) {
         Goal goal;
         if (goal_hole >= 0) goal = Goal{Goal::Kind::Hole, goal_hole, {}};
-        bool expected = reference_reaches(*b, p.pegs(), Problem{b, p.pegs(), goal});
+        bool expected = reference::reaches(Problem{b, p.pegs(), goal});
         SolvabilityAnswer a = is_solvable(p, goal, 30);
         ASSERT_NE(a.verdict, Solvability::Unknown) << spec << " " << p.to_string();
         ASSERT_EQ(a.verdict == Solvability::Solvable, expected)
@@ -470,7 +438,7 @@ TEST(Play, AnswersAgreeWithTheReference) {
         if (expected && h.move) {
           Position q = p;
           q.apply(*h.move);
-          EXPECT_TRUE(reference_reaches(*b, q.pegs(), Problem{b, q.pegs(), goal}));
+          EXPECT_TRUE(reference::reaches(Problem{b, q.pegs(), goal}));
         }
       }
     }

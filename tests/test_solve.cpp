@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <random>
 #include <set>
-#include <unordered_map>
-#include <unordered_set>
 
+#include "reference/reference.hpp"
 #include "sanitized.hpp"
 #include "ticking_clock.hpp"
 
@@ -24,29 +22,6 @@
 using namespace pegsol;
 
 namespace {
-
-// Reference: plain recursion over HoleSet through every position reachable from the start,
-// recording the holes where a single peg is left; no bit layout, symmetry or invariants.
-std::set<int> reference_finals(const Board& b, const HoleSet& start) {
-  std::set<int> finals;
-  std::unordered_set<std::uint64_t> seen;  // boards of at most 64 holes
-  std::function<void(const HoleSet&)> visit = [&](const HoleSet& pos) {
-    std::uint64_t key = 0;
-    for (int h : pos.members()) key |= std::uint64_t{1} << h;
-    if (!seen.insert(key).second) return;
-    if (pos.count() == 1) finals.insert(pos.members()[0]);
-    for (const Jump& j : b.jumps()) {
-      if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
-      HoleSet next = pos;
-      next.set(j.from, false);
-      next.set(j.over, false);
-      next.set(j.to, true);
-      visit(next);
-    }
-  };
-  visit(start);
-  return finals;
-}
 
 // True when no symmetry maps hole s to a smaller index.
 bool orbit_leader(const Board& b, int s) {
@@ -63,17 +38,7 @@ void expect_valid(const Problem& p, const SolveResult& r) {
   EXPECT_EQ(check.final, r.final);
 }
 
-Problem vacancy(const char* spec, const char* start, const char* end) {
-  BoardPtr b = make_board(spec);
-  Problem p{b, single_vacancy(*b, *b->find(start)), {}};
-  if (std::string(end) == "any") {
-    p.goal.kind = Goal::Kind::Any;
-  } else {
-    p.goal.kind = Goal::Kind::Hole;
-    p.goal.hole = *b->find(end);
-  }
-  return p;
-}
+using reference::vacancy;
 
 }  // namespace
 
@@ -117,7 +82,7 @@ TEST(Solve, AgreesWithReferenceOnSmallBoards) {
     BoardPtr b = make_board(spec);
     for (int s = 0; s < b->size(); ++s) {
       if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
-      std::set<int> finals = reference_finals(*b, single_vacancy(*b, s));
+      std::set<int> finals = reference::one_peg_holes(*b, single_vacancy(*b, s));
       for (int e = -1; e < b->size(); ++e) {
         if (std::string(spec) == "triangle:6" && e % 4 != 0) continue;  // keep it quick
         Problem p{b, single_vacancy(*b, s), {}};
@@ -151,7 +116,7 @@ TEST(Solve, QuickProofsNeverContradictTheReference) {
     BoardPtr b = make_board(spec);
     for (int s = 0; s < b->size(); ++s) {
       if (!orbit_leader(*b, s)) continue;  // one start per symmetry class
-      std::set<int> finals = reference_finals(*b, single_vacancy(*b, s));
+      std::set<int> finals = reference::one_peg_holes(*b, single_vacancy(*b, s));
       for (int e = -1; e < b->size(); ++e) {
         Problem p{b, single_vacancy(*b, s), {e < 0 ? Goal::Kind::Any : Goal::Kind::Hole, e, {}}};
         if (auto why = impossibility(p)) {
@@ -288,7 +253,7 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   // The DFS polls its stop conditions every 1024 positions and needs more than 5000 here, so a
   // deadline already past, a cancel flag already set and a node limit stop it whatever the
   // machine's speed.
-  Problem p = vacancy("diamond41", "e4", "any");
+  Problem p = vacancy("diamond41", "e4");
   SolveOptions o;
   o.algorithm = Algorithm::Dfs;
   o.time_limit = 1e-9;
@@ -344,14 +309,9 @@ TEST(Solve, DfsMemoAgreesWithReferenceAcrossSearches) {
       HoleSet x = single_vacancy(*b, v);
       for (;;) {
         positions.push_back(x);
-        std::vector<Jump> js;
-        for (const Jump& j : b->jumps())
-          if (x.test(j.from) && x.test(j.over) && !x.test(j.to)) js.push_back(j);
+        const std::vector<Jump> js = reference::legal_jumps(*b, x);
         if (js.empty()) break;
-        const Jump& j = js[rng() % js.size()];
-        x.set(j.from, false);
-        x.set(j.over, false);
-        x.set(j.to, true);
+        x = reference::after(x, js[rng() % js.size()]);
       }
     }
     for (int k = 0; k < 60; ++k) {
@@ -362,25 +322,6 @@ TEST(Solve, DfsMemoAgreesWithReferenceAcrossSearches) {
     }
     if (b->size() > 21)  // english: only positions the reference settles quickly
       std::erase_if(positions, [&](const HoleSet& x) { return x.count() > c.most; });
-    // The reference: plain recursion over HoleSet, the holes a last single peg can stand on,
-    // memoised on the position (boards of at most 64 holes).
-    std::unordered_map<std::uint64_t, std::uint64_t> memo;
-    std::function<std::uint64_t(const HoleSet&)> ends_of = [&](const HoleSet& pos) {
-      std::uint64_t key = 0;
-      for (int h : pos.members()) key |= std::uint64_t{1} << h;
-      if (auto it = memo.find(key); it != memo.end()) return it->second;
-      std::uint64_t ends = pos.count() == 1 ? key : 0;
-      for (const Jump& j : b->jumps()) {
-        if (!pos.test(j.from) || !pos.test(j.over) || pos.test(j.to)) continue;
-        HoleSet next = pos;
-        next.set(j.from, false);
-        next.set(j.over, false);
-        next.set(j.to, true);
-        ends |= ends_of(next);
-      }
-      memo[key] = ends;
-      return ends;
-    };
     const std::vector<int> holes{0, b->size() / 2, b->size() - 1};
     solve_detail::DfsMemo any(std::size_t{16} << 20), tiny(std::size_t{1} << 12),
         switching(std::size_t{16} << 20);
@@ -391,10 +332,7 @@ TEST(Solve, DfsMemoAgreesWithReferenceAcrossSearches) {
     Control ctl;
     for (const HoleSet& x : positions) {
       if (x.count() == 0) continue;
-      const std::uint64_t ends = ends_of(x);
-      std::set<int> finals;
-      for (int h = 0; h < b->size(); ++h)
-        if ((ends >> h) & 1) finals.insert(h);
+      const std::set<int> finals = reference::one_peg_holes(*b, x);
       SCOPED_TRACE(x.to_bits());
       auto check = [&](const Goal& g, solve_detail::DfsMemo& memo, bool want) {
         const Problem p{b, x, g};

@@ -13,18 +13,13 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/problem.hpp"
+#include "reference/reference.hpp"
 
 using namespace pegsol;
 
 namespace {
 
-// The image of a hole set under a permutation of the holes.
-HoleSet image(const Board& b, const std::vector<int>& perm, const HoleSet& s) {
-  HoleSet out(b.size());
-  for (int h = 0; h < b.size(); ++h)
-    if (s.test(h)) out.set(perm[static_cast<std::size_t>(h)]);
-  return out;
-}
+using reference::image;
 
 std::vector<int> reference_symmetries(const Board& b, const Problem& p, bool use_symmetry) {
   std::vector<int> out;
@@ -35,24 +30,24 @@ std::vector<int> reference_symmetries(const Board& b, const Problem& p, bool use
       out.push_back(s);
       continue;
     }
-    if (!use_symmetry || !(image(b, perm, p.start) == p.start)) continue;
+    if (!use_symmetry || !(image(perm, p.start) == p.start)) continue;
     bool goal = false;
     if (p.goal.kind == Goal::Kind::Any) goal = true;
     if (p.goal.kind == Goal::Kind::Hole)
       goal = perm[static_cast<std::size_t>(p.goal.hole)] == p.goal.hole;
-    if (p.goal.kind == Goal::Kind::Position)
-      goal = image(b, perm, p.goal.position) == p.goal.position;
+    if (p.goal.kind == Goal::Kind::Position) goal = image(perm, p.goal.position) == p.goal.position;
     if (goal) out.push_back(s);
   }
   return out;
 }
 
 // Orbits under the permutations that map start to itself, grown by closure; from each orbit with
-// an admissible final, its smallest one; sorted.
-std::vector<int> reference_finals(const Board& b, const HoleSet& start) {
+// an admissible final, its smallest one; sorted. (Admissible by the position classes, not by a
+// search: one_peg_holes() in tests/reference/ is that.)
+std::vector<int> admissible_orbit_leaders(const Board& b, const HoleSet& start) {
   std::vector<const std::vector<int>*> fixing;
   for (const auto& perm : b.symmetries())
-    if (image(b, perm, start) == start) fixing.push_back(&perm);
+    if (image(perm, start) == start) fixing.push_back(&perm);
   const HoleSet ok = admissible_finals(b, start);
   std::set<int> seen;
   std::vector<int> out;
@@ -127,14 +122,16 @@ TEST(Symmetry, MatchesReferenceOnEveryVacancy) {
               << spec << " vacancy " << b->hole_name(h) << " goal kind "
               << static_cast<int>(goal.kind) << " symmetry " << use;
       }
-      EXPECT_EQ(final_holes(*b, single_vacancy(*b, h)), reference_finals(*b, single_vacancy(*b, h)))
+      EXPECT_EQ(final_holes(*b, single_vacancy(*b, h)),
+                admissible_orbit_leaders(*b, single_vacancy(*b, h)))
           << spec << " vacancy " << b->hole_name(h);
     }
     for (int k = 0; k < 20; ++k) {
       HoleSet start(n);
       for (int x = 0; x < n; ++x)
         if (rng() % 4 != 0) start.set(x);
-      EXPECT_EQ(final_holes(*b, start), reference_finals(*b, start)) << spec << " random start";
+      EXPECT_EQ(final_holes(*b, start), admissible_orbit_leaders(*b, start))
+          << spec << " random start";
       Problem p{b, start, anywhere()};
       EXPECT_EQ(problem_symmetries(*b, p), reference_symmetries(*b, p, true)) << spec;
     }
@@ -156,7 +153,7 @@ TEST(Symmetry, NamedProblems) {
                              vacancy(b, c, to_position(corners))}) {
       EXPECT_EQ(problem_symmetries(*b, p), reference_symmetries(*b, p, true)) << describe(p);
       EXPECT_EQ(problem_symmetries(*b, p, false), std::vector<int>{0}) << describe(p);
-      EXPECT_EQ(final_holes(*b, p.start), reference_finals(*b, p.start)) << describe(p);
+      EXPECT_EQ(final_holes(*b, p.start), admissible_orbit_leaders(*b, p.start)) << describe(p);
     }
   }
 }
@@ -173,7 +170,8 @@ TEST(Symmetry, EnglishKnownFacts) {
   const int c1 = hole(*b, "c1"), d1 = hole(*b, "d1");
   EXPECT_EQ(problem_symmetries(*b, vacancy(b, c1, to_hole(c1))), std::vector<int>{0});
   EXPECT_EQ(problem_symmetries(*b, vacancy(b, d1, to_hole(d1))).size(), 2u);
-  EXPECT_EQ(final_holes(*b, single_vacancy(*b, c1)), reference_finals(*b, single_vacancy(*b, c1)));
+  EXPECT_EQ(final_holes(*b, single_vacancy(*b, c1)),
+            admissible_orbit_leaders(*b, single_vacancy(*b, c1)));
   // Vacancy d4 to anywhere: the last peg may be on d4 or on the four holes three steps away
   // (a4, g4, d1, d7), two orbits under the full group: d4 and the first of the other four.
   const HoleSet start = single_vacancy(*b, d4);
