@@ -107,6 +107,25 @@ inline std::set<int> one_peg_holes(const Board& b, const HoleSet& start) {
   return out;
 }
 
+// For each single vacancy v of the board, the holes on which one peg can be left from it (what
+// solvability_table() computes): searched from the least vacancy of each symmetry class, the
+// others the images of theirs.
+inline std::vector<HoleSet> one_peg_table(const Board& b) {
+  const int n = b.size();
+  std::vector<HoleSet> out(static_cast<std::size_t>(n), HoleSet(n));
+  for (int v = 0; v < n; ++v) {
+    if (std::any_of(b.symmetries().begin(), b.symmetries().end(),
+                    [&](const std::vector<int>& s) { return s[static_cast<std::size_t>(v)] < v; }))
+      continue;
+    const std::set<int> ends = one_peg_holes(b, single_vacancy(b, v));
+    for (const std::vector<int>& s : b.symmetries())
+      for (int h : ends)
+        out[static_cast<std::size_t>(s[static_cast<std::size_t>(v)])].set(
+            s[static_cast<std::size_t>(h)]);
+  }
+  return out;
+}
+
 // Whether some sequence of legal jumps leads from p.start to a position meeting p.goal.
 inline bool reaches(const Problem& p) {
   std::unordered_map<std::uint64_t, bool> memo;
