@@ -15,5 +15,5 @@ set(nlohmann_json_FOUND TRUE)
 add_compile_options(-fwasm-exceptions)
 add_link_options(-fwasm-exceptions)
 # WebAssembly SIMD (current browsers all run it; docs/static.md): the census's kernels have a
-# path for it (src/census/kernels_grid.hpp, compact_tables.ipp).
+# path for it (src/census/kernels_grid.hpp, compact_tables.hpp).
 add_compile_options(-msimd128)

@@ -49,7 +49,7 @@ struct PEGSOL_API CensusProgress {
   int searches = 0;              ///< solvability_table: the pairs it will search
 };
 
-/// Which engine runs a census. Compact (src/census/compact_engine.ipp): layouts of up to 64 bits,
+/// Which engine runs a census. Compact (src/census/compact_tier.hpp): layouts of up to 64 bits,
 /// keys in 4 bytes where they fit, counts' high words apart, its kernels chosen at run time from
 /// the CPU (docs/kernels.md). CompactPortable: the compact engine with its portable kernels on any
 /// CPU. Wide: layouts of up to 128 bits, 32-byte entries. Auto: the compact engine when the layout
@@ -107,7 +107,7 @@ struct PEGSOL_API CensusOptions {
   std::string spill_dir;
   /// A directory for checkpoints (the compact engine): when a level of the forward pass is
   /// complete, before it is expanded, the level and the figures so far are written there
-  /// (compact_checkpoint.ipp lists the files). With `resume`, the census goes on from the state
+  /// (compact_checkpoint.hpp lists the files). With `resume`, the census goes on from the state
   /// in that directory instead of the start, to the same figures; census() throws InputError
   /// (field "CensusOptions::checkpoint_dir") when the directory holds no state, a damaged one, or
   /// one of another problem or other options.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The compact census engine's entry: the census group and the complement twist of a problem, then
-// the engine compiled for the best instruction set this CPU has (compact_engine.ipp, compiled once
+// the engine compiled for the best instruction set this CPU has (compact_tier.hpp, compiled once
 // per tier by compact_portable.cpp, compact_avx2.cpp and compact_avx512.cpp).
 #include <algorithm>
 #include <vector>

@@ -7,5 +7,5 @@
 #define PEGSOL_AVX512 1
 #define PEGSOL_AVX2 1
 #define PEGSOL_BMI2 1
-#include "compact_engine.ipp"
+#include "compact_tier.hpp"
 #endif

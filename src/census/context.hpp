@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The census engines' skeleton (internal to src/census): the context every engine shares and
-// the run that gives every result one shape. The compact engine (compact_engine.ipp, 64-bit keys
+// the run that gives every result one shape. The compact engine (compact_tier.hpp, 64-bit keys
 // by residue), the wide engine (wide.cpp, Bits<W> keys by hash shard) and one rank of the MPI
 // census (src/mpi/census_mpi.cpp, keys by owner rank) derive from it.
 #pragma once

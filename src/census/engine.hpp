@@ -252,7 +252,7 @@ CensusResult census(const Problem& p, const CensusOptions& o, std::vector<int> s
 // widen to 128 bits; 64 in a real run, lower in the tests' checks of the widening (0: 128-bit
 // counts from the start).
 CensusResult compact_census(const Problem& p, const CensusOptions& o, int count_bits = 64);
-// The compact engine compiled for one instruction-set tier (compact_engine.ipp): the census
+// The compact engine compiled for one instruction-set tier (compact_tier.hpp): the census
 // group's symmetries (indices into the board's, the identity first) and the complement twist
 // given. Only the tiers this CPU supports may be called (pegsol::kernel_info()).
 namespace portable {

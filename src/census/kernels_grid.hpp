@@ -2,7 +2,7 @@
 // The grid layout of square boards within an 8x8 box, and the scalar kernel on it (internal to
 // src/census). Compiled once per instruction set: the includer defines PEGSOL_CENSUS_ISA (the
 // namespace, inside pegsol::census_detail) and PEGSOL_BMI2 (1 when pext/pdep may be used), and
-// includes this inside that instruction set's target region (compact_engine.ipp).
+// includes this inside that instruction set's target region (compact_tier.hpp).
 //
 // The key is the grid word
 //

@@ -1,9 +1,33 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
-// and target region: the hash tables (bucket probes, the key set of the solution-path
-// passes, the work item's table of keys and values). Their home buckets come from core/hash.hpp's
-// golden_hash; they do not probe with core/probe.hpp: a probe here compares a whole 64-byte line
-// of eight keys at once (one vector compare), which a slot-by-slot probe would undo.
+// The compact census engine's hash tables (compiled per CPU tier: compact_common.hpp): bucket
+// probes, the key set of the solution-path passes, the work item's table of keys and values.
+// Their home buckets come from core/hash.hpp's golden_hash; they do not probe with
+// core/probe.hpp: a probe here compares a whole 64-byte line of eight keys at once (one vector
+// compare), which a slot-by-slot probe would undo.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "../core/hash.hpp"
+#include "compact_common.hpp"
+#include "compact_memory.hpp"
+#include "engine.hpp"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 #if PEGSOL_AVX2
 // The 32-bit lane permutations that move the lanes set in m (4 bits) to the front, in order, for
@@ -332,3 +356,6 @@ class Table {
   std::size_t cap_ = 0, n_ = 0;
   int bits_ = 0;
 };
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

@@ -1,6 +1,23 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
-// and target region: a level's storage, sorted by residue, and the jump classes a scan tests.
+// The compact census engine's levels: a level's storage, sorted by residue, and the jump classes
+// a scan tests (compiled per CPU tier: compact_common.hpp).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "compact_common.hpp"
+#include "compact_memory.hpp"
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 // A run of residues [lo, hi) of one level: the positions sorted by residue (off[r - lo] is the
 // first of residue r), with their path counts and shares when counting. A stored level (kept for
@@ -77,3 +94,6 @@ struct Spec {
   // both set and clear: never legal), for the vector scan's bit shuffles.
   u64 pegs1 = 0, pegs2 = 0, hole = 0;
 };
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

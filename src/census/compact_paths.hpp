@@ -1,9 +1,30 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp): the solution paths, by the
+// The compact census engine's solution paths (compiled per CPU tier: compact_common.hpp), by the
 // complement join (self-complementary problems) or the backward pass (any other), and their
-// export as CensusResult::paths. Included by compact_engine.ipp alone, inside its per-tier
-// namespace and target region, after compact_context.ipp (which declares every member
-// defined here).
+// export as CensusResult::paths.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "compact_common.hpp"
+#include "compact_engine.hpp"
+#include "compact_levels.hpp"
+#include "compact_memory.hpp"
+#include "compact_tables.hpp"
+#include "context.hpp"
+#include "pegsol/census.hpp"
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 // Self-complementary problems (the goal is the start's complement, as in the central game): a
 // position x of level k lies on a solution path exactly when the complement of x is reachable
@@ -350,3 +371,6 @@ inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
   }
   r.paths_kept = true;
 }
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp): the forward pass, level k-1 built
-// from level k a work item (a run of residues) at a time: expand, scan, compact and the workers'
-// scratch, and the keeping of levels for the solution-path passes. Included by
-// compact_engine.ipp alone, inside its per-tier namespace and target region, after
-// compact_context.ipp (which declares every member defined here).
+// The compact census engine's forward pass (compiled per CPU tier: compact_common.hpp): level k-1
+// built from level k a work item (a run of residues) at a time: expand, scan, compact (each
+// worker's scratch is compact_engine.hpp's Worker), and the keeping of levels for the
+// solution-path passes.
+//
+// Large because the forward pass is one idea: its three hot loops (scan, compact, sort_out) each
+// come in the scalar, AVX2 and AVX-512 forms the tiers compile.
 //
 // Tried and lost, each measured on the English census: scattering every child into per-range
 // buffers (one read of each parent, but 24 bytes per edge written and read back, and the
@@ -13,6 +15,39 @@
 // one table); 2-slot and 3-slot buckets holding keys and values in one line (more probing);
 // branch-free inserts (a store per insert made the memory-dependence predictor serialise them,
 // 40% slower).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "compact_common.hpp"
+#include "compact_engine.hpp"
+#include "compact_levels.hpp"
+#include "compact_memory.hpp"
+#include "compact_tables.hpp"
+#include "engine.hpp"
+#include "pegsol/census.hpp"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 template <class Kernel, bool kVec>
 template <class C, Carry kCounts>
@@ -240,34 +275,6 @@ inline void Engine<Kernel, kVec>::singles(CensusResult& r, const Level<C>& cur) 
   if constexpr (kCounts == kKeys) return;
   goal_figures(r);
 }
-
-// A worker's scratch: one batch of children, and the table of its work item.
-template <class Kernel, bool kVec>
-template <class C, Carry kCounts>
-struct Engine<Kernel, kVec>::Worker {
-  explicit Worker(Memory& m)
-      : table(m),
-        scratch_key(m),
-        scratch_res(m),
-        scratch_slot(m),
-        scratch_count(m),
-        scratch_share(m) {}
-  alignas(64) u64 child[kBatch + 64];
-  alignas(64) u32 parent[kBatch + 64];
-  alignas(64) C count[kBatch + 64];
-  alignas(64) double share[kBatch + 64];
-  std::size_t n = 0;
-  Table<C, kCounts> table;
-  Booked<u64> scratch_key;  // a work item's positions, residues, counts and shares
-  Booked<u32> scratch_res;
-  Booked<u32> scratch_slot;
-  Booked<C> scratch_count;
-  Booked<double> scratch_share;
-  Bump key_bump, value_bump, kept_bump;     // into the level being built
-  std::vector<u32> at;                      // the counting sort's cursors
-  std::vector<u64> join_keys;               // the complement join's keys of the other level
-  std::vector<u64> join_mine, join_theirs;  // its solution-path keys, when collected
-};
 
 // The workers of one count type, kept from level to level with their tables and scratch (new
 // ones each level cost a fifth of the English census in the kernel zeroing fresh pages).
@@ -1001,3 +1008,6 @@ inline void Engine<Kernel, kVec>::sort_out(Worker<C, kCounts>& w, Segment<C>& ou
   }
   my.sym += m;
 }
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

@@ -1,9 +1,54 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp), included inside its per-tier namespace
-// and target region: class Engine itself, on the census skeleton (context.hpp). It holds its run
-// (run, body), keys, residues and jump classes, and the state of every pass; the passes' members
-// are declared here and defined in compact_forward.ipp, compact_paths.ipp and
-// compact_distinct.ipp.
+// The compact census engine's class (compiled per CPU tier: compact_common.hpp): Engine, on the
+// census skeleton (context.hpp: the problem, the group, control, memory, threads, progress and the
+// run's result). It holds its run (run, body), keys, residues and jump classes, and the state of
+// every pass; the passes' members are declared here and defined in headers of their own:
+//
+//   compact_forward.hpp     the forward pass: expand, scan, compact
+//   compact_paths.hpp       the solution paths: complement join, backward pass, export
+//   compact_distinct.hpp    the count up to reordering of independent jumps
+//   compact_checkpoint.hpp  checkpoint and resume of the forward pass
+//
+// One class over several headers: the passes share the keys, residues, levels and workers, and
+// the hot loops must inline as one piece in each tier's translation unit.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "checkpoint.hpp"
+#include "compact_common.hpp"
+#include "compact_levels.hpp"
+#include "compact_memory.hpp"
+#include "compact_tables.hpp"
+#include "context.hpp"
+#include "engine.hpp"
+#include "kernels.hpp"
+#include "kernels_grid.hpp"
+#include "pegsol/board.hpp"
+#include "pegsol/census.hpp"
+#include "reach.hpp"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 // Per-worker figures of one level, one cache line each (two workers' counters on one line cost
 // a quarter of the time in line transfers, measured on the previous engine).
@@ -262,7 +307,7 @@ class Engine : public Context<64> {
     }
   }
 
-  // ---- forward pass (compact_forward.ipp) ----
+  // ---- forward pass (compact_forward.hpp) ----
   template <class C, Carry kCounts>
   void forward(CensusResult& r);
   template <class C, Carry kCounts>
@@ -316,7 +361,7 @@ class Engine : public Context<64> {
     pool_.shed_done();
   }
 
-  // ---- checkpoint and resume (compact_checkpoint.ipp) ----
+  // ---- checkpoint and resume (compact_checkpoint.hpp) ----
   u64 fingerprint() const;
   template <class C, Carry kCounts>
   void save(const CensusResult& r, const Level<C>& cur, int k);
@@ -325,7 +370,7 @@ class Engine : public Context<64> {
   template <class C, Carry kCounts>
   void resume(CensusResult& r);
 
-  // ---- solution paths (compact_paths.ipp) ----
+  // ---- solution paths (compact_paths.hpp) ----
   template <class C>
   void complement_join(CensusResult& r, const Level<C>& cur, int k);
   void join_figures(CensusResult& r, int k, u64 raw, u64 sym);
@@ -338,7 +383,7 @@ class Engine : public Context<64> {
   void record_path_level(CensusResult& r, const Level<u64>& lv, int k);
   void export_paths(CensusResult& r);
 
-  // ---- distinct count (compact_distinct.ipp) ----
+  // ---- distinct count (compact_distinct.hpp) ----
   void distinct(CensusResult& r);
 
   Kernel kern_;
@@ -372,3 +417,34 @@ class Engine : public Context<64> {
   WorkersOf<u128> wide_workers_;
   std::vector<std::vector<u64>> paths_;  // solution-path keys by level, for the reordering count
 };
+
+// A worker's scratch: one batch of children, and the table of its work item.
+template <class Kernel, bool kVec>
+template <class C, Carry kCounts>
+struct Engine<Kernel, kVec>::Worker {
+  explicit Worker(Memory& m)
+      : table(m),
+        scratch_key(m),
+        scratch_res(m),
+        scratch_slot(m),
+        scratch_count(m),
+        scratch_share(m) {}
+  alignas(64) u64 child[kBatch + 64];
+  alignas(64) u32 parent[kBatch + 64];
+  alignas(64) C count[kBatch + 64];
+  alignas(64) double share[kBatch + 64];
+  std::size_t n = 0;
+  Table<C, kCounts> table;
+  Booked<u64> scratch_key;  // a work item's positions, residues, counts and shares
+  Booked<u32> scratch_res;
+  Booked<u32> scratch_slot;
+  Booked<C> scratch_count;
+  Booked<double> scratch_share;
+  Bump key_bump, value_bump, kept_bump;     // into the level being built
+  std::vector<u32> at;                      // the counting sort's cursors
+  std::vector<u64> join_keys;               // the complement join's keys of the other level
+  std::vector<u64> join_mine, join_theirs;  // its solution-path keys, when collected
+};
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

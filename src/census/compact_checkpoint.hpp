@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A part of the compact census engine (compact_engine.ipp): checkpoint and resume of the forward
-// pass (CensusOptions::checkpoint_dir, resume). Included by compact_engine.ipp alone, inside its
-// per-tier namespace and target region, after compact_context.ipp. In the directory:
+// The compact census engine's checkpoint and resume of the forward pass (compiled per CPU tier:
+// compact_common.hpp; CensusOptions::checkpoint_dir, resume). In the directory:
 //
 //   census.state     the figures so far and the engine's state when level K was complete and
 //                    not yet expanded (written last: it is what a resume starts from)
@@ -15,6 +14,31 @@
 // (checkpoint.hpp); a resume reads each file through once to check it before it uses a byte, and
 // refuses a damaged file, or one from before the trailers (formats 1 and 2), as bad input naming
 // it.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checkpoint.hpp"
+#include "compact_common.hpp"
+#include "compact_engine.hpp"
+#include "compact_forward.hpp"
+#include "compact_levels.hpp"
+#include "compact_memory.hpp"
+#include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
+#endif
+
+namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace {
 
 // A hash of what the files depend on: the problem, the options that change the levels, the
 // key layout and the residues.
@@ -317,3 +341,6 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
     throw CensusError("checkpoint: " + cf::state(dir) + " holds 64-bit counts; this run needs 128");
   }
 }
+
+}  // namespace
+}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA

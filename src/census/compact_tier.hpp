@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The compact census engine: every board whose layout fits 64 bits.
+// The compact census engine for one CPU tier: every board whose layout fits 64 bits.
 //
 // Level k (the positions with k pegs, in canonical form under the census group) is split by a
 // residue, a linear function of the pegs that the census group leaves unchanged:
@@ -16,35 +16,51 @@
 // and no buffers beyond one batch of children, and the same split can put residue ranges on other
 // machines.
 //
-// The engine is one class, Engine, built on the census skeleton (context.hpp: the problem, the
-// group, control, memory, threads, progress and the run's result) and compiled whole in each
-// tier's translation unit (so the hot loops inline as one piece), its parts in files of their own:
+// The engine is one class, Engine (compact_engine.hpp), templated on the kernel and compiled
+// whole in each tier's translation unit (compact_portable.cpp, compact_avx2.cpp,
+// compact_avx512.cpp include this file once each), so that the hot loops inline as one piece.
+// Its components, each a header of its own:
 //
-//   compact_levels.ipp    a level's storage by residue, the jump classes
-//   compact_tables.ipp    the hash tables (work items' tables, key sets)
-//   compact_context.ipp   class Engine: its run, keys, residues, the state of its passes
-//   compact_forward.ipp   the forward pass: expand, scan, compact, workers
-//   compact_paths.ipp     the solution paths: complement join, backward pass, export
-//   compact_distinct.ipp  the count up to reordering of independent jumps
+//   compact_common.hpp      the words and constants (and how the tiers compile: read it first)
+//   compact_levels.hpp      a level's storage by residue, the jump classes
+//   compact_tables.hpp      the hash tables (work items' tables, key sets)
+//   compact_engine.hpp      class Engine: its run, keys, residues, the state of its passes
+//   compact_forward.hpp     the forward pass: expand, scan, compact
+//   compact_paths.hpp       the solution paths: complement join, backward pass, export
+//   compact_distinct.hpp    the count up to reordering of independent jumps
+//   compact_checkpoint.hpp  checkpoint and resume of the forward pass
 //
-// What the forward pass tried and lost is at the top of compact_forward.ipp.
+// What the forward pass tried and lost is at the top of compact_forward.hpp.
+#pragma once
+
+#ifndef PEGSOL_CENSUS_ISA
+#error "define PEGSOL_CENSUS_ISA and the PEGSOL_AVX* macros first (as compact_avx2.cpp does)"
+#endif
+
+// What the components include from outside the tier, first: the standard library's templates
+// and the shared headers stay baseline (only what the target region below defines is compiled for
+// the tier's instruction set).
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../core/hash.hpp"
 #include "checkpoint.hpp"
@@ -53,16 +69,21 @@
 #include "engine.hpp"
 #include "kernels.hpp"
 #include "paths.hpp"
+#include "pegsol/board.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/error.hpp"
 #include "reach.hpp"
 #include "target.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 // Everything below is compiled for the includer's instruction set (PEGSOL_CENSUS_TARGET, or the
 // baseline when it is empty) in a namespace of its own, so that nothing of it is shared with the
-// other instruction sets' copies; the standard library's templates, included above, stay baseline.
+// other instruction sets' copies.
 #ifdef PEGSOL_CENSUS_TARGET
 PEGSOL_TARGET_BEGIN(PEGSOL_CENSUS_TARGET)
 #endif
@@ -73,41 +94,19 @@ PEGSOL_TARGET_BEGIN(PEGSOL_CENSUS_TARGET)
 #include "kernels_avx2.hpp"
 #endif
 
+#include "compact_common.hpp"
+#include "compact_levels.hpp"
+#include "compact_tables.hpp"
+
+#include "compact_distinct.hpp"
+#include "compact_engine.hpp"
+#include "compact_forward.hpp"
+#include "compact_paths.hpp"
+
+#include "compact_checkpoint.hpp"
+
 namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
 namespace {
-
-using u64 = std::uint64_t;
-using u32 = std::uint32_t;
-using u128 = unsigned __int128;
-
-constexpr int kResidueBits = 16;
-constexpr u32 kResidues = u32{1} << kResidueBits;
-constexpr u32 kResidueMask = kResidues - 1;
-// Children gathered before they are canonicalised and inserted (and a margin for one vector).
-constexpr std::size_t kBatch = 1024;
-// What each stored position carries: its key alone (a table pass), its path count, or its path
-// count and the random player's chance of passing through its orbit. Zero means keys alone, so
-// `if constexpr (kCounts != kKeys)` reads as "when counting".
-enum Carry : int { kKeys = 0, kPaths = 1, kChance = 2 };
-// Positions a work item aims at: its table (at most 80% full) then fits the 1 MiB second-level
-// cache of the machines this was measured on. 16,000 with 24-byte slots (key, count, chance);
-// 24,000 with 16-byte slots (key, count): 4% faster than 16,000 on the English census without
-// chances, and 32,000 the same as 24,000.
-template <Carry kCounts>
-constexpr double kItemPositions = kCounts == kPaths ? 24000 : 16000;
-// Levels expected to hold fewer positions than this take their arrays from the heap.
-constexpr double kSmallLevel = 200000;
-
-#include "compact_levels.ipp"
-#include "compact_tables.ipp"
-
-#include "compact_context.ipp"
-#include "compact_distinct.ipp"
-#include "compact_forward.ipp"
-#include "compact_paths.ipp"
-
-// After the class and the passes it runs on from a checkpoint.
-#include "compact_checkpoint.ipp"
 
 template <class Kernel, bool kVec>
 CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,
