@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
 # The API reference (docs/reference.md): Doxygen (Debian's doxygen) over the `///` comments of the
 # public headers, include/pegsol and the generated ones. `cmake --build BUILD --target doc` writes
-# BUILD/doc/html/index.html; the `doc` test (tests/doc_test.sh, label doc) runs Doxygen over the
+# BUILD/doc/html/index.html; the `doc` test (tests/doc/doc_test.sh, label doc) runs Doxygen over the
 # same INPUT, every public header, and fails on an undocumented public declaration. Included from
 # the top-level CMakeLists.txt when PEGSOL_DOC is on.
 
-# The public headers: the installed list (tests/consumer_test.sh checks it).
+# The public headers: the installed list (tests/install/consumer_test.sh checks it).
 file(GLOB PEGSOL_DOC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/pegsol/*.hpp
   ${PROJECT_SOURCE_DIR}/include/pegsol/*.h)
 list(APPEND PEGSOL_DOC_HEADERS ${PROJECT_BINARY_DIR}/include/pegsol/export.hpp

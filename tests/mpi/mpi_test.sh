@@ -31,7 +31,7 @@ english_sub=000000001111100101110011111111111
 
 problems=(
   "--board triangle:5"
-  "--board triangle:5 --goal @$here/mpi/triangle5-goal.txt"
+  "--board triangle:5 --goal @$here/triangle5-goal.txt"
   "--board triangle:5 --no-symmetry"
   "--board triangle:6 --distinct-limit 1000"
   "--board hexagon:3"

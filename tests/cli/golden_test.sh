@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Whole outputs of the pegsol command against tests/golden/*.out (see golden/commands.txt).
+# Whole outputs of the pegsol command against tests/cli/golden/*.out (see golden/commands.txt).
 # Usage: golden_test.sh PEGSOL [--update]
 set -u
 pegsol=$1 update=${2:-}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SVG pictures: one frame per move plus the start, each with the pegs the replayed position has.
-// (tests/cli_test.sh checks the files with xmllint as well.)
+// (tests/cli/cli_test.sh checks the files with xmllint as well.)
 #include <gtest/gtest.h>
 
 #include "pegsol/catalogue.hpp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The JSON API against a real `pegsol serve` on a loopback port (docs/api.md):
-python3 tests/api_test.py PEGSOL_BINARY."""
+python3 tests/server/api_test.py PEGSOL_BINARY."""
 import json
 import os
 import socket
