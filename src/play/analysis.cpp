@@ -18,6 +18,7 @@
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/path_index.hpp"
+#include "settled.hpp"
 
 namespace pegsol {
 
@@ -275,16 +276,8 @@ struct Analyzer::Impl {
   SolvabilityAnswer dfs(const Position& p, const Goal& g, bool to_goal, const Control& ctl,
                         std::uint64_t nodes) const {
     const Problem pr = problem(p, g);
+    if (auto settled = play_detail::settled_without_search(pr, p.pegs())) return *settled;
     SolvabilityAnswer a;
-    if (goal_reached(pr, p.pegs())) {
-      a.verdict = Solvability::Solvable;
-      return a;
-    }
-    if (p.peg_count() == 0) {
-      a.verdict = Solvability::NotSolvable;
-      a.reason = "there are no pegs on the board";
-      return a;
-    }
     if (auto why = impossibility(pr)) {
       a.verdict = Solvability::NotSolvable;
       a.reason = *why;
