@@ -29,6 +29,7 @@
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
+#include "pegsol/table.hpp"
 
 namespace pegsol {
 

@@ -10,6 +10,7 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/enumerate.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/holeset.hpp"
@@ -22,6 +23,7 @@
 #include "pegsol/solve.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/svg.hpp"
+#include "pegsol/table.hpp"
 #include "pegsol/version.hpp"
 
 #if __has_include(<nlohmann/json.hpp>)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// First-solution search: depth-first on bitboards with a table of failed positions.
+/// Solving a problem: solve() finds a first solution (replayed before it is returned) or proves
+/// there is none, by the algorithm chosen: the depth-first search with its table of failed
+/// positions, the beam searches, or Auto (both in turn, see Algorithm).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // The AVX2 grid kernel of the compact census engine (internal to src/census), for square boards
 // within an 8x8 box: the grid layout (kernels_grid.hpp) with the eight box transforms of four
 // keys at once, one per 64-bit lane. Included only inside a region compiled for the avx2 tier
-// (compact_avx2.cpp); the CPU is checked at run time before any of it runs (src/core/version.cpp).
+// (compact_avx2.cpp); the CPU is checked at run time before any of it runs (src/core/cpu.cpp).
 #pragma once
 
 #include <immintrin.h>
