@@ -16,10 +16,10 @@
 #include "../census/checkpoint.hpp"
 #include "../core/checks.hpp"
 #include "../core/pool.hpp"
-#include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/solve.hpp"
+#include "pegsol/table.hpp"
 
 namespace {
 
@@ -264,6 +264,355 @@ std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleS
   return moves;
 }
 
+// One run of solvability_table: the matrix and the figures while they are settled, in the order
+// run() takes them: proofs, the checkpoint, the pair searches (Auto), the forward passes.
+class TableRun {
+ public:
+  TableRun(const BoardPtr& board, const CensusOptions& options, const TableOptions& table)
+      : board_(board),
+        b_(*board),
+        n_(b_.size()),
+        options_(options),
+        table_(table),
+        m_(b_),
+        ctl_(options.control) {
+    // Progress in units of the whole table (a pair search is one unit, a pass a thousand), so
+    // that its fraction only grows; the census passes' reports are rescaled, the searches' not.
+    if (options.control && options.control->wants_progress())
+      ctl_.set_progress(
+          [this](const ProgressReport& r) {
+            if (!in_passes_) return;
+            ProgressReport q = r;
+            q.total = units_;
+            q.done = std::min(units_, units_done_ + static_cast<std::uint64_t>(r.fraction * 1000));
+            options_.control->report(q);
+          },
+          0);
+  }
+  TableRun(const TableRun&) = delete;
+  TableRun& operator=(const TableRun&) = delete;
+
+  SolvabilityTable run() {
+    settle_by_proofs();
+    open_checkpoint();
+    if (table_.method == TableMethod::Auto && !searches_done_) search_pairs();
+    run_passes();
+    return finish();
+  }
+
+ private:
+  // One vacancy per class under the board's symmetries. Pairs the position class and peg types
+  // forbid are settled first; a class with no admissible final needs nothing more.
+  void settle_by_proofs() {
+    std::vector<bool> seen(static_cast<std::size_t>(n_), false);
+    for (int v = 0; v < n_; ++v) {
+      if (seen[static_cast<std::size_t>(v)]) continue;
+      reps_.push_back(v);
+      for (const auto& perm : b_.symmetries())
+        seen[static_cast<std::size_t>(perm[static_cast<std::size_t>(v)])] = true;
+    }
+    for (int v : reps_) {
+      const HoleSet ok = admissible_finals(b_, single_vacancy(b_, v));
+      t_.proved += ok.count() == 0;
+      for (int h = 0; h < n_; ++h)
+        if (!ok.test(h)) m_.set(v, h, Matrix::No);
+    }
+  }
+
+  // The checkpoint: a resumed table starts from the pairs its state holds; a pass directory
+  // whose pairs are all settled (a kill between the state and the clean-up) goes.
+  void open_checkpoint() {
+    if (options_.checkpoint_dir.empty()) return;
+    lock_ = std::make_unique<census_detail::DirLock>(options_.checkpoint_dir);
+    ck_ = std::make_unique<TableCheckpoint>(b_, options_.checkpoint_dir);
+    if (options_.resume) {
+      searches_done_ = ck_->load(t_, m_);
+      for (int v : reps_)
+        if (std::error_code ec; m_.open_in_row(v) == 0)
+          std::filesystem::remove_all(ck_->pass_dir(v), ec);
+    } else {
+      save(false);
+    }
+  }
+
+  // Writes the table's state when it has a checkpoint; a failure stops the passes.
+  void save(bool searches) {
+    if (!ck_) return;
+    try {
+      ck_->save(t_, m_, searches);
+    } catch (const CensusError& e) {
+      save_failed_ = true;
+      t_.stopped = e.what();
+    }
+  }
+
+  void report(CensusProgress pr) const {
+    if (!options_.progress) return;
+    pr.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    options_.progress(pr);
+  }
+
+  void stop_here(StopReason why) {
+    t_.stop = why;
+    t_.stopped = "stopped (" + std::string(stop_reason_name(why)) + ")";
+  }
+
+  // The start class whose pass settles the most open pairs of `mat`, or -1 when none is open.
+  int busiest(const Matrix& mat) const {
+    int best = -1, most = 0;
+    for (int v : reps_)
+      if (int c = mat.open_in_row(v); c > most) best = v, most = c;
+    return best;
+  }
+
+  // The forward passes the open pairs of `plan` need.
+  int passes_for(Matrix plan) const {
+    int planned = 0;
+    for (;; ++planned) {
+      const int v = busiest(plan);
+      if (v < 0) break;
+      for (int h = 0; h < n_; ++h) plan.set(v, h, Matrix::Yes);
+    }
+    return planned;
+  }
+
+  // The open pairs, one per class under symmetry and transposition, each given a short search.
+  // The searches are independent: the workers take pairs in turn, one thread each, and the
+  // results are applied in the list's order. A stop leaves the pairs not searched open.
+  void search_pairs() {
+    std::vector<std::pair<int, int>> pairs;
+    {
+      Matrix mark = m_;
+      for (int v : reps_)
+        for (int h = 0; h < n_; ++h)
+          if (mark.at(v, h) == Matrix::Open &&
+              (table_.max_searches < 0 || static_cast<int>(pairs.size()) < table_.max_searches)) {
+            pairs.emplace_back(v, h);
+            mark.set(v, h, Matrix::Yes);
+          }
+    }
+    const int workers =
+        std::max(1, std::min(static_cast<int>(pairs.size()),
+                             options_.threads > 0 ? options_.threads : default_threads()));
+    std::vector<SolveResult> results(pairs.size());
+    std::atomic<std::size_t> done{0};
+    // Units: one per pair search, a thousand per forward pass the open pairs may need.
+    units_ = pairs.size() + 1000 * static_cast<std::uint64_t>(passes_for(m_));
+    auto last = Clock::now() - std::chrono::seconds(1);
+    WorkerPool pool(workers);
+    pool.parallel_for(workers, pairs.size(), [&](std::size_t i, int w) {
+      if (ctl_.checkpoint()) return;
+      if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
+        last = Clock::now();
+        CensusProgress pr;
+        pr.search = static_cast<int>(done.load()) + 1;
+        pr.searches = static_cast<int>(pairs.size());
+        report(pr);
+      }
+      const auto [v, h] = pairs[i];
+      results[i] = timed_solve(
+          Problem{board_, single_vacancy(b_, v), Goal{Goal::Kind::Hole, h, {}}}, ctl_,
+          table_.search_seconds, workers > 1 ? 1 : options_.threads,
+          options_.memory_limit > 0
+              ? std::max<std::size_t>(1, options_.memory_limit / static_cast<std::size_t>(workers))
+              : 0);
+      const std::size_t d = done.fetch_add(1) + 1;
+      if (w == 0) {
+        ProgressReport pr;
+        pr.done = d;
+        pr.total = units_;
+        pr.phase = "search";
+        if (options_.control) options_.control->report(pr);
+      }
+    });
+    units_done_ = pairs.size();
+    release_free_memory();
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const auto [v, h] = pairs[i];
+      SolveResult& r = results[i];
+      ++t_.searched;
+      if (r.status == Status::Solved) {
+        ++t_.solved_by_search;
+        m_.set(v, h, Matrix::Yes);
+        t_.certificates.push_back({v, h, true, std::move(r.moves), {}});
+      } else if (r.status == Status::Impossible) {
+        ++t_.impossible_by_search;
+        m_.set(v, h, Matrix::No);
+        t_.certificates.push_back({v, h, false, {}, std::move(r.reason)});
+      }
+    }
+    if (const StopReason why = ctl_.stop_reason(); why != StopReason::None) stop_here(why);
+    save(t_.stop == StopReason::None);
+  }
+
+  // Forward passes for the start classes with pairs still open, the class settling the most
+  // open pairs (its row, and by transposition its column) first.
+  void run_passes() {
+    CensusOptions o = options_;
+    o.on_path = false;
+    o.distinct = false;
+    o.counts = false;
+    o.control = &ctl_;
+    o.checkpoint_dir.clear();  // the table's; each pass gets its own below
+    o.resume = false;
+    compact_pass_ = b_.width() == 64 && options_.engine != CensusEngine::Wide;
+    pass_checkpoints_ = ck_ && table_.level_checkpoints && compact_pass_;
+    planned_ = passes_for(m_);
+    units_ = units_done_ + 1000 * static_cast<std::uint64_t>(planned_);
+    in_passes_ = true;
+    while (t_.stop == StopReason::None && !save_failed_) {
+      const int best = busiest(m_);
+      if (best < 0 || !pass_from(best, o)) break;
+    }
+  }
+
+  // Points o at the pass's own checkpoint directory (a fresh start without level checkpoints);
+  // false (the table stopped) when it cannot be made.
+  bool pass_checkpoint(int best, CensusOptions& o) {
+    if (!ck_) return true;
+    std::error_code ec;
+    if (!pass_checkpoints_) {
+      std::filesystem::remove_all(ck_->pass_dir(best), ec);  // the pass starts over
+      return true;
+    }
+    o.checkpoint_dir = ck_->pass_dir(best);
+    o.resume = ck_->has_pass(best);
+    std::filesystem::create_directories(o.checkpoint_dir, ec);
+    if (ec) {
+      t_.stopped = "checkpoint: cannot make " + o.checkpoint_dir + ": " + ec.message();
+      return false;
+    }
+    return true;
+  }
+
+  // The pass's open goals, each with its pruning pagodas, when they are few: none when a goal
+  // has none (nothing could be dropped then). With many goals nearly every position can still
+  // reach one, and the tests cost more than they save (docs/census.md, "Pruned passes").
+  std::vector<CensusReach> pruning_goals(int best) const {
+    std::vector<CensusReach> reach;
+    if (!table_.pagodas || m_.open_in_row(best) > kPruningGoals) return reach;
+    const HoleSet start = single_vacancy(b_, best);
+    for (int h = 0; h < n_; ++h) {
+      if (m_.at(best, h) != Matrix::Open) continue;
+      HoleSet goal(n_);
+      goal.set(h);
+      std::vector<Pagoda> pg = find_pruning_pagodas(b_, start, goal);
+      if (pg.empty()) return {};
+      reach.push_back({goal, std::move(pg)});
+    }
+    return reach;
+  }
+
+  // A row with one open goal h whose problem is its own complement (h is the vacancy's image
+  // under a symmetry that takes h back to it) needs only the half pass down to the middle: h,
+  // or -1.
+  int meet_goal(int best) const {
+    int goal = -1;
+    if (m_.open_in_row(best) == 1 && compact_pass_)
+      for (int h = 0; h < n_; ++h)
+        if (m_.at(best, h) == Matrix::Open &&
+            complementary(Problem{board_, single_vacancy(b_, best), Goal{Goal::Kind::Hole, h, {}}}))
+          goal = h;
+    return goal;
+  }
+
+  // The forward pass from vacancy `best`, settling the open pairs of its row; false when the
+  // table stops (the reason in t_).
+  bool pass_from(int best, CensusOptions& o) {
+    if (!pass_checkpoint(best, o)) return false;
+    o.reach = pruning_goals(best);
+    const int meet = meet_goal(best);
+    o.meet = meet >= 0;
+    if (options_.progress)
+      o.progress = [this, pass = t_.passes + 1](const CensusProgress& pr) {
+        CensusProgress q = pr;
+        q.pass = pass;
+        q.passes = planned_;
+        options_.progress(q);
+      };
+    CensusResult r;
+    try {
+      r = census(Problem{board_, single_vacancy(b_, best),
+                         o.meet ? Goal{Goal::Kind::Hole, meet, {}} : Goal{}},
+                 o);
+    } catch (const CensusError& e) {
+      t_.stopped = "the forward pass from " + b_.hole_name(best) + " stopped: " + e.what();
+      return false;
+    } catch (const InputError& e) {
+      t_.stopped = std::string("no forward pass can run: ") + e.what();
+      return false;
+    }
+    t_.peak_bytes = std::max(t_.peak_bytes, r.peak_bytes);
+    t_.spill_peak_bytes = std::max(t_.spill_peak_bytes, r.spill_peak_bytes);
+    if (r.stop == StopReason::Memory) {
+      t_.stop = r.stop;
+      t_.stopped = "the forward pass from " + b_.hole_name(best) + " stopped: " + r.stop_note;
+      return false;
+    }
+    if (r.stop != StopReason::None) {
+      stop_here(r.stop);
+      return false;
+    }
+    ++t_.passes;
+    t_.half_passes += r.met;
+    units_done_ += 1000;
+    if (o.meet && r.meet_reaches_goal && r.meet_witness) {
+      std::vector<Jump> moves =
+          meet_solution(board_, best, meet, *r.meet_witness, ctl_, table_.search_seconds, o.threads,
+                        options_.memory_limit);
+      if (!moves.empty()) t_.certificates.push_back({best, meet, true, std::move(moves), {}});
+    }
+    // The open pairs of the row (a pruned pass is exact for those alone).
+    for (int h = 0; h < n_; ++h)
+      if (m_.at(best, h) == Matrix::Open)
+        m_.set(best, h,
+               r.solutions_by_hole[static_cast<std::size_t>(h)] > 0 ? Matrix::Yes : Matrix::No);
+    save(true);
+    if (std::error_code ec; pass_checkpoints_ && !save_failed_)
+      std::filesystem::remove_all(o.checkpoint_dir, ec);
+    return true;
+  }
+
+  // The matrix as finals and open holes, and the last progress report.
+  SolvabilityTable finish() {
+    t_.finals.assign(static_cast<std::size_t>(n_), HoleSet(n_));
+    t_.open.assign(static_cast<std::size_t>(n_), HoleSet(n_));
+    for (int v = 0; v < n_; ++v)
+      for (int h = 0; h < n_; ++h) {
+        if (m_.at(v, h) == Matrix::Yes) t_.finals[static_cast<std::size_t>(v)].set(h);
+        if (m_.at(v, h) == Matrix::Open) t_.open[static_cast<std::size_t>(v)].set(h);
+      }
+    if (options_.control && t_.stop == StopReason::None && units_ > 0) {
+      ProgressReport pr;
+      pr.done = pr.total = units_;
+      pr.phase = "done";
+      options_.control->report(pr, true);
+    }
+    t_.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+    return std::move(t_);
+  }
+
+  const BoardPtr& board_;
+  const Board& b_;
+  const int n_;
+  const CensusOptions& options_;
+  const TableOptions& table_;
+  const Clock::time_point t0_ = Clock::now();
+  SolvabilityTable t_;
+  Matrix m_;
+  Control ctl_;  // the caller's, reporting progress in the table's units
+  std::uint64_t units_ = 0, units_done_ = 0;
+  bool in_passes_ = false;
+  std::vector<int> reps_;  // one vacancy per class under the symmetries
+  std::unique_ptr<census_detail::DirLock> lock_;
+  std::unique_ptr<TableCheckpoint> ck_;
+  bool searches_done_ = false;
+  bool save_failed_ = false;
+  bool compact_pass_ = false;      // the passes run the compact engine (boards of up to 64 bits)
+  bool pass_checkpoints_ = false;  // each pass checkpoints its levels
+  int planned_ = 0;                // the passes planned when they began
+};
+
 }  // namespace
 
 SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& options,
@@ -274,289 +623,7 @@ SolvabilityTable solvability_table(const BoardPtr& board, const CensusOptions& o
   if (table.max_searches < -1)
     throw InputError("TableOptions::max_searches",
                      std::to_string(table.max_searches) + "; -1 (every open pair) or more");
-  const Board& b = *board;
-  const auto t0 = Clock::now();
-  const int n = b.size();
-  SolvabilityTable t;
-  Matrix m(b);
-  // The table's control: the caller's, and progress in units of the whole table (a pair search is
-  // one unit, a pass a thousand), so that its fraction only grows.
-  Control ctl(options.control);
-  std::uint64_t units = 0, units_done = 0;
-  bool in_passes = false;  // the census passes' reports are rescaled; the searches' are not
-  if (options.control && options.control->wants_progress())
-    ctl.set_progress(
-        [&](const ProgressReport& r) {
-          if (!in_passes) return;
-          ProgressReport q = r;
-          q.total = units;
-          q.done = std::min(units, units_done + static_cast<std::uint64_t>(r.fraction * 1000));
-          options.control->report(q);
-        },
-        0);
-  auto stop_here = [&](StopReason why) {
-    t.stop = why;
-    t.stopped = "stopped (" + std::string(stop_reason_name(why)) + ")";
-  };
-
-  // One vacancy per class under the board's symmetries. Pairs the position class and peg types
-  // forbid are settled first; a class with no admissible final needs nothing more.
-  std::vector<int> reps;
-  std::vector<bool> seen(static_cast<std::size_t>(n), false);
-  for (int v = 0; v < n; ++v) {
-    if (seen[static_cast<std::size_t>(v)]) continue;
-    reps.push_back(v);
-    for (const auto& perm : b.symmetries())
-      seen[static_cast<std::size_t>(perm[static_cast<std::size_t>(v)])] = true;
-  }
-  for (int v : reps) {
-    const HoleSet ok = admissible_finals(b, single_vacancy(b, v));
-    t.proved += ok.count() == 0;
-    for (int h = 0; h < n; ++h)
-      if (!ok.test(h)) m.set(v, h, Matrix::No);
-  }
-
-  // The checkpoint: a resumed table starts from the pairs its state holds; a pass directory
-  // whose pairs are all settled (a kill between the state and the clean-up) goes.
-  std::unique_ptr<census_detail::DirLock> lock;
-  std::unique_ptr<TableCheckpoint> ck;
-  bool searches_done = false;
-  if (!options.checkpoint_dir.empty()) {
-    lock = std::make_unique<census_detail::DirLock>(options.checkpoint_dir);
-    ck = std::make_unique<TableCheckpoint>(b, options.checkpoint_dir);
-    if (options.resume) {
-      searches_done = ck->load(t, m);
-      for (int v : reps)
-        if (std::error_code ec; m.open_in_row(v) == 0)
-          std::filesystem::remove_all(ck->pass_dir(v), ec);
-    }
-  }
-  bool save_failed = false;
-  auto save = [&](bool searches) {
-    if (!ck) return;
-    try {
-      ck->save(t, m, searches);
-    } catch (const CensusError& e) {
-      save_failed = true;
-      t.stopped = e.what();
-    }
-  };
-  if (ck && !options.resume) save(false);
-
-  auto report = [&](CensusProgress pr) {
-    if (!options.progress) return;
-    pr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    options.progress(pr);
-  };
-
-  // The start class whose pass settles the most open pairs of `mat`, or -1 when none is open.
-  auto busiest = [&](const Matrix& mat) {
-    int best = -1, most = 0;
-    for (int v : reps)
-      if (int c = mat.open_in_row(v); c > most) best = v, most = c;
-    return best;
-  };
-  auto passes_for = [&](Matrix plan) {
-    int planned = 0;
-    for (;; ++planned) {
-      const int v = busiest(plan);
-      if (v < 0) break;
-      for (int h = 0; h < n; ++h) plan.set(v, h, Matrix::Yes);
-    }
-    return planned;
-  };
-
-  if (table.method == TableMethod::Auto && !searches_done) {
-    // The open pairs, one per class under symmetry and transposition, each given a short search.
-    std::vector<std::pair<int, int>> pairs;
-    {
-      Matrix mark = m;
-      for (int v : reps)
-        for (int h = 0; h < n; ++h)
-          if (mark.at(v, h) == Matrix::Open &&
-              (table.max_searches < 0 || static_cast<int>(pairs.size()) < table.max_searches)) {
-            pairs.emplace_back(v, h);
-            mark.set(v, h, Matrix::Yes);
-          }
-    }
-    // The searches are independent: the workers take pairs in turn, one thread each, and the
-    // results are applied in the list's order. A stop leaves the pairs not searched open.
-    const int workers =
-        std::max(1, std::min(static_cast<int>(pairs.size()),
-                             options.threads > 0 ? options.threads : default_threads()));
-    std::vector<SolveResult> results(pairs.size());
-    std::atomic<std::size_t> done{0};
-    // Units: one per pair search, a thousand per forward pass the open pairs may need.
-    units = pairs.size() + 1000 * static_cast<std::uint64_t>(passes_for(m));
-    auto last = Clock::now() - std::chrono::seconds(1);
-    WorkerPool pool(workers);
-    pool.parallel_for(workers, pairs.size(), [&](std::size_t i, int w) {
-      if (ctl.checkpoint()) return;
-      if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
-        last = Clock::now();
-        CensusProgress pr;
-        pr.search = static_cast<int>(done.load()) + 1;
-        pr.searches = static_cast<int>(pairs.size());
-        report(pr);
-      }
-      const auto [v, h] = pairs[i];
-      results[i] = timed_solve(
-          Problem{board, single_vacancy(b, v), Goal{Goal::Kind::Hole, h, {}}}, ctl,
-          table.search_seconds, workers > 1 ? 1 : options.threads,
-          options.memory_limit > 0
-              ? std::max<std::size_t>(1, options.memory_limit / static_cast<std::size_t>(workers))
-              : 0);
-      const std::size_t d = done.fetch_add(1) + 1;
-      if (w == 0) {
-        ProgressReport pr;
-        pr.done = d;
-        pr.total = units;
-        pr.phase = "search";
-        if (options.control) options.control->report(pr);
-      }
-    });
-    units_done = pairs.size();
-    release_free_memory();
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      const auto [v, h] = pairs[i];
-      SolveResult& r = results[i];
-      ++t.searched;
-      if (r.status == Status::Solved) {
-        ++t.solved_by_search;
-        m.set(v, h, Matrix::Yes);
-        t.certificates.push_back({v, h, true, std::move(r.moves), {}});
-      } else if (r.status == Status::Impossible) {
-        ++t.impossible_by_search;
-        m.set(v, h, Matrix::No);
-        t.certificates.push_back({v, h, false, {}, std::move(r.reason)});
-      }
-    }
-    if (const StopReason why = ctl.stop_reason(); why != StopReason::None) stop_here(why);
-    save(t.stop == StopReason::None);
-  }
-
-  // Forward passes for the start classes with pairs still open, the class settling the most
-  // open pairs (its row, and by transposition its column) first.
-  CensusOptions o = options;
-  o.on_path = false;
-  o.distinct = false;
-  o.counts = false;
-  o.control = &ctl;
-  o.checkpoint_dir.clear();  // the table's; each pass gets its own below
-  o.resume = false;
-  const bool compact_pass = b.width() == 64 && options.engine != CensusEngine::Wide;
-  const bool pass_checkpoints = ck && table.level_checkpoints && compact_pass;
-  const int planned = passes_for(m);
-  units = units_done + 1000 * static_cast<std::uint64_t>(planned);
-  in_passes = true;
-  while (t.stop == StopReason::None && !save_failed) {
-    const int best = busiest(m);
-    if (best < 0) break;
-    if (ck) {
-      std::error_code ec;
-      if (!pass_checkpoints) {
-        std::filesystem::remove_all(ck->pass_dir(best), ec);  // the pass starts over
-      } else {
-        o.checkpoint_dir = ck->pass_dir(best);
-        o.resume = ck->has_pass(best);
-        std::filesystem::create_directories(o.checkpoint_dir, ec);
-        if (ec) {
-          t.stopped = "checkpoint: cannot make " + o.checkpoint_dir + ": " + ec.message();
-          break;
-        }
-      }
-    }
-    // The pass's open goals, each with its pruning pagodas, when they are few: none when a goal
-    // has none (nothing could be dropped then). With many goals nearly every position can still
-    // reach one, and the tests cost more than they save (docs/census.md, "Pruned passes").
-    o.reach.clear();
-    if (table.pagodas && m.open_in_row(best) <= kPruningGoals) {
-      const HoleSet start = single_vacancy(b, best);
-      for (int h = 0; h < n; ++h) {
-        if (m.at(best, h) != Matrix::Open) continue;
-        HoleSet goal(n);
-        goal.set(h);
-        std::vector<Pagoda> pg = find_pruning_pagodas(b, start, goal);
-        if (pg.empty()) {
-          o.reach.clear();
-          break;
-        }
-        o.reach.push_back({goal, std::move(pg)});
-      }
-    }
-    // A row with one open goal h whose problem is its own complement (h is the vacancy's image
-    // under a symmetry that takes h back to it) needs only the half pass down to the middle.
-    int meet_goal = -1;
-    if (m.open_in_row(best) == 1 && compact_pass)
-      for (int h = 0; h < n; ++h)
-        if (m.at(best, h) == Matrix::Open &&
-            complementary(Problem{board, single_vacancy(b, best), Goal{Goal::Kind::Hole, h, {}}}))
-          meet_goal = h;
-    o.meet = meet_goal >= 0;
-    if (options.progress)
-      o.progress = [&, pass = t.passes + 1](const CensusProgress& pr) {
-        CensusProgress q = pr;
-        q.pass = pass;
-        q.passes = planned;
-        options.progress(q);
-      };
-    CensusResult r;
-    try {
-      r = census(Problem{board, single_vacancy(b, best),
-                         o.meet ? Goal{Goal::Kind::Hole, meet_goal, {}} : Goal{}},
-                 o);
-    } catch (const CensusError& e) {
-      t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + e.what();
-      break;
-    } catch (const InputError& e) {
-      t.stopped = std::string("no forward pass can run: ") + e.what();
-      break;
-    }
-    t.peak_bytes = std::max(t.peak_bytes, r.peak_bytes);
-    t.spill_peak_bytes = std::max(t.spill_peak_bytes, r.spill_peak_bytes);
-    if (r.stop == StopReason::Memory) {
-      t.stop = r.stop;
-      t.stopped = "the forward pass from " + b.hole_name(best) + " stopped: " + r.stop_note;
-      break;
-    }
-    if (r.stop != StopReason::None) {
-      stop_here(r.stop);
-      break;
-    }
-    ++t.passes;
-    t.half_passes += r.met;
-    units_done += 1000;
-    if (o.meet && r.meet_reaches_goal && r.meet_witness) {
-      std::vector<Jump> moves =
-          meet_solution(board, best, meet_goal, *r.meet_witness, ctl, table.search_seconds,
-                        o.threads, options.memory_limit);
-      if (!moves.empty()) t.certificates.push_back({best, meet_goal, true, std::move(moves), {}});
-    }
-    // The open pairs of the row (a pruned pass is exact for those alone).
-    for (int h = 0; h < n; ++h)
-      if (m.at(best, h) == Matrix::Open)
-        m.set(best, h,
-              r.solutions_by_hole[static_cast<std::size_t>(h)] > 0 ? Matrix::Yes : Matrix::No);
-    save(true);
-    if (std::error_code ec; pass_checkpoints && !save_failed)
-      std::filesystem::remove_all(o.checkpoint_dir, ec);
-  }
-
-  t.finals.assign(static_cast<std::size_t>(n), HoleSet(n));
-  t.open.assign(static_cast<std::size_t>(n), HoleSet(n));
-  for (int v = 0; v < n; ++v)
-    for (int h = 0; h < n; ++h) {
-      if (m.at(v, h) == Matrix::Yes) t.finals[static_cast<std::size_t>(v)].set(h);
-      if (m.at(v, h) == Matrix::Open) t.open[static_cast<std::size_t>(v)].set(h);
-    }
-  if (options.control && t.stop == StopReason::None && units > 0) {
-    ProgressReport pr;
-    pr.done = pr.total = units;
-    pr.phase = "done";
-    options.control->report(pr, true);
-  }
-  t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  return t;
+  return TableRun(board, options, table).run();
 }
 
 }  // namespace pegsol
