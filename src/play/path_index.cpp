@@ -28,18 +28,12 @@ namespace census_detail {
 std::size_t default_memory_limit();  // the census's own default (src/census/engine.cpp)
 }  // namespace census_detail
 
-namespace {
+// Named, not anonymous: PathIndex::Impl (external linkage) holds Counts (gcc's
+// -Wsubobject-linkage in unity builds).
+namespace path_index_detail {
 
 using u64 = std::uint64_t;
 using u32 = std::uint32_t;
-
-constexpr std::size_t kMaxSlots = 256;  // problems the cache remembers (built or failed)
-constexpr std::size_t kChunk = 2048;    // positions of one work item of the backward pass
-constexpr std::size_t kBatch = 32;      // positions whose children are looked up together
-// Share of a build's time the census takes (the rest is the backward pass): a progress estimate.
-constexpr double kCensusShare = 0.8;
-// A level's directory has about a bucket per two keys: a search reads a bucket and a line or two.
-constexpr int kDirSlack = 1;
 
 // Exact counts of one level: 64-bit words, and the high words apart when a count needs them.
 struct Counts {
@@ -65,6 +59,22 @@ struct Counts {
   }
   std::size_t bytes() const { return (lo.capacity() + hi.capacity()) * sizeof(u64); }
 };
+
+}  // namespace path_index_detail
+
+namespace {
+
+using path_index_detail::Counts;
+using path_index_detail::u32;
+using path_index_detail::u64;
+
+constexpr std::size_t kMaxSlots = 256;  // problems the cache remembers (built or failed)
+constexpr std::size_t kChunk = 2048;    // positions of one work item of the backward pass
+constexpr std::size_t kBatch = 32;      // positions whose children are looked up together
+// Share of a build's time the census takes (the rest is the backward pass): a progress estimate.
+constexpr double kCensusShare = 0.8;
+// A level's directory has about a bucket per two keys: a search reads a bucket and a line or two.
+constexpr int kDirSlack = 1;
 
 // The end-hole masks' numbers: an open-addressing table (the masks are few, and each position
 // of a level looks its mask up in turn).
