@@ -29,6 +29,7 @@
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
+#include "problem_options.hpp"
 #include "spill.hpp"
 
 namespace {
@@ -95,8 +96,7 @@ struct FewestArgs {
         "fewest",
         "The fewest moves over every single-vacancy-to-one-peg problem of a board, its start and "
         "end class pairs shared by the ranks");
-    cmd->add_option("--board,-b", board, "Catalogue board (english, triangle:5, ...) or @FILE");
-    cmd->add_option("--lattice", lattice, "square, square8 (diagonal jumps) or triangular");
+    cli::add_board_options(cmd, board, lattice);
     cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
         ->check(cli::seconds_check());
     cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
@@ -210,12 +210,7 @@ int run(int argc, char** argv, int rank, int size) {
   int threads = 0;
   std::uint64_t distinct_limit = CensusOptions{}.distinct_max_positions;
   auto* count = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
-  count->add_option("--board,-b", spec.board,
-                    "Catalogue board (english, triangle:5, ...) or @FILE");
-  count->add_option("--lattice", spec.lattice, "square, square8 (diagonal jumps) or triangular");
-  count->add_option("--start,-s", spec.start, "Vacant hole (d4, 1) or @FILE with a start position");
-  count->add_option("--end,-e", spec.end, "Hole of the last peg, or 'any'");
-  count->add_option("--goal,-g", spec.goal, "@FILE with a whole target position");
+  cli::add_problem_options(count, spec);
   count
       ->add_option("--memory-limit", memory_mb,
                    "Megabytes each rank may hold (default: the machine's memory minus a margin)")

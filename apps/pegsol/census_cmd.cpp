@@ -17,6 +17,8 @@
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/notation.hpp"
+#include "problem_options.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
 
@@ -46,44 +48,9 @@ void end_progress(const CensusOptions& o, double seconds) {
   if (o.progress && seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
 }
 
-// Grids side by side, as many as fit in `columns`.
-std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns) {
-  std::string out;
-  std::size_t w = 0;
-  for (const auto& g : grids)
-    for (const auto& l : g) w = std::max(w, l.size());
-  w += 3;
-  std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(columns) / w);
-  for (std::size_t i = 0; i < grids.size(); i += per_row) {
-    std::size_t end = std::min(grids.size(), i + per_row), rows = 0;
-    for (std::size_t j = i; j < end; ++j) rows = std::max(rows, grids[j].size());
-    for (std::size_t r = 0; r < rows; ++r) {
-      std::string line;
-      for (std::size_t j = i; j < end; ++j) {
-        std::string cell = r < grids[j].size() ? grids[j][r] : "";
-        if (j + 1 < end) cell.resize(w, ' ');
-        line += cell;
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
-    out += "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 CensusCommands::CensusCommands(CLI::App& app) {
-  auto problem = [&](CLI::App* cmd) {
-    cmd->add_option("--board,-b", args_.board,
-                    "Catalogue board (english, triangle:5, ...) or @FILE");
-    cmd->add_option("--lattice", args_.lattice, "square, square8 (diagonal jumps) or triangular");
-    cmd->add_option("--start,-s", args_.start,
-                    "Vacant hole (d4, 1) or @FILE with a start position");
-    cmd->add_option("--end,-e", args_.end, "Hole of the last peg, or 'any'");
-    cmd->add_option("--goal,-g", args_.goal, "@FILE with a whole target position");
-  };
   auto resources = [&](CLI::App* cmd) {
     cmd->add_option("--memory-limit", memory_mb_,
                     "Megabytes the census may hold (default: the machine's memory minus a margin)")
@@ -99,7 +66,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
     cmd->add_flag("--json", json_, "Print one JSON object");
   };
   count_ = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
-  problem(count_);
+  add_problem_options(count_, args_);
   resources(count_);
   auto checkpoints = [&](CLI::App* cmd, const std::string& when) {
     auto* checkpoint = cmd->add_option("--checkpoint", checkpoint_dir_,
@@ -126,8 +93,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->excludes(no_distinct);
 
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
-  table_->add_option("--board,-b", args_.board, "Catalogue board or @FILE");
-  table_->add_option("--lattice", args_.lattice, "Lattice override");
+  add_problem_options(table_, args_, ProblemParts::Board);
   table_
       ->add_option("--method", table_method_,
                    "auto (class proofs, transposition, a short search per open pair, then "
@@ -151,7 +117,7 @@ CensusCommands::CensusCommands(CLI::App& app) {
                    "table's state after each pass alone (a level's files take disk space)");
 
   solutions_ = app.add_subcommand("solutions", "Stream solutions, one per line, in notation");
-  problem(solutions_);
+  add_problem_options(solutions_, args_);
   solutions_->add_option("--limit", limit_, "Stop after this many (0: all)")
       ->check(whole_number_check(0, UINT64_MAX));
   solutions_->add_flag("--distinct", distinct_,

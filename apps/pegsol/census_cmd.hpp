@@ -14,10 +14,6 @@
 
 namespace pegsol::cli {
 
-// `pegsol bench --census`: census runs on fixed problems (English central game included), median
-// seconds of `repeats` runs, peak table memory, and a signature line (positions counted).
-int run_census_bench(int repeats, int threads, bool json);
-
 // Registers `count`, `table` and `solutions` on the app; after parsing, run() executes the one
 // the user chose under `control` (with the command's --time-limit and --memory-limit added) and
 // returns its exit status (nullopt when none of them was chosen).

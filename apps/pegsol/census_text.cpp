@@ -10,25 +10,6 @@
 
 namespace pegsol::cli {
 
-std::string grouped(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i > 0 && (s.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(s[i]);
-  }
-  return out;
-}
-std::string grouped(Count c) {
-  return grouped(count_text(c));
-}
-std::string grouped(std::uint64_t c) {
-  return grouped(std::to_string(c));
-}
-
-std::string mib(std::size_t b) {
-  return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1 << 20));
-}
-
 std::string census_text(const Problem& p, const CensusResult& r, int columns) {
   const Board& b = *p.board;
   std::string out = fmt::format(

@@ -8,15 +8,9 @@
 
 #include "pegsol/census.hpp"
 #include "pegsol/problem.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
-
-// "40861647040079968" -> "40,861,647,040,079,968"
-std::string grouped(const std::string& s);
-std::string grouped(Count c);
-std::string grouped(std::uint64_t c);
-// Bytes as "12.3 MiB".
-std::string mib(std::size_t b);
 
 // The census of p as `pegsol count` prints it: the level table, the funnel chart `columns`
 // wide, the solution and game counts, the random player's chances and the run's figures.

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Shared pieces of the pegsol command: human-readable output, bench. Problems, names and JSON
-// come from the library's front-end layer (pegsol/spec.hpp, pegsol/json.hpp).
+// Shared pieces of the pegsol command: exit statuses, option checks, errors, human-readable
+// output. Problems, names and JSON come from the library's front-end layer (pegsol/spec.hpp,
+// pegsol/json.hpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -73,6 +75,10 @@ void note_write_error(int err);
 std::string format_solution(const Problem& p, const SolveResult& r, bool colour, int columns,
                             bool draw);
 
+// `pegsol solve --svg FILE`: writes the picture of `moves` from p.start (pegsol/svg.hpp): the
+// start, then the position after each move. Throws InputError when the file cannot be written.
+void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves);
+
 // True when stdout is a terminal and NO_COLOR is unset.
 bool want_colour();
 int terminal_columns();
@@ -81,18 +87,5 @@ int terminal_columns();
 int print_boards(bool json);
 // `pegsol show`: a board drawn with its hole names.
 int print_show(const ProblemSpec& a, bool json);
-
-// `pegsol bench`: fixed problems, nodes and times, a signature line. Returns the exit status.
-int run_bench(int repeats, bool json);
-// `pegsol bench --play`: along `games` random games (fixed seeds) of fixed problems, the whole
-// analysis after each move (look-ups built first where they can be), `think` seconds each:
-// look-up build time, p50/p95/max per move, share of unknown verdicts (play_bench.cpp). `only`:
-// the rows whose name holds it. `unknown_out` (when not empty): a file that gets one line per
-// verdict left unknown (the board, the position as a 0/1 string, the goal, which verdict).
-int run_play_bench(int games, double think, const std::string& only, const std::string& unknown_out,
-                   const Control& control);
-// `pegsol bench --beam`: the beam searches on fixed large-board problems with fixed seeds;
-// pairs, positions, times and a signature line (total positions).
-int run_beam_bench(int repeats, bool json);
 
 }  // namespace pegsol::cli

@@ -5,14 +5,14 @@
 
 #include <fmt/format.h>
 
-#include "census_cmd.hpp"
 #include "cli.hpp"
 #include "fewest_text.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/spec.hpp"
-#include "play_cmd.hpp"
+#include "problem_options.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
 
@@ -129,8 +129,7 @@ void LongRunFlags::apply(FewestOptions& o) const {
 FewestCommand::FewestCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
       "fewest", "The fewest moves over every single-vacancy-to-one-peg problem of a board");
-  cmd_->add_option("--board,-b", board_, "Catalogue board (english, triangle:5, ...) or @FILE");
-  cmd_->add_option("--lattice", lattice_, "square, square8 (diagonal jumps) or triangular");
+  add_board_options(cmd_, board_, lattice_);
   cmd_->add_option("--time-limit", time_limit_, "Stop after this many seconds (0: none)")
       ->check(seconds_check());
   cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
@@ -216,10 +215,9 @@ int table_fewest(const BoardPtr& board, const Control& control, const FewestFlag
       "{}: fewest moves from each single vacancy (*) to one peg on each hole ('-' "
       "impossible{})\n\n",
       b.name(), t.complete ? "" : ", '?' not settled");
-  std::vector<std::string> blocks;
-  std::size_t width = 0;
+  std::vector<std::vector<std::string>> grids;
   for (int s = 0; s < b.size(); ++s) {
-    std::string block = b.hole_name(s) + "\n";
+    std::vector<std::string> grid{b.hole_name(s)};
     for (auto& l : b.render(
              [&](int h) {
                int m = t.at(s, h);
@@ -231,38 +229,10 @@ int table_fewest(const BoardPtr& board, const Control& control, const FewestFlag
                return fmt::format("{:>3}", cell);
              },
              3))
-      block += l + "\n";
-    for (std::size_t i = 0, j = 0; j != std::string::npos; i = j + 1) {
-      j = block.find('\n', i);
-      width = std::max(width, (j == std::string::npos ? block.size() : j) - i);
-    }
-    blocks.push_back(block);
+      grid.push_back(std::move(l));
+    grids.push_back(std::move(grid));
   }
-  // Grids side by side, as many as fit.
-  std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(columns) / (width + 3));
-  for (std::size_t i = 0; i < blocks.size(); i += per_row) {
-    std::vector<std::vector<std::string>> cols;
-    std::size_t rows = 0;
-    for (std::size_t k = i; k < std::min(blocks.size(), i + per_row); ++k) {
-      std::vector<std::string> lines;
-      std::size_t a = 0;
-      for (std::size_t e; (e = blocks[k].find('\n', a)) != std::string::npos; a = e + 1)
-        lines.push_back(blocks[k].substr(a, e - a));
-      rows = std::max(rows, lines.size());
-      cols.push_back(std::move(lines));
-    }
-    for (std::size_t r = 0; r < rows; ++r) {
-      std::string line;
-      for (std::size_t c = 0; c < cols.size(); ++c) {
-        std::string cell = r < cols[c].size() ? cols[c][r] : "";
-        if (c + 1 < cols.size()) cell.resize(width + 3, ' ');
-        line += cell;
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      fmt::print("{}\n", line);
-    }
-    fmt::print("\n");
-  }
+  fmt::print("{}", side_by_side(grids, columns));
   if (t.fewest >= 0)
     fmt::print("board minimum: {} moves, proven (every pair settled), e.g. {} -> {}\n", t.fewest,
                b.hole_name(t.start), b.hole_name(t.end));

@@ -11,23 +11,17 @@
 #include "pegsol/board.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/play.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
 
 // "1. d2-d4  2. f3-d3-d5 ...", wrapped at `columns`.
 inline std::string numbered_moves(const Board& b, const FewestResult& r, int columns) {
-  std::string out, line;
-  std::vector<Move> chains = r.chains();
-  for (std::size_t i = 0; i < chains.size(); ++i) {
-    std::string m = fmt::format("{}. {}", i + 1, move_chain_text(b, chains[i]));
-    if (!line.empty() && static_cast<int>(line.size() + 2 + m.size()) > columns) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : "  ") + m;
-  }
-  if (!line.empty()) out += line + "\n";
-  return out;
+  std::vector<std::string> numbered;
+  const std::vector<Move> chains = r.chains();
+  for (std::size_t i = 0; i < chains.size(); ++i)
+    numbered.push_back(fmt::format("{}. {}", i + 1, move_chain_text(b, chains[i])));
+  return wrapped(numbered, columns, 2);
 }
 
 // The answer in one line: the fewest moves proven, impossible, or the bounds a stop left.

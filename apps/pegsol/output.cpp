@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -20,20 +21,12 @@
 #include "pegsol/catalogue.hpp"
 #include "pegsol/json.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/svg.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
 
 namespace {
-
-// 1000000 -> "1,000,000"
-std::string with_commas(std::uint64_t v) {
-  std::string d = std::to_string(v), out;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (i > 0 && (d.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(d[i]);
-  }
-  return out;
-}
 
 // The whole of s as a double; nullopt when anything is left over. `tiny` is set when s is a
 // number other than zero too small for a double (1e-999), which strtod reads as zero.
@@ -96,11 +89,11 @@ CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi) {
         const char* end = s.data() + s.size();
         auto [ptr, ec] = std::from_chars(s.data(), end, v);
         if (s.empty() || ec != std::errc() || ptr != end || v < lo || v > hi)
-          return "expected a whole number from " + with_commas(lo) + " to " + with_commas(hi) +
-                 ", got '" + s + "'";
+          return "expected a whole number from " + grouped(lo) + " to " + grouped(hi) + ", got '" +
+                 s + "'";
         return "";
       },
-      "INT in [" + with_commas(lo) + " - " + with_commas(hi) + "]", "whole number");
+      "INT in [" + grouped(lo) + " - " + grouped(hi) + "]", "whole number");
 }
 
 std::uint64_t max_threads() {
@@ -275,16 +268,10 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
   out += fmt::format("solved in {} moves ({} positions searched, {:.3f} ms)\n", r.moves.size(),
                      r.nodes, r.seconds * 1e3);
   if (r.beam) out += beam_line(*r.beam, r);
-  std::string line;
-  for (std::size_t i = 0; i < r.moves.size(); ++i) {
-    std::string m = fmt::format("{}.{}", i + 1, move_text(b, r.moves[i]));
-    if (!line.empty() && static_cast<int>(line.size() + 1 + m.size()) > columns) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + m;
-  }
-  if (!line.empty()) out += line + "\n";
+  std::vector<std::string> numbered;
+  for (std::size_t i = 0; i < r.moves.size(); ++i)
+    numbered.push_back(fmt::format("{}.{}", i + 1, move_text(b, r.moves[i])));
+  out += wrapped(numbered, columns);
   if (!draw) return out;
   // Positions side by side: the start, then the position after each move. The landing peg is
   // highlighted; holes emptied by the move are marked.
@@ -355,6 +342,12 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
     i = k;
   }
   return out;
+}
+
+void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves) {
+  const std::string svg = solution_svg(*p.board, p.start, moves);
+  std::ofstream f(path);
+  if (!(f << svg) || !(f.close(), f)) throw InputError("--svg: cannot write " + path);
 }
 
 int print_boards(bool json) {

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "bench.hpp"
 #include "cli.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"

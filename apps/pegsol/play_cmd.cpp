@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
-#include "census_cmd.hpp"
 #include "cli.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
+#include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/json.hpp"
@@ -25,6 +25,8 @@
 #include "pegsol/play.hpp"
 #include "pegsol/presets.hpp"
 #include "pegsol/svg.hpp"
+#include "problem_options.hpp"
+#include "text.hpp"
 
 namespace pegsol::cli {
 
@@ -59,17 +61,6 @@ std::string goal_words(const Board& b, const Goal& g) {
       return "the goal position (" + std::to_string(g.position.count()) + " pegs)";
   }
   return "";
-}
-
-// Thousands separated by commas.
-std::string grouped(const std::string& digits) {
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 std::string lower(std::string s) {
@@ -490,77 +481,11 @@ class Session {
 
 }  // namespace
 
-void write_solution_svg(const std::string& path, const Problem& p, const std::vector<Jump>& moves) {
-  const std::string svg = solution_svg(*p.board, p.start, moves);
-  std::ofstream f(path);
-  if (!(f << svg) || !(f.close(), f)) throw InputError("--svg: cannot write " + path);
-}
-
-std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves) {
-  std::vector<Move> kept;
-  std::string text = moves;
-  std::replace(text.begin(), text.end(), ',', ' ');
-  std::istringstream in(text);
-  for (std::string word; in >> word;) {
-    // "12.d2-d4", as solve prints moves: the number goes.
-    const std::size_t dot = word.find('.');
-    if (dot != std::string::npos &&
-        std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(dot),
-                    [](unsigned char c) { return std::isdigit(c); }))
-      word.erase(0, dot + 1);
-    try {
-      kept.push_back(parse_move_chain(b, word));
-    } catch (const InputError& e) {
-      throw InputError("--moves: move " + std::to_string(kept.size() + 1) + ": " + e.what());
-    }
-  }
-  return kept;
-}
-
-int run_finish(const Problem& p, const std::string& moves, const SolveOptions& options, bool json,
-               bool draw, const std::string& svg_path) {
-  const std::vector<Move> kept = parse_kept_moves(*p.board, moves);
-  FinishResult f;
-  try {
-    f = finish_game(p, kept, options);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--moves: ") + e.what());
-  }
-  if (!svg_path.empty()) write_solution_svg(svg_path, p, f.result.moves);
-  if (json) {
-    fmt::print("{}\n", dump_json(finish_json(p, f)));
-  } else {
-    const Board& b = *p.board;
-    std::string line;
-    for (const Move& m : kept) line += " " + move_chain_text(b, m);
-    fmt::print("kept your {} move{} ({} jump{}):{}\n", kept.size(), kept.size() == 1 ? "" : "s",
-               f.kept_jumps, f.kept_jumps == 1 ? "" : "s", line);
-    if (f.result.status == Status::Solved) {
-      line.clear();
-      for (const Move& m : group_moves(
-               std::vector<Jump>(f.result.moves.begin() + static_cast<std::ptrdiff_t>(f.kept_jumps),
-                                 f.result.moves.end())))
-        line += " " + move_chain_text(b, m);
-      fmt::print("found the rest ({} jumps):{}\n", f.result.moves.size() - f.kept_jumps,
-                 line.empty() ? " none needed" : line);
-    } else {
-      fmt::print("from the position after them: ");
-    }
-    fmt::print("{}", format_solution(p, f.result, want_colour(), terminal_columns(), draw));
-  }
-  return exit_status(f.result.status);
-}
-
 PlayCommand::PlayCommand(CLI::App& app) {
   cmd_ =
       app.add_subcommand("play", "Play in the terminal: moves, undo, hints, where it went wrong");
   cmd_->add_option("game", game_file_, "@FILE: a saved game to go on with (docs/game-format.md)");
-  cmd_->add_option("--board,-b", args_.board,
-                   "Catalogue board (english, triangle:5, ...) or @FILE");
-  cmd_->add_option("--lattice", args_.lattice, "square, square8 (diagonal jumps) or triangular");
-  cmd_->add_option("--start,-s", args_.start, "Vacant hole (d4, 1), a 0/1 string, or @FILE");
-  cmd_->add_option("--end,-e", args_.end, "Hole of the last peg, or 'any'");
-  cmd_->add_option("--goal,-g", args_.goal, "@FILE with a whole target position");
+  add_problem_options(cmd_, args_);
   cmd_->add_option("--preset", preset_,
                    "A preset problem by name (`pegsol presets`); excludes --board, --start, "
                    "--end and --goal");

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "census_cmd.hpp"
 #include "cli.hpp"
 
 #ifdef PEGSOL_HAVE_SERVER
