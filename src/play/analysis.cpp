@@ -22,9 +22,9 @@
 
 namespace pegsol {
 
-namespace {
-
-using Pos = Bits<64>;
+// Named, not anonymous: Analyzer::Impl (external linkage) holds Entry in its memo (gcc's
+// -Wsubobject-linkage in unity builds).
+namespace analysis_detail {
 
 // What the count knows of one position: jump sequences to the goal and to one peg anywhere, and
 // the layout bits a single last peg can end on.
@@ -33,6 +33,13 @@ struct Entry {
   Count one = 0;
   std::uint64_t ends = 0;
 };
+
+}  // namespace analysis_detail
+
+namespace {
+
+using analysis_detail::Entry;
+using Pos = Bits<64>;
 
 // The count gave up: its memo would pass the options' bound.
 struct TooMany {};
