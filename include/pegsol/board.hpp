@@ -3,14 +3,13 @@
 /// Board: an immutable board geometry, built once and borrowed by everything else.
 ///
 /// A board is a set of holes on a lattice. Holes are numbered 0..n-1 in reading order (top to
-/// bottom, left to right). Each hole also has a bit in the board's layout: the bit index used by
-/// the fixed-width searches. The layout is chosen so that jumps fall into few "shift classes" (all
-/// jumps whose over- and to-holes sit at the same bit offsets from the from-hole), which lets move
-/// generation handle a whole class with a handful of word operations.
+/// bottom, left to right). The searches keep positions as fixed-width bitsets in a bit layout of
+/// their own, chosen when the board is built; only its width shows (Board::width()).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,12 +52,10 @@ struct PEGSOL_API Jump {
 };
 
 /// @cond internal
-// A group of jumps that share bit offsets in the layout: over = from + mid, to = from + to. The
-// engines' layout, not part of the API: it may change in any release.
-struct PEGSOL_API ShiftClass {
-  int mid = 0, to = 0;
-  std::vector<int> jumps;  // jump indices, ascending from-bit
-};
+namespace layout_detail {
+class Layout;  // the engines' bit layout (src/core/layout.hpp), not part of the API
+struct Access;
+}  // namespace layout_detail
 /// @endcond
 
 /// An immutable board: its holes (numbered 0..size()-1 in reading order) with their lattice
@@ -106,19 +103,6 @@ class PEGSOL_API Board {
   /// results' `width`, the JSON's "bit_width").
   int width() const { return width_; }
 
-  /// @cond internal
-  // The engines' bit layout, not part of the API (it may change in any release): the bit of each
-  // hole (a CensusResult::paths entry holds hole h at bit(h)), the bits spanned, the hole at a bit
-  // (-1 outside the board; InputError, field "bit", unless 0 <= b < width()), the shift classes.
-  int bit(int hole) const { return bits_[checked(hole)]; }
-  int span() const { return span_; }
-  int hole_at_bit(int b) const {
-    if (b < 0 || static_cast<std::size_t>(b) >= bit_hole_.size()) out_of_range(b, "bit");
-    return bit_hole_[static_cast<std::size_t>(b)];
-  }
-  const std::vector<ShiftClass>& shift_classes() const { return classes_; }
-  /// @endcond
-
   /// Position-class invariants: each set S here meets every jump in an even number of holes, so the
   /// parity of the pegs on S never changes. Together they span all such sets (computed over GF(2)).
   const std::vector<HoleSet>& class_invariants() const { return invariants_; }
@@ -135,14 +119,13 @@ class PEGSOL_API Board {
 
  private:
   std::size_t checked(int hole) const {
-    if (hole < 0 || hole >= size()) out_of_range(hole, "hole");
+    if (hole < 0 || hole >= size()) out_of_range(hole);
     return static_cast<std::size_t>(hole);
   }
-  [[noreturn]] void out_of_range(int hole, const char* what) const;
+  [[noreturn]] void out_of_range(int hole) const;
   void build_names();
   void build_jumps();
   void build_symmetries();
-  void build_layout();
   void build_invariants();
   void build_peg_types();
 
@@ -156,9 +139,11 @@ class PEGSOL_API Board {
   std::vector<Coord> directions_;
   std::vector<Jump> jumps_;
   std::vector<std::vector<int>> symmetries_;
-  std::vector<int> bits_, bit_hole_;
-  int span_ = 0, width_ = 0;
-  std::vector<ShiftClass> classes_;
+  int width_ = 0;
+  /// @cond internal
+  friend struct layout_detail::Access;
+  std::shared_ptr<const layout_detail::Layout> layout_;  // shared by copies: immutable
+  /// @endcond
   std::vector<HoleSet> invariants_;
   std::vector<int> peg_types_;
   int peg_type_count_ = 0;

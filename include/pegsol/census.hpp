@@ -168,9 +168,10 @@ struct PEGSOL_API CensusResult {
   std::string stop_field;
   std::size_t stop_limit = 0;  ///< For a memory stop at memory_limit: the limit in bytes (else 0).
   /// With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
-  /// (paths_kept): paths[k] holds level k's positions on solution paths as layout bits, one per
-  /// orbit, each the least of its images under `symmetries` read as 64-bit integers (hole h at
-  /// bit Board::bit(h)), sorted.
+  /// (paths_kept): paths[k] holds level k's positions on solution paths, one per orbit, each the
+  /// least of its images under `symmetries` read as 64-bit integers, sorted. The bits are the
+  /// engines' own layout, not the holes' numbers (it may change in any release): PathIndex reads
+  /// them.
   bool paths_kept = false;
   std::vector<int> symmetries;  ///< the census group: indices into Board::symmetries(), 0 first
   std::vector<std::vector<std::uint64_t>> paths;  ///< per level, as said above

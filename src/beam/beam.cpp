@@ -16,6 +16,7 @@
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
+#include "../core/layout.hpp"
 #include "../core/pool.hpp"
 #include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
@@ -95,7 +96,7 @@ SweepPlan<W> plan_sweep(const Geometry<W>& g, const Problem& p, const Bits<W>& s
     for (const Bits<W>& m : g.type_masks())
       if ((sgoal.exact & m).any()) sgoal.need.push_back({m, (sgoal.exact & m).count()});
     for (int h = 0; h < board.size(); ++h)
-      if (sgoal.exact.test(board.bit(h))) goal_holes.push_back(h);
+      if (sgoal.exact.test(layout(board).bit(h))) goal_holes.push_back(h);
   }
   plan.tables.emplace(g, SweepWeights{}, goal_holes);
   return plan;

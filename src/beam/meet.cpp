@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/layout.hpp"
 #include "../core/probe.hpp"
 #include "digest_set.hpp"
 #include "survivors.hpp"
@@ -40,8 +41,9 @@ class Meet {
   Meet(const Geometry<W>& g, const Pos& start, const Pos& goal, bool report, std::size_t capacity,
        std::uint64_t seed, const AttemptControl& ctl)
       : g_(g), report_(report), capacity_(capacity), seed_(seed), ctl_(ctl) {
-    const Board& b = g.board();
-    for (const Jump& j : b.jumps()) jbits_.push_back({b.bit(j.from), b.bit(j.over), b.bit(j.to)});
+    const auto& lay = layout(g.board());
+    for (const Jump& j : g.board().jumps())
+      jbits_.push_back({lay.bit(j.from), lay.bit(j.over), lay.bit(j.to)});
     a_.level.push_back(start);
     b_.level.push_back(g.complement(goal));
     total_ = start.count() - goal.count();

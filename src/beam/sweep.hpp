@@ -17,6 +17,7 @@
 #include "../core/bits.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
+#include "../core/layout.hpp"
 #include "attempt.hpp"
 #include "pegsol/board.hpp"
 #include "survivors.hpp"
@@ -51,16 +52,17 @@ struct SweepTables {
   SweepTables(const Geometry<W>& g, const SweepWeights& weights, const std::vector<int>& goal_holes)
       : w(weights) {
     const Board& b = g.board();
+    const auto& lay = layout(b);
     nbr.assign(W, {-1, -1, -1, -1, -1, -1, -1, -1});
     peg_cost.assign(W, 0);
     for (int h = 0; h < b.size(); ++h) {
-      const int bit = b.bit(h);
+      const int bit = lay.bit(h);
       int n = 0, off = 0;
       for (const Coord& d : b.directions()) {
         auto o = b.at({b.coord(h).r + d.r, b.coord(h).c + d.c});
         if (o)
           nbr[static_cast<std::size_t>(bit)][static_cast<std::size_t>(n++)] =
-              static_cast<std::int16_t>(b.bit(*o));
+              static_cast<std::int16_t>(lay.bit(*o));
         else
           ++off;
       }
@@ -75,7 +77,7 @@ struct SweepTables {
     std::vector<std::uint64_t> z(W);
     for (int i = 0; i < W; ++i) z[static_cast<std::size_t>(i)] = splitmix64(0x5EED0000ull + i);
     for (const Jump& j : b.jumps()) {
-      std::array<int, 3> t = {b.bit(j.from), b.bit(j.over), b.bit(j.to)};
+      std::array<int, 3> t = {lay.bit(j.from), lay.bit(j.over), lay.bit(j.to)};
       jbits.push_back(t);
       zjump.push_back(z[static_cast<std::size_t>(t[0])] ^ z[static_cast<std::size_t>(t[1])] ^
                       z[static_cast<std::size_t>(t[2])]);

@@ -68,7 +68,8 @@ class Engine : public Context<64> {
   // twist: the board symmetry of the complement trick (complement_twist), or -1.
   Engine(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms, int twist)
       : Context<64>(p, o, std::move(syms)), kern_(std::move(kernel)) {
-    for (int h = 0; h < n_; ++h) layout_to_key_[static_cast<std::size_t>(b_.bit(h))] = kern_.bit(h);
+    for (int h = 0; h < n_; ++h)
+      layout_to_key_[static_cast<std::size_t>(layout(b_).bit(h))] = kern_.bit(h);
     start_ = to_key(start_pos_);
     goal_ = to_key(goal_pos_);
     complementary_ = twist >= 0;

@@ -353,7 +353,7 @@ template <class Kernel, bool kVec>
 inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
   std::array<int, 64> key_to_layout{};
   for (int h = 0; h < n_; ++h)
-    key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = b_.bit(h);
+    key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = layout(b_).bit(h);
   r.symmetries = syms_;
   r.paths.assign(paths_.size(), {});
   for (std::size_t k = 0; k < paths_.size(); ++k) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/layout.hpp"
 #include "../core/pool.hpp"
 #include "engine.hpp"
 #include "paths.hpp"
@@ -46,7 +47,7 @@ class Context {
         start_pos_(g_.to_bits(p.start)) {
     // The goal as a position: the goal position, the goal hole's peg, or none (a goal anywhere).
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
-    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(layout(b_).bit(p.goal.hole));
     progress_.start();
   }
 
@@ -110,7 +111,7 @@ class Context {
         break;
       case Goal::Kind::Position:
         if (goal_pegs_ == 1) {
-          const auto h = static_cast<std::size_t>(b_.hole_at_bit(goal_pos_.lowest()));
+          const auto h = static_cast<std::size_t>(layout(b_).hole_at_bit(goal_pos_.lowest()));
           r.solutions = r.solutions_by_hole[h];
           r.p_goal = r.p_by_hole[h];
         }

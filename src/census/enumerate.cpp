@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/layout.hpp"
 #include "../core/probe.hpp"
 #include "../core/widths.hpp"
 #include "engine.hpp"
@@ -71,7 +72,7 @@ class Enumerator {
     legal_.resize(static_cast<std::size_t>(b_.size()) + 1);
     goal_pegs_ = goal_pegs(p);
     if (p.goal.kind == Goal::Kind::Position) goal_pos_ = g_.to_bits(p.goal.position);
-    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(b_.bit(p.goal.hole));
+    if (p.goal.kind == Goal::Kind::Hole) goal_pos_ = Pos::single(layout(b_).bit(p.goal.hole));
   }
 
   EnumerateResult run() {

@@ -11,6 +11,7 @@
 #include <exception>
 #include <mutex>
 
+#include "../core/layout.hpp"
 #include "../core/widths.hpp"
 #include "context.hpp"
 #include "engine.hpp"
@@ -38,7 +39,8 @@ class Engine : public Context<W> {
   Engine(const Problem& p, const CensusOptions& o, std::vector<int> syms)
       : Base(p, o, std::move(syms)) {
     sym_jump_ = this->jump_images();
-    reach_ = ReachFilter<Pos>(b_, syms_, o.reach, [&](int h) { return Pos::single(b_.bit(h)); });
+    reach_ =
+        ReachFilter<Pos>(b_, syms_, o.reach, [&](int h) { return Pos::single(layout(b_).bit(h)); });
   }
 
   CensusResult run() {
@@ -115,7 +117,7 @@ class Engine : public Context<W> {
       for (const E& x : sh.vec()) {
         int orb = orbit_size(x.key);
         for (int s : syms_) {
-          int h = b_.hole_at_bit(g_.apply(s, x.key).lowest());
+          int h = layout(b_).hole_at_bit(g_.apply(s, x.key).lowest());
           r.solutions_by_hole[static_cast<std::size_t>(h)] = x.count() / static_cast<Count>(orb);
           r.p_by_hole[static_cast<std::size_t>(h)] = x.prob / orb;
         }

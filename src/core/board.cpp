@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "bits.hpp"
+#include "layout.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol {
@@ -78,12 +79,6 @@ std::string column_letters(int j) {
   return {s.rbegin(), s.rend()};
 }
 
-int width_for(int span) {
-  for (int w : kWidths)
-    if (span <= w) return w;
-  return 0;
-}
-
 }  // namespace
 
 Board::Board(std::string name, Lattice lattice, std::vector<Coord> cells)
@@ -124,16 +119,15 @@ Board::Board(std::string name, Lattice lattice, std::vector<Coord> cells)
   build_names();
   build_jumps();
   build_symmetries();
-  build_layout();
+  layout_ = std::make_shared<const layout_detail::Layout>(*this);
+  width_ = layout_->width();
   build_invariants();
   build_peg_types();
 }
 
-void Board::out_of_range(int hole, const char* what) const {
-  const bool bit = std::string_view(what) == "bit";
-  const int last = bit ? static_cast<int>(bit_hole_.size()) - 1 : size() - 1;
-  throw InputError(what, std::string(what) + " " + std::to_string(hole) + " is not on board " +
-                             name_ + " (0 to " + std::to_string(last) + ")");
+void Board::out_of_range(int hole) const {
+  throw InputError("hole", "hole " + std::to_string(hole) + " is not on board " + name_ +
+                               " (0 to " + std::to_string(size() - 1) + ")");
 }
 
 bool Board::same_shape(const Board& o) const {
@@ -203,83 +197,6 @@ void Board::build_symmetries() {
     }
     if (ok && std::find(symmetries_.begin(), symmetries_.end(), perm) == symmetries_.end())
       symmetries_.push_back(std::move(perm));
-  }
-}
-
-// Layout search. Candidates: the compact layout (bit = reading-order index) and every injective
-// linear map bit = a*r + b*c (shifted to start at 0). A linear map puts each direction in one shift
-// class; the compact layout needs the fewest bits. Preference: smallest bitset width, then fewest
-// shift classes, then smallest span. Example: the Diamond 41 packs into 41 bits with 5r + 4c.
-void Board::build_layout() {
-  const int n = size();
-  auto count_classes = [&](const std::vector<int>& bits) {
-    std::map<std::pair<int, int>, int> seen;
-    for (const Jump& j : jumps_) {
-      int f = bits[static_cast<std::size_t>(j.from)];
-      seen[{bits[static_cast<std::size_t>(j.over)] - f, bits[static_cast<std::size_t>(j.to)] - f}] =
-          1;
-    }
-    return static_cast<int>(seen.size());
-  };
-  std::vector<int> best(static_cast<std::size_t>(n));
-  std::iota(best.begin(), best.end(), 0);
-  int best_span = n, best_width = width_for(n), best_classes = count_classes(best);
-  if (best_width == 0)
-    throw InputError("cells", "a board of " + std::to_string(n) + " holes; at most " +
-                                  std::to_string(kMaxWidth) + " are supported");
-  const int limit = std::min(2 * std::max(max_.r - min_.r, max_.c - min_.c) + 3, 80);
-  std::vector<int> cand(static_cast<std::size_t>(n));
-  std::vector<char> used;
-  for (int b = 0; b <= limit; ++b) {
-    for (int a = -limit; a <= limit; ++a) {
-      if (b == 0 && a <= 0) continue;
-      int lo = 1 << 30, hi = -(1 << 30);
-      for (const Coord& p : cells_) {
-        int v = a * p.r + b * p.c;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-      int span = hi - lo + 1;
-      int width = width_for(span);
-      if (width == 0 || width > best_width) continue;
-      used.assign(static_cast<std::size_t>(span), 0);
-      bool injective = true;
-      for (int h = 0; h < n && injective; ++h) {
-        const Coord& p = cells_[static_cast<std::size_t>(h)];
-        int v = a * p.r + b * p.c - lo;
-        if (used[static_cast<std::size_t>(v)]) injective = false;
-        used[static_cast<std::size_t>(v)] = 1;
-        cand[static_cast<std::size_t>(h)] = v;
-      }
-      if (!injective) continue;
-      int classes = count_classes(cand);
-      if (std::tie(width, classes, span) < std::tie(best_width, best_classes, best_span)) {
-        best = cand;
-        best_width = width;
-        best_classes = classes;
-        best_span = span;
-      }
-    }
-  }
-  bits_ = best;
-  span_ = best_span;
-  width_ = best_width;
-  bit_hole_.assign(static_cast<std::size_t>(width_), -1);
-  for (int h = 0; h < n; ++h)
-    bit_hole_[static_cast<std::size_t>(bits_[static_cast<std::size_t>(h)])] = h;
-
-  std::map<std::pair<int, int>, std::size_t> index;
-  std::vector<std::size_t> order(jumps_.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return bit(jumps_[x].from) < bit(jumps_[y].from);
-  });
-  for (std::size_t j : order) {
-    const Jump& jp = jumps_[j];
-    std::pair<int, int> key{bit(jp.over) - bit(jp.from), bit(jp.to) - bit(jp.from)};
-    auto [it, fresh] = index.try_emplace(key, classes_.size());
-    if (fresh) classes_.push_back({key.first, key.second, {}});
-    classes_[it->second].jumps.push_back(static_cast<int>(j));
   }
 }
 

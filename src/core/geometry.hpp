@@ -7,7 +7,7 @@
 //   from_mask & P & (P >> mid) & (E >> to),  E = holes & ~P
 //
 // (">> s" meaning "bit i takes bit i+s", for either sign of s): three shifts and three ANDs for
-// every jump of the class at once. A linear layout (board.hpp) gives one class per direction.
+// every jump of the class at once. A linear layout (layout.hpp) gives one class per direction.
 #pragma once
 
 #include <bit>
@@ -16,6 +16,7 @@
 
 #include "bits.hpp"
 #include "byte_images.hpp"
+#include "layout.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/holeset.hpp"
 
@@ -32,15 +33,16 @@ class Geometry {
     std::vector<std::uint16_t> jump;  // jump index by from-bit (only meaningful on `from`)
   };
 
-  explicit Geometry(const Board& board) : board_(&board) {
-    for (int h = 0; h < board.size(); ++h) holes_.set(board.bit(h));
-    for (const ShiftClass& sc : board.shift_classes()) {
+  explicit Geometry(const Board& board) : board_(&board), layout_(&layout(board)) {
+    const auto& lay = *layout_;
+    for (int h = 0; h < board.size(); ++h) holes_.set(lay.bit(h));
+    for (const auto& sc : lay.shift_classes()) {
       Class c;
       c.mid = sc.mid;
       c.to = sc.to;
       c.jump.assign(W, 0);
       for (int j : sc.jumps) {
-        int f = board.bit(board.jumps()[static_cast<std::size_t>(j)].from);
+        int f = lay.bit(board.jumps()[static_cast<std::size_t>(j)].from);
         c.from.set(f);
         c.jump[static_cast<std::size_t>(f)] = static_cast<std::uint16_t>(j);
       }
@@ -48,15 +50,15 @@ class Geometry {
     }
     for (const Jump& j : board.jumps()) {
       Pos m;
-      m.set(board.bit(j.from));
-      m.set(board.bit(j.over));
-      m.set(board.bit(j.to));
+      m.set(lay.bit(j.from));
+      m.set(lay.bit(j.over));
+      m.set(lay.bit(j.to));
       jump_mask_.push_back(m);
     }
     for (int t = 0; t < board.peg_type_count(); ++t) {
       Pos m;
       for (int h = 0; h < board.size(); ++h)
-        if (board.peg_type(h) == t) m.set(board.bit(h));
+        if (board.peg_type(h) == t) m.set(lay.bit(h));
       type_mask_.push_back(m);
     }
     build_symmetries();
@@ -92,12 +94,12 @@ class Geometry {
   Pos to_bits(const HoleSet& s) const {
     Pos p;
     for (int h = 0; h < board_->size(); ++h)
-      if (s.test(h)) p.set(board_->bit(h));
+      if (s.test(h)) p.set(layout_->bit(h));
     return p;
   }
   HoleSet to_holes(const Pos& p) const {
     HoleSet s(board_->size());
-    for_each_bit(p, [&](int b) { s.set(board_->hole_at_bit(b)); });
+    for_each_bit(p, [&](int b) { s.set(layout_->hole_at_bit(b)); });
     return s;
   }
   Pos complement(const Pos& p) const { return andnot(holes_, p); }
@@ -142,7 +144,8 @@ class Geometry {
     for (const auto& hp : b.symmetries()) {
       std::vector<int> perm(W, 0);
       for (int h = 0; h < b.size(); ++h)
-        perm[static_cast<std::size_t>(b.bit(h))] = b.bit(hp[static_cast<std::size_t>(h)]);
+        perm[static_cast<std::size_t>(layout_->bit(h))] =
+            layout_->bit(hp[static_cast<std::size_t>(h)]);
       sym_perm_.push_back(std::move(perm));
     }
     if (!kUseTables) return;
@@ -156,6 +159,7 @@ class Geometry {
   }
 
   const Board* board_;
+  const layout_detail::Layout* layout_;
   Pos holes_;
   std::vector<Class> classes_;
   std::vector<Pos> jump_mask_;

@@ -17,6 +17,7 @@
 #include "../census/paths.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
+#include "../core/layout.hpp"
 #include "../core/probe.hpp"
 #include "../core/symmetry.hpp"
 #include "checkpoint_files.hpp"
@@ -487,7 +488,8 @@ class DistributedCensus : public census_detail::Context<64> {
     for (const Entry& e : all) {
       const auto orbit = static_cast<unsigned>(orbit_size(e.key));
       for (int s : syms_) {
-        const auto h = static_cast<std::size_t>(b_.hole_at_bit(g_.apply(s, pos(e.key)).lowest()));
+        const auto h =
+            static_cast<std::size_t>(layout(b_).hole_at_bit(g_.apply(s, pos(e.key)).lowest()));
         r.solutions_by_hole[h] = e.count() / orbit;
         r.p_by_hole[h] = e.chance / orbit;
       }

@@ -13,6 +13,7 @@
 
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
+#include "../core/layout.hpp"
 #include "../core/pagodas.hpp"
 #include "../solve/dfs.hpp"
 #include "pegsol/error.hpp"
@@ -521,7 +522,7 @@ Analyzer::Analyzer(BoardPtr board, Goal goal) : impl_(std::make_unique<Impl>()) 
   m.goal_pegs = goal_pegs(Problem{m.board, HoleSet(m.board->size()), m.goal});
   if (m.board->width() == 64) {
     m.geo.emplace(*m.board);
-    if (m.goal.kind == Goal::Kind::Hole) m.goal_bits.set(m.board->bit(m.goal.hole));
+    if (m.goal.kind == Goal::Kind::Hole) m.goal_bits.set(layout(*m.board).bit(m.goal.hole));
     if (m.goal.kind == Goal::Kind::Position) m.goal_bits = m.geo->to_bits(m.goal.position);
   }
 }

@@ -17,6 +17,7 @@
 #include "../core/checks.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
+#include "../core/layout.hpp"
 #include "../core/pool.hpp"
 #include "../core/probe.hpp"
 #include "../core/symmetry.hpp"
@@ -295,7 +296,7 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
   m.to_any = cp.goal.kind == Goal::Kind::Any;
   m.combined = m.to_any && p.goal.kind == Goal::Kind::Hole;
   m.base = goal_pegs(cp);
-  if (m.combined) m.goal_bit = u64{1} << p.board->bit(p.goal.hole);
+  if (m.combined) m.goal_bit = u64{1} << layout(*p.board).bit(p.goal.hole);
   CensusOptions co;
   co.keep_paths = true;
   co.distinct = false;

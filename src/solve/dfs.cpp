@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../core/geometry.hpp"
+#include "../core/layout.hpp"
 #include "../core/pagodas.hpp"
 #include "../core/symmetry.hpp"
 #include "../core/widths.hpp"
@@ -118,7 +119,7 @@ class PagodaCheck {
   PagodaCheck(const Board& b, const Pagoda& pg, long long least)
       : table_(static_cast<std::size_t>(kBytes) * 256, 0), least_(least) {
     for (int h = 0; h < b.size(); ++h) {
-      const int bit = b.bit(h);
+      const int bit = layout(b).bit(h);
       const long long w = pg.weight[static_cast<std::size_t>(h)];
       std::int32_t* t = &table_[static_cast<std::size_t>(bit / 8) * 256];
       for (int v = 0; v < 256; ++v)
@@ -171,7 +172,7 @@ struct MemoOf final : solve_detail::DfsMemo::State {
         if (f.first == bit) return;
       if (ctl.should_stop()) return;
       HoleSet one(b.size());
-      one.set(b.hole_at_bit(bit));
+      one.set(layout(b).hole_at_bit(bit));
       std::vector<PagodaCheck<W>> checks;
       for (const Pagoda& pg : detail::find_pruning_pagodas(b, start, one, 4, &ctl))
         checks.emplace_back(b, pg, pg.value(one));

@@ -61,7 +61,6 @@ TEST_F(ApiInputs, HolesInRange) {
   EXPECT_EQ(field_thrown([&] { (void)b->coord(15); }), "hole");
   EXPECT_EQ(field_thrown([&] { (void)b->hole_name(-1); }), "hole");
   EXPECT_EQ(field_thrown([&] { (void)b->peg_type(99); }), "hole");
-  EXPECT_EQ(field_thrown([&] { (void)b->hole_at_bit(b->width()); }), "bit");
   Position p(b, ok.start);
   EXPECT_EQ(field_thrown([&] { (void)p.is_peg(15); }), "hole");
   EXPECT_EQ(field_thrown([&] { Move{}.from(); }), "jumps");

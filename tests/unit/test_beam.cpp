@@ -19,6 +19,7 @@
 #include "ticking_clock.hpp"
 
 #include "beam/survivors.hpp"
+#include "core/layout.hpp"
 #include "pegsol/beam.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/invariants.hpp"
@@ -161,14 +162,15 @@ struct ReferenceBeam {
 };
 ReferenceBeam reference_report(const Problem& p, std::size_t capacity, std::uint64_t seed) {
   const Board& b = *p.board;
+  const auto& lay = layout(b);
   using Pos = Bits<64>;
   Pos full, a0;
   for (int h = 0; h < b.size(); ++h) {
-    full.set(b.bit(h));
-    if (p.start.test(h)) a0.set(b.bit(h));
+    full.set(lay.bit(h));
+    if (p.start.test(h)) a0.set(lay.bit(h));
   }
   ReferenceBeam out;
-  std::vector<Pos> a{a0}, z{full ^ Pos::single(b.bit(p.goal.hole))};
+  std::vector<Pos> a{a0}, z{full ^ Pos::single(lay.bit(p.goal.hole))};
   const int total = p.start.count() - 1, ta = (total + 1) / 2, tz = total - ta;
   auto average = [&](const std::vector<Pos>& level) {
     std::vector<std::pair<int, int>> freq;  // (-count, bit): most frequent, then lower bit
@@ -189,7 +191,7 @@ ReferenceBeam reference_report(const Problem& p, std::size_t capacity, std::uint
     std::unordered_set<std::uint64_t> seen;
     for (const Pos& q : x)
       for (const Jump& j : b.jumps()) {
-        const int f = b.bit(j.from), o = b.bit(j.over), t = b.bit(j.to);
+        const int f = lay.bit(j.from), o = lay.bit(j.over), t = lay.bit(j.to);
         if (!q.test(f) || !q.test(o) || q.test(t)) continue;
         ++out.nodes;
         const Pos c = q ^ Pos::single(f) ^ Pos::single(o) ^ Pos::single(t);
@@ -331,12 +333,12 @@ TEST(Sweep, CostByHand) {
   // Distances from hole 1: 1 for holes 2, 3 and 2 for holes 4, 5, 6: 8 more.
   BoardPtr b = make_board("triangle:3");
   Bits<64> full;
-  for (int h = 0; h < b->size(); ++h) full.set(b->bit(h));
+  for (int h = 0; h < b->size(); ++h) full.set(layout(*b).bit(h));
   EXPECT_EQ(beam_detail::sweep_cost(*b, full, -1), 36);
   EXPECT_EQ(beam_detail::sweep_cost(*b, full, 0), 44);
   // Only hole 1: rim 4 * 2, boundary 2 * 2 (holes 2 and 3 empty), isolated 8.
   Bits<64> one;
-  one.set(b->bit(0));
+  one.set(layout(*b).bit(0));
   EXPECT_EQ(beam_detail::sweep_cost(*b, one, -1), 8 + 4 + 8);
 }
 
@@ -346,17 +348,18 @@ TEST(Sweep, DeltaMatchesTheWholeCost) {
   for (const char* spec : {"triangle:7", "english", "hexagon:3", "rect:5x6"}) {
     SCOPED_TRACE(spec);
     BoardPtr b = make_board(spec);
+    const auto& lay = layout(*b);
     ASSERT_EQ(b->width(), 64);
     std::uint64_t rng = 12345;
     for (int game = 0; game < 6; ++game) {
       Bits<64> p;
       for (int h = 0; h < b->size(); ++h)
-        if (h != game % b->size()) p.set(b->bit(h));
+        if (h != game % b->size()) p.set(lay.bit(h));
       for (;;) {
         std::vector<int> legal;
         for (int j = 0; j < static_cast<int>(b->jumps().size()); ++j) {
           const Jump& m = b->jumps()[static_cast<std::size_t>(j)];
-          if (p.test(b->bit(m.from)) && p.test(b->bit(m.over)) && !p.test(b->bit(m.to)))
+          if (p.test(lay.bit(m.from)) && p.test(lay.bit(m.over)) && !p.test(lay.bit(m.to)))
             legal.push_back(j);
         }
         if (legal.empty()) break;
@@ -364,9 +367,9 @@ TEST(Sweep, DeltaMatchesTheWholeCost) {
         const int j = legal[(rng >> 33) % legal.size()];
         const Jump& m = b->jumps()[static_cast<std::size_t>(j)];
         Bits<64> c = p;
-        c.reset(b->bit(m.from));
-        c.reset(b->bit(m.over));
-        c.set(b->bit(m.to));
+        c.reset(lay.bit(m.from));
+        c.reset(lay.bit(m.over));
+        c.set(lay.bit(m.to));
         for (int goal : {-1, 0}) {
           EXPECT_EQ(beam_detail::sweep_delta(*b, p, j, goal),
                     beam_detail::sweep_cost(*b, c, goal) - beam_detail::sweep_cost(*b, p, goal));

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/geometry.hpp"
+#include "core/layout.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -71,26 +72,36 @@ TEST(Board, LayoutIsInjectiveAndClassesCoverEveryJump) {
   for (const char* spec : {"english", "french", "diamond41", "wiegleb", "triangle:8", "triangle:11",
                            "hexagon:5", "rect:7x9", "triangle:30"}) {
     BoardPtr b = make_board(spec);
+    const auto& lay = layout(*b);
+    EXPECT_EQ(lay.width(), b->width()) << spec;
+    EXPECT_LE(lay.span(), lay.width()) << spec;
     std::set<int> bits;
     for (int h = 0; h < b->size(); ++h) {
-      EXPECT_LT(b->bit(h), b->width());
-      EXPECT_EQ(b->hole_at_bit(b->bit(h)), h);
-      bits.insert(b->bit(h));
+      EXPECT_LT(lay.bit(h), lay.span());
+      EXPECT_EQ(lay.hole_at_bit(lay.bit(h)), h);
+      bits.insert(lay.bit(h));
     }
     EXPECT_EQ(static_cast<int>(bits.size()), b->size()) << spec;
     std::size_t covered = 0;
-    for (const ShiftClass& c : b->shift_classes())
+    for (const auto& c : lay.shift_classes())
       for (int j : c.jumps) {
         const Jump& jp = b->jumps()[static_cast<std::size_t>(j)];
-        EXPECT_EQ(b->bit(jp.over) - b->bit(jp.from), c.mid);
-        EXPECT_EQ(b->bit(jp.to) - b->bit(jp.from), c.to);
+        EXPECT_EQ(lay.bit(jp.over) - lay.bit(jp.from), c.mid);
+        EXPECT_EQ(lay.bit(jp.to) - lay.bit(jp.from), c.to);
         ++covered;
       }
     EXPECT_EQ(covered, b->jumps().size()) << spec;
   }
   // The 41-hole diamond packs into 64 bits with one class per direction.
   EXPECT_EQ(make_board("diamond41")->width(), 64);
-  EXPECT_EQ(make_board("diamond41")->shift_classes().size(), 4u);
+  EXPECT_EQ(layout(*make_board("diamond41")).shift_classes().size(), 4u);
+  // A board's copy shares its layout; the layout checks its arguments.
+  BoardPtr e = make_board("english");
+  const Board copy = *e;
+  EXPECT_EQ(&layout(copy), &layout(*e));
+  EXPECT_THROW((void)layout(*e).bit(33), InputError);
+  EXPECT_THROW((void)layout(*e).hole_at_bit(e->width()), InputError);
+  EXPECT_EQ(layout(*e).hole_at_bit(e->width() - 1), -1);
 }
 
 TEST(Board, InvariantsAndPegTypesHoldForEveryJump) {
