@@ -30,8 +30,6 @@ struct PEGSOL_API EnumerateResult {
   std::uint64_t emitted = 0;           ///< solutions (or games) passed to `emit`
   StopReason stop = StopReason::None;  ///< why it stopped early (None: it finished or hit limit)
   std::string reason;  ///< the proof that there is no solution, when one was found without search
-  /// The number emitted.
-  operator std::uint64_t() const { return emitted; }
 };
 
 /// Streams solutions (or, with games, every complete game) of p in a fixed order, stopping after

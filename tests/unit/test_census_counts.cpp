@@ -81,13 +81,13 @@ void check_against_brute(const Problem& p, bool list_solutions) {
     for (const Jump& j : js) s.push_back(reference::jump_index(b, j));
     return s;
   };
-  std::uint64_t n = enumerate_solutions(p, {}, [&](const std::vector<Jump>& js) {
+  EnumerateResult n = enumerate_solutions(p, {}, [&](const std::vector<Jump>& js) {
     Replay rp = replay(b, p.start, js);
     EXPECT_TRUE(rp.ok && goal_reached(p, rp.final));
     streamed.insert(as_seq(js));
     return true;
   });
-  EXPECT_EQ(n, solutions.size());
+  EXPECT_EQ(n.emitted, solutions.size());
   EXPECT_EQ(streamed.size(), solutions.size());
   std::set<Seq> classes;
   EnumerateOptions d;
@@ -98,7 +98,7 @@ void check_against_brute(const Problem& p, bool list_solutions) {
     classes.insert(s);
     return true;
   });
-  EXPECT_EQ(n, traces.size());
+  EXPECT_EQ(n.emitted, traces.size());
   EXPECT_EQ(classes, traces);
 }
 
@@ -172,14 +172,14 @@ TEST(Census, GamesStreamMatchesCount) {
   CensusResult r = census(p, small_options());
   EnumerateOptions o;
   o.games = true;
-  std::uint64_t n = enumerate_solutions(p, o, [&](const std::vector<Jump>& js) {
+  const EnumerateResult n = enumerate_solutions(p, o, [&](const std::vector<Jump>& js) {
     Replay rp = replay(*p.board, p.start, js);
     EXPECT_TRUE(rp.ok);
     return true;
   });
-  EXPECT_EQ(std::to_string(n), count_text(r.games));
+  EXPECT_EQ(std::to_string(n.emitted), count_text(r.games));
   o.limit = 10;
-  EXPECT_EQ(enumerate_solutions(p, o, [](const std::vector<Jump>&) { return true; }), 10u);
+  EXPECT_EQ(enumerate_solutions(p, o, [](const std::vector<Jump>&) { return true; }).emitted, 10u);
 }
 
 // Problems whose goal is the start's complement take the compact engine's complement trick for
