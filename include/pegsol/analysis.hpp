@@ -60,7 +60,9 @@ struct PEGSOL_API AnalysisOptions {
   /// towards one peg anywhere (one census answers both for a goal hole the start's symmetries fix).
   /// The indexes come from `paths` (shared, built in its background: until built the searches
   /// answer) or else from the analyzer's own, built in the call within lookup_memory and
-  /// lookup_seconds. A census that stops is not tried again. A start the position was not reached
+  /// lookup_seconds: the call's cancel and pause reach that build, its deadline does not (the
+  /// look-ups serve the calls after it). A census that stops (but for a cancel) is not tried
+  /// again. A start the position was not reached
   /// from gives wrong answers.
   std::optional<HoleSet> start;
   bool lookup = true;               ///< use the census look-ups when `start` is given

@@ -56,6 +56,15 @@ class PEGSOL_API Control {
   /// A child: obeys everything `parent` says (stop, pause, its deadline) and adds its own limits;
   /// progress goes to the parent's callback unless the child has one. The parent outlives it.
   explicit Control(const Control* parent);
+  /// Whether a child obeys its parents' deadlines.
+  enum class ParentDeadline {
+    Obey,   ///< as Control(parent)
+    Ignore  ///< stops on the parents' cancel and watched flags, pauses with them, never times out
+  };
+  /// A child as Control(parent); with ParentDeadline::Ignore, work that may outlive the parents'
+  /// deadlines (a look-up built during one call for the calls after it) yet stops when they are
+  /// cancelled. Its own limits, the parents' memory budget and progress apply as usual.
+  Control(const Control* parent, ParentDeadline deadline);
   Control(const Control&) = delete;
   Control& operator=(const Control&) = delete;
 
@@ -131,6 +140,9 @@ class PEGSOL_API Control {
  private:
   static constexpr std::uint32_t kStopMask = 0xFF, kPaused = 0x100;
   bool poll_slow() const;
+  /// The first stop asked of this control or a parent other than by a deadline (cancel(), a
+  /// watched flag), or None.
+  StopReason asked_stop() const;
   void latch(StopReason r) const;
   /// The clock less every pause of this control and its parents, in nanoseconds: deadlines and
   /// elapsed time are measured on it, so pauses do not count.
@@ -145,7 +157,8 @@ class PEGSOL_API Control {
   std::size_t memory_budget_ = 0;
   std::array<std::pair<const std::atomic<bool>*, StopReason>, 4> flags_{};
   int nflags_ = 0;
-  bool slow_ = false;  ///< a deadline or a watched flag: should_stop() looks further
+  bool slow_ = false;   ///< a deadline, a watched flag or blind_: should_stop() looks further
+  bool blind_ = false;  ///< ParentDeadline::Ignore
 
   mutable std::atomic<std::uint32_t> state_{0};  ///< stop reason in the low byte, kPaused
   mutable std::mutex m_;                         ///< pause bookkeeping and the condition

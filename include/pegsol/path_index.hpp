@@ -175,8 +175,10 @@ class PEGSOL_API PathIndexCache {
   /// census failed), having queued its build unless it failed before or the queue is full.
   std::shared_ptr<const PathIndex> get(const Problem& p, std::string* note = nullptr);
   /// The index of p, built now if need be (waits for a queued or running build); null when its
-  /// census failed (`note` says why).
-  std::shared_ptr<const PathIndex> wait(const Problem& p, std::string* note = nullptr);
+  /// census failed (`note` says why). `control` (may be null) stops a build made in this call, as
+  /// start()'s does; a build it stopped is forgotten, to be started again.
+  std::shared_ptr<const PathIndex> wait(const Problem& p, std::string* note = nullptr,
+                                        const Control* control = nullptr);
   /// The index of p once its queued or running build ends, waiting at most until `control` says
   /// to stop; null at once when p has no build queued or running (get() queues one).
   std::shared_ptr<const PathIndex> await(const Problem& p, const Control& control,

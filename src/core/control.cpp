@@ -116,6 +116,11 @@ Control::Control(const Control* parent)
   start_ns_ = active_ns();
 }
 
+Control::Control(const Control* parent, ParentDeadline deadline) : Control(parent) {
+  blind_ = parent && deadline == ParentDeadline::Ignore;
+  slow_ = blind_;
+}
+
 std::int64_t Control::paused_ns() const {
   return paused_total_ns_.load(std::memory_order_relaxed) + (parent_ ? parent_->paused_ns() : 0);
 }
@@ -134,17 +139,17 @@ void Control::set_time_limit(double seconds) {
   } else {
     deadline_ns_ = active_ns() + static_cast<std::int64_t>(seconds * 1e9);
   }
-  slow_ = deadline_ns_ != INT64_MAX || nflags_ > 0;
+  slow_ = deadline_ns_ != INT64_MAX || nflags_ > 0 || blind_;
 }
 
 bool Control::has_deadline() const {
-  return deadline_ns_ != INT64_MAX || (parent_ && parent_->has_deadline());
+  return deadline_ns_ != INT64_MAX || (parent_ && !blind_ && parent_->has_deadline());
 }
 
 double Control::remaining_seconds() const {
   double own = deadline_ns_ == INT64_MAX ? std::numeric_limits<double>::infinity()
                                          : static_cast<double>(deadline_ns_ - active_ns()) * 1e-9;
-  if (parent_) own = std::min(own, parent_->remaining_seconds());
+  if (parent_ && !blind_) own = std::min(own, parent_->remaining_seconds());
   return std::max(own, 0.0);
 }
 
@@ -186,7 +191,22 @@ bool Control::poll_slow() const {
     latch(StopReason::Time);
     return true;
   }
-  return parent_ && parent_->should_stop();
+  if (!parent_) return false;
+  if (!blind_) return parent_->should_stop();
+  const StopReason asked = parent_->asked_stop();
+  if (asked == StopReason::None) return false;
+  latch(asked);
+  return true;
+}
+
+StopReason Control::asked_stop() const {
+  const auto s = static_cast<StopReason>(state_.load() & kStopMask);
+  if (s != StopReason::None && s != StopReason::Time) return s;
+  for (int i = 0; i < nflags_; ++i) {
+    const auto& [flag, reason] = flags_[static_cast<std::size_t>(i)];
+    if (flag->load(std::memory_order_relaxed)) return reason;
+  }
+  return parent_ ? parent_->asked_stop() : StopReason::None;
 }
 
 void Control::cancel(StopReason reason) const {
@@ -229,7 +249,8 @@ void Control::wait_if_paused() const {
 StopReason Control::stop_reason() const {
   const std::uint32_t s = state_.load() & kStopMask;
   if (s) return static_cast<StopReason>(s);
-  return parent_ ? parent_->stop_reason() : StopReason::None;
+  if (!parent_) return StopReason::None;
+  return blind_ ? parent_->asked_stop() : parent_->stop_reason();
 }
 
 void Control::set_progress(std::function<void(const ProgressReport&)> callback,

@@ -115,22 +115,28 @@ struct Analyzer::Impl {
 
   // The look-ups from `start`: the goal's, and with `want_one` one peg anywhere's too. A shared
   // cache builds in the background: one peg anywhere's, which a lost goal asks next, is queued
-  // with the goal's.
-  Lookups lookups(const HoleSet& start, const AnalysisOptions& o, bool want_one) const {
+  // with the goal's. The analyzer's own builds here, stopped by the call's cancel but not by its
+  // deadline (the look-ups serve the calls after it; lookup_seconds bounds them).
+  Lookups lookups(const HoleSet& start, const AnalysisOptions& o, bool want_one,
+                  const Control& call) const {
     Lookups l;
     if (!geo) {
       l.note = "no census look-up: the board's layout is wider than 64 bits";
       return l;
     }
     PathIndexCache& cache = cache_for(o);
+    const Control build(&call, Control::ParentDeadline::Ignore);
+    auto fetch = [&](const Problem& q, std::string* note) {
+      return o.paths ? cache.get(q, note) : cache.wait(q, note, &build);
+    };
     const Problem pg{board, start, goal};
-    l.goal = cache.get(pg, &l.note);
+    l.goal = fetch(pg, &l.note);
     const bool two = !PathIndex::answers_one_peg(pg);
     std::string one_note = "not asked";
     if (!two)
       l.one = l.goal;
     else if (want_one || o.paths)
-      l.one = cache.get(lookup_problem(start, false), &one_note);
+      l.one = fetch(lookup_problem(start, false), &one_note);
     if (l.goal) {
       std::uint64_t kept = l.goal->kept();
       double seconds = l.goal->seconds();
@@ -545,7 +551,8 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
   const auto t0 = Control::Clock::now();
   std::uint64_t expanded = 0;
   Impl::Lookups l;
-  if (options.lookup && options.start && m.geo) l = m.lookups(*options.start, options, true);
+  if (options.lookup && options.start && m.geo)
+    l = m.lookups(*options.start, options, true, call.ctl);
   if (options.lookup && options.start) a.lookup_note = l.note;
   // Both look-ups built: every figure is exact, and no count runs.
   const bool exact = l.goal && l.one;
@@ -673,7 +680,8 @@ SolvabilityAnswer Analyzer::solvable(const Position& p, const AnalysisOptions& o
   std::uint64_t expanded = 0;
   std::optional<Entry> e;
   Impl::Lookups l;
-  if (options.lookup && options.start && m.geo) l = m.lookups(*options.start, options, false);
+  if (options.lookup && options.start && m.geo)
+    l = m.lookups(*options.start, options, false, call.ctl);
   return m.decide(p, true, options, call.ctl, false, e, note, expanded, l.goal.get());
 }
 

@@ -677,7 +677,8 @@ std::shared_ptr<const PathIndex> PathIndexCache::get_locked(const Problem& p, st
   return nullptr;
 }
 
-std::shared_ptr<const PathIndex> PathIndexCache::wait(const Problem& p, std::string* note) {
+std::shared_ptr<const PathIndex> PathIndexCache::wait(const Problem& p, std::string* note,
+                                                      const Control* control) {
   if (p.board->width() != 64) {
     if (note) *note = note_of(kTooWide);
     return nullptr;
@@ -690,7 +691,7 @@ std::shared_ptr<const PathIndex> PathIndexCache::wait(const Problem& p, std::str
     s->state = Slot::State::Building;
     s->started = Control::Clock::now();
     lock.unlock();
-    build(*s, nullptr);
+    build(*s, control);
     lock.lock();
     changed_.notify_all();
   }

@@ -943,6 +943,49 @@ TEST(Analysis, ForegroundLookupsReportProgressAndStop) {
   EXPECT_EQ(other.start(q).state, LookupStatus::State::Ready);
 }
 
+// The analyzer's own look-up (no shared cache), built in the call: the caller's cancel stops the
+// build under way, and first_mistake returns with a stop instead of waiting for the census;
+// the call's deadline does not stop the build (the look-up serves the calls after it).
+TEST(Analysis, OwnLookupStopsOnTheCallersCancelNotOnItsDeadline) {
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  Game game(p);
+  for (const char* m : {"d2-d4", "f3-d3", "e1-e3", "c1-e1", "d4-d2", "f5-f3", "d6-d4"})
+    game.play(parse_move_chain(*b, m));
+  Analyzer an(b, p.goal);
+  Control c;
+  std::string phase;  // of the first report: the look-up's census comes before any search
+  c.set_progress(
+      [&](const ProgressReport& r) {
+        if (phase.empty()) phase = std::string(r.phase);
+        c.cancel();
+      },
+      0);
+  AnalysisOptions o;
+  o.control = &c;
+  o.time_limit = 0;
+  o.lookup_seconds = 0;  // nothing bounds the build but the cancel
+  const Mistake m = an.first_mistake(game, o);
+  ASSERT_EQ(phase, "forward");
+  EXPECT_EQ(c.stop_reason(), StopReason::Cancelled);
+  // No look-up to answer from: the start is left undecided (a proof without search may still
+  // settle the lost position at the end).
+  EXPECT_FALSE(m.move.has_value());
+  EXPECT_NE(m.note.find("undecided"), std::string::npos) << m.note;
+
+  // A deadline already past, the caller's and the call's: the look-up is built all the same.
+  const Problem t = small_problems()[1];  // triangle:5, 3 -> 12
+  Analyzer small(t.board, t.goal);
+  Control late;
+  late.set_time_limit(1e-9);
+  AnalysisOptions lo;
+  lo.control = &late;
+  lo.time_limit = 1e-9;
+  lo.start = t.start;
+  const Analysis a = small.analyze(Position(t.board, t.start), lo);
+  EXPECT_EQ(a.lookup_note.rfind("census look-up:", 0), 0u) << a.lookup_note;
+}
+
 // Plain words beside the engine's: the position class, peg types and pagoda proofs name their
 // holes; the exhaustive checks say so; the JSON carries both.
 TEST(Analysis, ExplanationsInPlainWords) {
