@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -69,6 +70,13 @@ struct ProblemArgs {
 Problem problem_of(const ProblemArgs& a);
 // The arguments' board alone (board and lattice; start, end and goal must be absent).
 BoardPtr board_of(const ProblemArgs& a, const char* function);
+
+// A library field as the module names it: its keyword argument ("CensusOptions::memory_limit":
+// "memory_limit", "CensusOptions::checkpoint_dir": "checkpoint"), for rename_fields and the JSON
+// functions' FieldNames; "" for a field no keyword sets.
+std::string python_field(std::string_view field);
+// The library's prose (a stop note, a reason) with its fields named as python_field names them.
+std::string python_words(const std::string& text);
 
 // Seconds from a keyword argument: None or a number >= 0 (0: no limit). Throws InputError.
 double seconds_arg(py::handle v, const char* name);

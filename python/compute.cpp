@@ -29,7 +29,7 @@ struct SolveOutcome {
   nlohmann::json json() const {
     switch (kind) {
       case Kind::Search:
-        return solve_json(problem, search);
+        return solve_json(problem, search, python_field);
       case Kind::Finish:
         return finish_json(problem, finish);
       case Kind::Fewest:
@@ -368,7 +368,8 @@ void bind_compute(py::module_& m) {
       .def_property_readonly(
           "solved", [](const SolveOutcome& s) { return s.flat().status == Status::Solved; })
       .def_property_readonly("stop", [](const SolveOutcome& s) { return stop_name(s.flat().stop); })
-      .def_property_readonly("reason", [](const SolveOutcome& s) { return s.flat().reason; })
+      .def_property_readonly("reason",
+                             [](const SolveOutcome& s) { return python_words(s.flat().reason); })
       .def_property_readonly(
           "moves", [](const SolveOutcome& s) { return jump_list(s.flat().moves); },
           "The solution's jumps from the start (kept moves first), replayed by "
@@ -432,7 +433,11 @@ void bind_compute(py::module_& m) {
                              })
       .def_property_readonly("stop",
                              [](const CensusOutcome& c) { return stop_name(c.result.stop); })
-      .def_property_readonly("stop_note", [](const CensusOutcome& c) { return c.result.stop_note; })
+      .def_property_readonly(
+          "stop_note", [](const CensusOutcome& c) { return python_words(c.result.stop_note); },
+          "For a memory stop: what the run held and needed, naming the keyword argument whose "
+          "limit "
+          "was reached.")
       .def_property_readonly(
           "solutions", [](const CensusOutcome& c) { return to_int(c.result.solutions); },
           "Jump sequences from the start to the goal.")
@@ -447,8 +452,9 @@ void bind_compute(py::module_& m) {
                                if (!c.result.distinct_solutions) return py::none();
                                return to_int(*c.result.distinct_solutions);
                              })
-      .def_property_readonly("solutions_up_to_reordering_note",
-                             [](const CensusOutcome& c) { return c.result.distinct_note; })
+      .def_property_readonly(
+          "solutions_up_to_reordering_note",
+          [](const CensusOutcome& c) { return python_words(c.result.distinct_note); })
       .def_property_readonly(
           "solutions_by_final_hole",
           [](const CensusOutcome& c) {
@@ -508,7 +514,9 @@ void bind_compute(py::module_& m) {
       .def_property_readonly("threads", [](const CensusOutcome& c) { return c.result.threads; })
       .def(
           "to_json",
-          [](const CensusOutcome& c) { return to_python(census_json(c.problem, c.result)); },
+          [](const CensusOutcome& c) {
+            return to_python(census_json(c.problem, c.result, python_field));
+          },
           "What `pegsol count --json` prints for the same problem and options.")
       .def("__repr__", [](const CensusOutcome& c) {
         return "<pegsol.CensusResult " +
@@ -525,7 +533,8 @@ void bind_compute(py::module_& m) {
           "status",
           [](const TableOutcome& t) { return t.table.complete() ? "complete" : "stopped"; })
       .def_property_readonly("stop", [](const TableOutcome& t) { return stop_name(t.table.stop); })
-      .def_property_readonly("reason", [](const TableOutcome& t) { return t.table.stopped; })
+      .def_property_readonly("reason",
+                             [](const TableOutcome& t) { return python_words(t.table.stopped); })
       .def(
           "solvable",
           [](const TableOutcome& t, py::handle start, py::handle end) -> py::object {
@@ -549,7 +558,9 @@ void bind_compute(py::module_& m) {
       .def_property_readonly("seconds", [](const TableOutcome& t) { return t.table.seconds; })
       .def(
           "to_json",
-          [](const TableOutcome& t) { return to_python(table_json(*t.board, t.table, t.method)); },
+          [](const TableOutcome& t) {
+            return to_python(table_json(*t.board, t.table, t.method, python_field));
+          },
           "What `pegsol table --json` prints.")
       .def("__repr__", [](const TableOutcome& t) {
         return "<pegsol.TableResult " + t.board->name() + ", " +

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 
 #include "common.hpp"
 #include "pegsol/error.hpp"
@@ -29,6 +31,25 @@ bool is_number(py::handle v) {
 }
 
 }  // namespace
+
+std::string python_field(std::string_view field) {
+  if (field == "PathIndex::Options::memory" || field == "PathIndexCache::Options::build_memory")
+    return "lookup_memory";
+  const auto at = field.find("Options::");
+  if (at == std::string_view::npos) return {};
+  const std::string_view name = field.substr(at + 9);
+  static const std::pair<std::string_view, std::string_view> renamed[] = {
+      {"checkpoint_dir", "checkpoint"},
+      {"distinct_max_positions", "distinct_limit"},
+  };
+  for (const auto& [from, to] : renamed)
+    if (name == from) return std::string(to);
+  return std::string(name);
+}
+
+std::string python_words(const std::string& text) {
+  return rename_fields(text, python_field);
+}
 
 bool same_board(const Board& a, const Board& b) {
   if (&a == &b) return true;

@@ -330,10 +330,7 @@ int run(int argc, char** argv, int rank, int size) {
       else
         fmt::print("{}", cli::census_text(p, r, cli::terminal_columns()));
       if (r.stop != StopReason::None)
-        fmt::print(stderr, "pegsol-mpi: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
-                   r.stop_note.empty() ? "" : ": " + cli::option_words(r.stop_note),
-                   r.reachable_raw > 0 ? "the figures cover the levels completed"
-                                       : "no level was completed");
+        fmt::print(stderr, "pegsol-mpi: census {}\n", census_stop_reason(r, cli::option_for));
     }
     if (r.stop == StopReason::Signal)
       rc = 128 + g_signal.load();

@@ -177,10 +177,7 @@ int CensusCommands::count(const Control& control) {
   else
     fmt::print("{}", census_text(p, r, terminal_columns()));
   if (r.stop != StopReason::None) {
-    fmt::print(
-        stderr, "pegsol: census stopped ({}){}; {}\n", stop_reason_name(r.stop),
-        r.stop_note.empty() ? "" : ": " + option_words(r.stop_note),
-        r.reachable_raw > 0 ? "the figures cover the levels completed" : "no level was completed");
+    fmt::print(stderr, "pegsol: census {}\n", census_stop_reason(r, option_for));
     return kStopped;
   }
   return kSolved;

@@ -98,6 +98,11 @@ PEGSOL_JSON_API nlohmann::json fewest_table_json(const Board& b, const FewestTab
 PEGSOL_JSON_API nlohmann::json census_json(const Problem& p, const CensusResult& r,
                                            const FieldNames& names = {});
 
+/// Why a census stopped, as census_json's "reason" says it: "stopped (memory): " and the stop
+/// note (fields named by `names`, its closing period dropped), then "; the figures cover the
+/// levels completed" (or "; no level was completed"); "" for a census that finished.
+PEGSOL_JSON_API std::string census_stop_reason(const CensusResult& r, const FieldNames& names = {});
+
 /// A solvability table of board b run with `method`: "status" (complete, stopped), "stop",
 /// "reason", "names", "matrix" (1, 0, or null for an open pair), "certificates", "finals",
 /// "complete", "open", counts, "stats" {"seconds", "peak_bytes", "spill_peak_bytes"}.

@@ -214,6 +214,15 @@ nlohmann::json fewest_table_json(const Board& b, const FewestTable& t) {
   };
 }
 
+std::string census_stop_reason(const CensusResult& r, const FieldNames& names) {
+  if (r.stop == StopReason::None) return {};
+  std::string note = rename_fields(r.stop_note, names);
+  if (!note.empty() && note.back() == '.') note.pop_back();  // a sentence, joined by "; " below
+  return "stopped (" + stop_text(r.stop) + ")" + (note.empty() ? "" : ": " + note) +
+         (r.reachable_raw > 0 ? "; the figures cover the levels completed"
+                              : "; no level was completed");
+}
+
 nlohmann::json census_json(const Problem& p, const CensusResult& r, const FieldNames& names) {
   const Board& b = *p.board;
   nlohmann::json levels = nlohmann::json::array();
@@ -245,12 +254,7 @@ nlohmann::json census_json(const Problem& p, const CensusResult& r, const FieldN
       {"goal", goal_text(p)},
       {"status", r.stop == StopReason::None ? "complete" : "stopped"},
       {"stop", stop_text(r.stop)},
-      {"reason", r.stop == StopReason::None
-                     ? std::string()
-                     : "stopped (" + stop_text(r.stop) + ")" +
-                           (r.stop_note.empty() ? "" : ": " + rename_fields(r.stop_note, names)) +
-                           (r.reachable_raw > 0 ? "; the figures cover the levels completed"
-                                                : "; no level was completed")},
+      {"reason", census_stop_reason(r, names)},
       {"group_size", r.group_size},
       {"levels", levels},
       {"reachable", r.reachable_raw},

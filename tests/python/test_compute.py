@@ -223,6 +223,15 @@ def test_a_long_call_stops_at_its_time_limit():
 def test_a_memory_limit_stops_a_census():
     c = pegsol.count(board="english", memory_limit=4)
     assert c.status == "stopped" and c.stop == "memory" and c.stop_note
+    # In the module's words: the keyword argument, never the library's field or a command option.
+    assert "(memory_limit)" in c.stop_note, c.stop_note
+    j = c.to_json()
+    assert j["stop_limit"] == {"field": "memory_limit", "bytes": 4 << 20}
+    assert "(memory_limit)" in j["reason"], j["reason"]
+    for library in ("Options::", "--memory-limit", "job_memory"):
+        assert library not in c.stop_note and library not in json.dumps(j), library
+    # The note's closing period gives way to the rest of the reason.
+    assert ".;" not in j["reason"] and "docs/mpi.md); the figures" in j["reason"], j["reason"]
 
 
 def test_progress_reports_reach_python_and_their_errors_stop_the_call():

@@ -489,6 +489,10 @@ TEST(Dispatch, MemoryStoppedJobInTheApisWords) {
   const std::string reason = result["reason"];
   EXPECT_NE(reason.find("memory limit of 1 MiB (job_memory) reached at level"), std::string::npos)
       << reason;
+  // The note's sentence joins the rest without its period: "... (docs/mpi.md); the figures ...".
+  EXPECT_EQ(reason.find(".;"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("docs/mpi.md); the figures cover the levels completed"), std::string::npos)
+      << reason;
   for (const char* library : {"Options::", "CensusOptions", "--"})
     EXPECT_EQ(result.dump().find(library), std::string::npos) << library << ": " << reason;
   EXPECT_EQ(result["stop_limit"], (json{{"field", "job_memory"}, {"bytes", 1 << 20}}));
@@ -497,7 +501,9 @@ TEST(Dispatch, MemoryStoppedJobInTheApisWords) {
   co.threads = 1;
   co.memory_limit = l.job_memory;
   const Problem p = problem_of("english");
-  const json plain = census_json(p, census(p, co));
+  const CensusResult stopped = census(p, co);
+  const json plain = census_json(p, stopped);
+  EXPECT_EQ(plain["reason"], census_stop_reason(stopped));
   EXPECT_NE(plain["reason"].get<std::string>().find("(CensusOptions::memory_limit)"),
             std::string::npos);
   EXPECT_EQ(plain["stop_limit"],
