@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The exact census's entry: checks the board, then runs the compact engine (layouts of up to 64
-// bits: compact.cpp) or the wide one (wide.cpp). Both are built on the skeleton in context.hpp:
+// bits: compact.cpp) or the wide one (wide.cpp). Both are built on the skeleton in skeleton.hpp:
 //
 //   census.cpp            census(): which engine
-//   engine.hpp/.cpp       memory ledger, booked vectors, control, progress, result totals
-//   context.hpp           the skeleton: problem, group, threads, progress, the run and its result
+//   engine.hpp            the engines' entry points, control, progress, result totals
+//   memory.hpp/.cpp       the memory ledger, huge-page tables, booked vectors, the default limit
+//   skeleton.hpp          the skeleton: problem, group, threads, progress, the run and its result
 //   paths.hpp             counts up to symmetry and up to reordering, shared by both engines
-//   compact*.cpp/.ipp     the compact engine: 64-bit keys split by residue, per-CPU tiers
+//   compact*.cpp/.hpp     the compact engine: 64-bit keys split by residue, per-CPU tiers
 //   wide.cpp, wide_*.hpp  the wide engine: Bits<W> keys split by hash shard
 #include "pegsol/census.hpp"
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "compact_engine.hpp"
-#include "context.hpp"
 #include "paths.hpp"
 #include "pegsol/census.hpp"
+#include "skeleton.hpp"
 
 #ifndef PEGSOL_CENSUS_ISA
 #error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"

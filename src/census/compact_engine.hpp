@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The compact census engine's class (compiled per CPU tier: compact_common.hpp): Engine, on the
-// census skeleton (context.hpp: the problem, the group, control, memory, threads, progress and the
+// census skeleton (skeleton.hpp: the problem, the group, control, memory, threads, progress and the
 // run's result). It holds its run (run, body), keys, residues and jump classes, and the state of
 // every pass; the passes' members are declared here and defined in headers of their own:
 //
@@ -32,13 +32,13 @@
 #include "compact_levels.hpp"
 #include "compact_memory.hpp"
 #include "compact_tables.hpp"
-#include "context.hpp"
 #include "engine.hpp"
 #include "kernels.hpp"
 #include "kernels_grid.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/census.hpp"
 #include "reach.hpp"
+#include "skeleton.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif

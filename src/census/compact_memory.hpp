@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The compact engine's memory (internal to src/census): a pool of 2 MiB chunks, each level's store
 // carved from it, and a worker's bump allocator into a store. Compiled once for every tier (no
-// instruction set of its own); every mapping is booked in the memory ledger (engine.hpp).
+// instruction set of its own); every mapping is booked in the memory ledger (memory.hpp).
 #pragma once
 
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine.hpp"
+#include "memory.hpp"
 #include "pegsol/error.hpp"
 
 namespace pegsol::census_detail {

@@ -16,8 +16,8 @@
 #include "compact_levels.hpp"
 #include "compact_memory.hpp"
 #include "compact_tables.hpp"
-#include "context.hpp"
 #include "pegsol/census.hpp"
+#include "skeleton.hpp"
 
 #ifndef PEGSOL_CENSUS_ISA
 #error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"

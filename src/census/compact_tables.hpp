@@ -17,7 +17,7 @@
 #include "../core/hash.hpp"
 #include "compact_common.hpp"
 #include "compact_memory.hpp"
-#include "engine.hpp"
+#include "memory.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif

@@ -65,14 +65,15 @@
 #include "../core/hash.hpp"
 #include "checkpoint.hpp"
 #include "compact_memory.hpp"
-#include "context.hpp"
 #include "engine.hpp"
 #include "kernels.hpp"
+#include "memory.hpp"
 #include "paths.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "reach.hpp"
+#include "skeleton.hpp"
 #include "target.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The wide census engine: layouts over 64 bits (boards of up to 64 holes whose layout needs
 // 128 bits), and the engine the tests compare the compact one with. Built on the census skeleton
-// (context.hpp). A level is split into kShards shards by a hash of the position, each with one
+// (skeleton.hpp). A level is split into kShards shards by a hash of the position, each with one
 // owner: the forward pass expands a chunk of parents into per-worker buffers by shard, then each
 // worker merges its shards' buffers into their tables. The backward pass finds each level's
 // solution-path positions among the stored level's sorted keys.
@@ -13,10 +13,10 @@
 
 #include "../core/layout.hpp"
 #include "../core/widths.hpp"
-#include "context.hpp"
 #include "engine.hpp"
 #include "paths.hpp"
 #include "reach.hpp"
+#include "skeleton.hpp"
 #include "wide_table.hpp"
 
 namespace pegsol::census_detail {
@@ -126,7 +126,7 @@ class Engine : public Context<W> {
     this->goal_figures(r);
   }
 
-  // Builds level k-1 from level k (see engine.hpp for the two phases).
+  // Builds level k-1 from level k (the two phases at the top of this file).
   Level expand(const Level& cur, int k, CensusResult& r) {
     constexpr std::size_t kChunk = std::size_t{1} << 17;
     // Chunks are ranges of the level's entries taken in shard order (prefix[s] = first index

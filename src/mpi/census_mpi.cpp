@@ -12,9 +12,9 @@
 #include <queue>
 #include <utility>
 
-#include "../census/context.hpp"
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
+#include "../census/skeleton.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
 #include "../core/layout.hpp"

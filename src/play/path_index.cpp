@@ -26,7 +26,7 @@
 namespace pegsol {
 
 namespace census_detail {
-std::size_t default_memory_limit();  // the census's own default (src/census/engine.cpp)
+std::size_t default_memory_limit();  // the census's own default (src/census/memory.cpp)
 }  // namespace census_detail
 
 // Named, not anonymous: PathIndex::Impl (external linkage) holds Counts (gcc's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Shared pieces of the census engines (engine.hpp): the default memory limit.
-#include "engine.hpp"
+// The census's memory ledger (memory.hpp): the default memory limit.
+#include "memory.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
