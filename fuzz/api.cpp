@@ -108,9 +108,11 @@ void call(Bytes& in, const BoardPtr& b) {
     }
     case 1: {  // solve: a solution replays; "impossible" agrees with the census
       const Problem p{b, in.position(n), in.goal(n)};
+      Control limit;
+      limit.set_time_limit(in.seconds());
       SolveOptions o;
+      o.control = &limit;
       o.algorithm = in.next() % 2 ? Algorithm::Dfs : Algorithm::Auto;
-      o.time_limit = in.seconds();
       o.threads = in.threads();
       o.auto_beam_seconds = 0.05;
       const SolveResult r = solve(p, o);

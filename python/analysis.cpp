@@ -343,9 +343,10 @@ void bind_analysis(py::module_& m) {
         }
         const double seconds = time_limit.is_none() ? 2 : seconds_arg(time_limit, "time_limit");
         return watched<HintOutcome>(progress, [&](const Control* c) {
+          Control limit(c);
+          limit.set_time_limit(seconds);
           SolveOptions o;
-          o.control = c;
-          o.time_limit = seconds;
+          o.control = &limit;
           return HintOutcome{*p, pegsol::hint(*p, target, o)};
         });
       },

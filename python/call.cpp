@@ -13,8 +13,9 @@ namespace pegsol::python {
 
 namespace {
 
+// A fewest-moves search's reports carry its bounds; every other report is progress_json's.
 nlohmann::json report_json(const ProgressReport& r) {
-  return progress_json(r);
+  return r.fewest ? fewest_progress_json(r) : progress_json(r);
 }
 
 }  // namespace

@@ -90,16 +90,14 @@ int threads_arg(int threads);
 class Call {
  public:
   // A control with the deadline `time_limit` seconds from now (0: none) and `memory` bytes (0:
-  // none). `progress`, when not None, receives the control's reports as dicts (progress_json).
+  // none). `progress`, when not None, receives the control's reports as dicts (progress_json; a
+  // fewest-moves search's: fewest_progress_json). Exceptions it raises cancel the call and are
+  // raised by run().
   Call(double time_limit, std::size_t memory, py::object progress);
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
   Control& control() { return control_; }
-  // The Python progress callback for reports of type R turned into JSON by `to_json`; empty
-  // when the call has none. Exceptions it raises cancel the call and are raised by run().
-  template <class R>
-  std::function<void(const R&)> progress(nlohmann::json (*to_json)(const R&));
 
   // Runs `work` with the GIL released in a thread of its own while the calling thread polls
   // Python's signal handlers. A handler's exception (KeyboardInterrupt on Ctrl-C) cancels the
@@ -117,12 +115,6 @@ class Call {
   std::mutex error_m_;
   std::unique_ptr<py::error_already_set> progress_error_;
 };
-
-template <class R>
-std::function<void(const R&)> Call::progress(nlohmann::json (*to_json)(const R&)) {
-  if (progress_.is_none()) return {};
-  return [this, to_json](const R& r) { deliver(to_json(r)); };
-}
 
 // The classes and functions of each part of the module.
 void bind_play(py::module_& m);

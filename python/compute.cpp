@@ -178,7 +178,6 @@ SolveOutcome run_solve(const ProblemArgs& args, py::object moves, py::object alg
     o.control = &call.control();
     o.threads = threads;
     flags.apply(o);
-    o.progress = call.progress<FewestProgress>(&fewest_progress_json);
     out.kind = kept.empty() ? SolveOutcome::Kind::Fewest : SolveOutcome::Kind::FewestFinish;
     std::optional<SolveOutcome> partial;
     call.run(
@@ -200,7 +199,6 @@ SolveOutcome run_solve(const ProblemArgs& args, py::object moves, py::object alg
   o.algorithm = named(algorithm, "algorithm", parse_algorithm, algorithm_names(), Algorithm::Auto);
   o.beam_method =
       named(beam_method, "beam_method", parse_beam_method, beam_method_names(), BeamMethod::Auto);
-  o.memory_limit = memory.value_or(std::size_t{1024} << 20);
   o.threads = threads;
   if (!capacity.is_none()) {
     const long long c = capacity.cast<long long>();
@@ -214,7 +212,7 @@ SolveOutcome run_solve(const ProblemArgs& args, py::object moves, py::object alg
     o.seed = seed.cast<std::uint64_t>();
   }
   check_solve_options(o);
-  Call call(seconds_arg(time_limit, "time_limit"), 0, progress);
+  Call call(seconds_arg(time_limit, "time_limit"), memory.value_or(0), progress);
   o.control = &call.control();
   out.kind = kept.empty() ? SolveOutcome::Kind::Search : SolveOutcome::Kind::Finish;
   std::optional<SolveOutcome> partial;
@@ -285,7 +283,6 @@ py::object run_table(const ProblemArgs& args, py::object method, py::object sear
     FewestOptions o;
     o.control = &call.control();
     flags.apply(o);
-    o.progress = call.progress<FewestProgress>(&fewest_progress_json);
     FewestTableOutcome out{board, {}};
     bool done = false;
     call.run(
@@ -341,7 +338,6 @@ FewestBoardOutcome run_fewest(const ProblemArgs& args, py::object time_limit,
   Call call(seconds_arg(time_limit, "time_limit"),
             megabytes_arg(memory_limit, "memory_limit").value_or(0), progress);
   o.control = &call.control();
-  o.progress = call.progress<FewestProgress>(&fewest_progress_json);
   bool done = false;
   call.run(
       [&] {

@@ -169,16 +169,19 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
       throw InputError(error.value_or("--checkpoint: rank 0 cannot make the directory"));
     o.spill_dir = a.spill_dir;
     o.spill_limit = cli::megabytes(a.spill_mb);
-    if (rank == 0 && isatty(STDERR_FILENO) && !a.json)
-      o.progress = [size](const FewestProgress& p) {
+    const bool shown = rank == 0 && isatty(STDERR_FILENO) && !a.json;
+    if (shown)
+      control.set_progress([size](const ProgressReport& r) {
+        if (!r.fewest) return;
+        const FewestBounds& p = *r.fewest;
         fmt::print(stderr,
                    "\r{:.1f} s  moves: at least {}{}  pair {}/{} (rank 0 of {})  {} positions   ",
-                   p.seconds, p.lower_bound,
+                   r.seconds, p.lower_bound,
                    p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
-                   p.pair + 1, p.pairs, size, p.positions);
-      };
+                   p.pair + 1, p.pairs, size, r.positions);
+      });
     FewestBoardResult r = mpi::distributed_fewest_board(board, o, MPI_COMM_WORLD);
-    if (o.progress) fmt::print(stderr, "\r{:100}\r", "");
+    if (shown) fmt::print(stderr, "\r{:100}\r", "");
     int rc = cli::exit_status(r.result.status);
     if (r.result.stop == StopReason::Signal) rc = 128 + g_signal.load();
     if (rank != 0) return rc;
@@ -314,13 +317,17 @@ int run(int argc, char** argv, int rank, int size) {
     o.random_player = !no_random_player;
     o.distinct_max_positions = distinct_limit;
     const bool tty = isatty(STDERR_FILENO) && !json;
+    // Every level's report (the census reports once a level, collectively).
     if (rank == 0 && (show_progress || tty))
-      o.progress = [tty](const CensusProgress& pr) {
-        fmt::print(stderr, "{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {} at most per rank{}",
-                   tty ? "\r" : "", pr.seconds, pr.level, pr.positions,
-                   static_cast<double>(pr.positions) / std::max(pr.seconds, 1e-9) / 1e6,
-                   cli::mib(pr.memory_bytes), tty ? "   " : "\n");
-      };
+      control.set_progress(
+          [tty](const ProgressReport& pr) {
+            fmt::print(stderr,
+                       "{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {} at most per rank{}",
+                       tty ? "\r" : "", pr.seconds, pr.level, pr.positions,
+                       static_cast<double>(pr.positions) / std::max(pr.seconds, 1e-9) / 1e6,
+                       cli::mib(pr.memory_bytes), tty ? "   " : "\n");
+          },
+          0);
     CensusResult r =
         mpi::distributed_census(p, o, MPI_COMM_WORLD, ledger, checkpoint, rank_options);
     if (rank == 0) {

@@ -55,8 +55,10 @@ int run_bench(int repeats, bool json) {
       std::uint64_t n = 0;
       int s = 0;
       for (const Problem& p : c.problems) {
+        Control limit;
+        limit.set_time_limit(60);  // a regression must not hang the bench
         SolveOptions o;
-        o.time_limit = 60;  // a regression must not hang the bench
+        o.control = &limit;
         SolveResult r = solve(p, o);
         t += r.seconds;
         n += r.nodes;

@@ -24,29 +24,45 @@ namespace pegsol::cli {
 
 namespace {
 
-CensusOptions census_options(double memory_mb, int threads, const Control* control, bool json) {
+CensusOptions census_options(double memory_mb, int threads, const Control* control) {
   CensusOptions o;
   o.memory_limit = megabytes(memory_mb);
   o.threads = threads;
   o.control = control;
-  if (isatty(STDERR_FILENO) && !json)
-    o.progress = [](const CensusProgress& pr) {
-      if (pr.searches > 0) {
-        fmt::print(stderr, "\rsearch {}/{}  {:.1f} s   ", pr.search, pr.searches, pr.seconds);
-        return;
-      }
-      const std::string pass =
-          pr.passes > 0 ? fmt::format("pass {}/{}  ", pr.pass, pr.passes) : std::string();
-      fmt::print(stderr, "\r{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pass,
-                 pr.seconds, pr.level, pr.positions,
-                 pr.positions / std::max(pr.seconds, 1e-9) / 1e6, mib(pr.memory_bytes));
-    };
   return o;
 }
 
-void end_progress(const CensusOptions& o, double seconds) {
-  if (o.progress && seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
-}
+// A child of `parent` that shows a census's or a table's progress on one line at a terminal (not
+// with --json); clear() clears the line after a run of at least half a second.
+class CensusLine {
+ public:
+  CensusLine(const Control& parent, bool json)
+      : control_(&parent), on_(isatty(STDERR_FILENO) && !json) {
+    if (on_) control_.set_progress(show);
+  }
+  const Control& control() const { return control_; }
+  void clear(double seconds) const {
+    if (on_ && seconds >= 0.5) fmt::print(stderr, "\r{:70}\r", "");
+  }
+
+ private:
+  static void show(const ProgressReport& pr) {
+    if (pr.table && pr.table->searches > 0) {
+      fmt::print(stderr, "\rsearch {}/{}  {:.1f} s   ", pr.table->search, pr.table->searches,
+                 pr.seconds);
+      return;
+    }
+    const std::string pass = pr.table && pr.table->passes > 0
+                                 ? fmt::format("pass {}/{}  ", pr.table->pass, pr.table->passes)
+                                 : std::string();
+    fmt::print(stderr, "\r{}{:.1f} s  level {}  {} positions  {:.2f} M/s  {}   ", pass, pr.seconds,
+               pr.level, pr.positions, pr.positions / std::max(pr.seconds, 1e-9) / 1e6,
+               mib(pr.memory_bytes));
+  }
+
+  Control control_;
+  bool on_;
+};
 
 }  // namespace
 
@@ -163,7 +179,8 @@ std::optional<std::string> CensusCommands::checkpoint_options(CensusOptions& o) 
 
 int CensusCommands::count(const Control& control) {
   Problem p = build_problem(args_);
-  CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
+  const CensusLine shown(control, json_);
+  CensusOptions o = census_options(memory_mb_, threads_, &shown.control());
   o.spill_dir = spill_dir_;
   if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   o.symmetry = !no_symmetry_;
@@ -171,7 +188,7 @@ int CensusCommands::count(const Control& control) {
   o.random_player = !no_random_player_;
   o.distinct_max_positions = distinct_limit_;
   CensusResult r = census(p, o);
-  end_progress(o, r.seconds);
+  shown.clear(r.seconds);
   if (json_)
     fmt::print("{}\n", dump_json(census_json(p, r, option_for)));
   else
@@ -218,7 +235,8 @@ int CensusCommands::table(const Control& control) {
       limits.set_memory_budget(static_cast<std::size_t>(memory_mb_ * 1024 * 1024));
     return table_fewest(p.board, limits, fewest_flags_, json_, terminal_columns());
   }
-  CensusOptions o = census_options(memory_mb_, threads_, &control, json_);
+  const CensusLine shown(control, json_);
+  CensusOptions o = census_options(memory_mb_, threads_, &shown.control());
   o.spill_dir = spill_dir_;
   if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   TableOptions to;
@@ -227,7 +245,7 @@ int CensusCommands::table(const Control& control) {
   to.level_checkpoints = !no_level_checkpoints_;
   to.pagodas = !fewest_flags_.no_pagodas;
   SolvabilityTable t = solvability_table(p.board, o, to);
-  end_progress(o, t.seconds);
+  shown.clear(t.seconds);
   int open_pairs = 0;
   for (const HoleSet& u : t.open) open_pairs += u.count();
   if (!t.complete())

@@ -18,36 +18,53 @@ namespace pegsol::cli {
 
 namespace {
 
-FewestOptions options(const Control& control, const FewestFlags& flags, bool json) {
+FewestOptions options(const Control& control, const FewestFlags& flags) {
   FewestOptions o;
   o.control = &control;
   o.beam = flags.beam;
   o.prune = !flags.no_bound;
   if (flags.no_pagodas) o.pagoda_jumps = -1;
-  if (isatty(STDERR_FILENO) && !json)
-    o.progress = [](const FewestProgress& p) {
-      const std::string best =
-          p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
-      if (p.shortening) {
-        fmt::print(stderr,
-                   "\r{:.1f} s  moves: at least {}{}  out of memory: shortening, window {}{:40}",
-                   p.seconds, p.lower_bound, best, p.window, "");
-        return;
-      }
-      const std::string pair =
-          p.pair >= 0 ? fmt::format("  pair {}/{}", p.pair + 1, p.pairs) : std::string();
-      fmt::print(stderr,
-                 "\r{:.1f} s  moves: at least {}{}{}  forward at {} pegs, backward at {}  {} "
-                 "positions{}   ",
-                 p.seconds, p.lower_bound, best, pair, p.forward_level, p.backward_level,
-                 p.positions, p.released ? " (last levels only)" : "");
-    };
   return o;
 }
 
-void end_progress(const FewestOptions& o) {
-  if (o.progress) fmt::print(stderr, "\r{:130}\r", "");
-}
+// A child of `parent` that shows the fewest-moves searches' bounds on one line at a terminal
+// (not with --json); clear() clears the line.
+class BoundsLine {
+ public:
+  BoundsLine(const Control& parent, bool json)
+      : control_(&parent), on_(isatty(STDERR_FILENO) && !json) {
+    if (on_)
+      control_.set_progress([](const ProgressReport& r) {
+        if (r.fewest) show(r, *r.fewest);
+      });
+  }
+  const Control& control() const { return control_; }
+  void clear() const {
+    if (on_) fmt::print(stderr, "\r{:130}\r", "");
+  }
+
+ private:
+  static void show(const ProgressReport& r, const FewestBounds& p) {
+    const std::string best =
+        p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : std::string();
+    if (p.shortening) {
+      fmt::print(stderr,
+                 "\r{:.1f} s  moves: at least {}{}  out of memory: shortening, window {}{:40}",
+                 r.seconds, p.lower_bound, best, p.window, "");
+      return;
+    }
+    const std::string pair =
+        p.pair >= 0 ? fmt::format("  pair {}/{}", p.pair + 1, p.pairs) : std::string();
+    fmt::print(stderr,
+               "\r{:.1f} s  moves: at least {}{}{}  forward at {} pegs, backward at {}  {} "
+               "positions{}   ",
+               r.seconds, p.lower_bound, best, pair, p.forward_level, p.backward_level, r.positions,
+               p.released ? " (last levels only)" : "");
+  }
+
+  Control control_;
+  bool on_;
+};
 
 }  // namespace
 
@@ -151,11 +168,12 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   spec.board = board_;
   spec.lattice = lattice_;
   BoardPtr board = build_board(spec);
-  FewestOptions o = options(control, flags_, json_);
+  const BoundsLine shown(control, json_);
+  FewestOptions o = options(shown.control(), flags_);
   runs_.apply(o);
   o.split = split_;
   FewestBoardResult r = fewest_board(board, o);
-  end_progress(o);
+  shown.clear();
   const Board& b = *board;
   if (json_)
     fmt::print("{}\n", dump_json(fewest_board_json(b, r)));
@@ -167,7 +185,8 @@ std::optional<int> FewestCommand::run(const Control& parent) {
 int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control& control,
                  const FewestFlags& flags, const LongRunFlags& runs, bool json, int columns,
                  const std::string& svg_path) {
-  FewestOptions o = options(control, flags, json);
+  const BoundsLine shown(control, json);
+  FewestOptions o = options(shown.control(), flags);
   runs.apply(o);
   FewestFinish f;
   if (kept.empty()) {
@@ -177,11 +196,11 @@ int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control&
     try {
       f = fewest_finish(p, kept, o);
     } catch (const InputError& e) {
-      end_progress(o);
+      shown.clear();
       throw InputError(std::string("--moves: ") + e.what());
     }
   }
-  end_progress(o);
+  shown.clear();
   const FewestResult& r = f.rest;
   if (!svg_path.empty() && !f.jumps.empty()) write_solution_svg(svg_path, p, f.jumps);
   if (json) {
@@ -203,9 +222,9 @@ int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control&
 
 int table_fewest(const BoardPtr& board, const Control& control, const FewestFlags& flags, bool json,
                  int columns) {
-  FewestOptions o = options(control, flags, json);
-  FewestTable t = fewest_table(board, o);
-  end_progress(o);
+  const BoundsLine shown(control, json);
+  FewestTable t = fewest_table(board, options(shown.control(), flags));
+  shown.clear();
   const Board& b = *board;
   if (json) {
     fmt::print("{}\n", dump_json(fewest_table_json(b, t)));

@@ -376,12 +376,14 @@ class Session {
     o.control = &limit;
     // At a terminal, the bounds closing on one line, cleared when the search ends.
     if (prompt_)
-      o.progress = [](const FewestProgress& p) {
-        fmt::print("\rsearching: at least {} moves{}, {} positions, {:.0f} s ", p.lower_bound,
-                   p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
-                   p.positions, p.seconds);
+      limit.set_progress([](const ProgressReport& r) {
+        if (!r.fewest) return;
+        fmt::print(
+            "\rsearching: at least {} moves{}, {} positions, {:.0f} s ", r.fewest->lower_bound,
+            r.fewest->best_found >= 0 ? fmt::format(", best found {}", r.fewest->best_found) : "",
+            r.positions, r.seconds);
         std::fflush(stdout);
-      };
+      });
     const Problem from{game_.problem().board, game_.position().pegs(), game_.problem().goal};
     const FewestResult r = fewest_solve(from, o);
     if (prompt_) fmt::print("\r{:79}\r", "");

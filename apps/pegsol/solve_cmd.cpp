@@ -152,11 +152,12 @@ int SolveCommand::run(const Control& control) {
     return solve_fewest(p, kept, limits, fewest_flags_, fewest_runs_, json_, terminal_columns(),
                         svg_path_);
   }
+  Control limits(&control);
+  limits.set_time_limit(time_limit_);
+  limits.set_memory_budget(megabytes(memory_mb_));
   SolveOptions o;
   o.direction = *parse_direction(direction_);
-  o.control = &control;
-  o.time_limit = time_limit_;
-  o.memory_limit = megabytes(memory_mb_);
+  o.control = &limits;
   o.algorithm = *parse_algorithm(algorithm_);
   o.capacity = capacity_;
   o.seed = seed_;
@@ -168,19 +169,20 @@ int SolveCommand::run(const Control& control) {
   if (!keep_moves_.empty()) return run_finish(p, keep_moves_, o, json_, !no_draw_, svg_path_);
   bool progress_shown = false;
   if (isatty(STDERR_FILENO) && !json_)
-    o.progress = [&progress_shown](const Progress& pr) {
+    limits.set_progress([&progress_shown](const ProgressReport& pr) {
       progress_shown = true;
-      if (pr.level >= 0) {
+      if (pr.beam) {
+        const BeamProgress& b = *pr.beam;
         const std::string pairs =
-            pr.method == "sweep" ? std::string() : fmt::format("  {} pairs", pr.pairs);
+            b.method == "sweep" ? std::string() : fmt::format("  {} pairs", b.pairs);
         fmt::print(stderr, "\r{:.1f} s  {} capacity {}  level {}/{}{}  {} positions  {:.2f} M/s   ",
-                   pr.seconds, pr.method, pr.capacity, pr.level, pr.levels, pairs, pr.nodes,
-                   pr.nodes / pr.seconds / 1e6);
+                   pr.seconds, b.method, b.capacity, pr.level, b.levels, pairs, pr.positions,
+                   pr.positions / pr.seconds / 1e6);
         return;
       }
-      fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds, pr.nodes,
-                 pr.nodes / pr.seconds / 1e6, pr.table_entries);
-    };
+      fmt::print(stderr, "\r{:.1f} s  {} positions  {:.2f} M/s  table {}   ", pr.seconds,
+                 pr.positions, pr.positions / pr.seconds / 1e6, pr.table_entries);
+    });
   SolveResult r = solve(p, o);
   if (progress_shown) fmt::print(stderr, "\n");
   if (!svg_path_.empty()) write_solution_svg(svg_path_, p, r.moves);

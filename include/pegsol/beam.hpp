@@ -33,7 +33,7 @@ namespace pegsol {
 
 /// Runs the beam search `o.algorithm` selects (Beam or BeamReport; Auto means Beam) on `p`. Returns
 /// "solved" with a solution (replayed by solve()), or "unknown" with a reason and
-/// SolveResult::stop; never "impossible". Honours o.control and o.time_limit; o.capacity 0 picks
+/// SolveResult::stop; never "impossible". Honours o.control; o.capacity 0 picks
 /// the default (report: 10000; improved: the sweep from 32 and the meet from 1000, doubling).
 /// Called by solve(), which dispatches here after its impossibility tests.
 /// @throws InputError as check_problem(), for a limit out of range, or for Algorithm::Dfs.

@@ -38,18 +38,6 @@ PEGSOL_API std::string count_text(Count c);
 /// overflow, a checkpoint file that cannot be written).
 using CensusError = InternalError;
 
-/// A census's progress report (CensusOptions::progress), about twice a second.
-struct PEGSOL_API CensusProgress {
-  int level = 0;                 ///< peg count of the level being built
-  std::uint64_t positions = 0;   ///< canonical positions stored so far
-  double seconds = 0;            ///< since the census started
-  std::size_t memory_bytes = 0;  ///< bytes the census holds now
-  int pass = 0;                  ///< solvability_table: the forward pass running (from 1)
-  int passes = 0;                ///< solvability_table: the passes it will run
-  int search = 0;                ///< solvability_table: the pair being searched (from 1)
-  int searches = 0;              ///< solvability_table: the pairs it will search
-};
-
 /// Which engine runs a census. Compact (src/census/compact_tier.hpp): layouts of up to 64 bits,
 /// keys in 4 bytes where they fit, counts' high words apart, its kernels chosen at run time from
 /// the CPU (docs/kernels.md). CompactPortable: the compact engine with its portable kernels on any
@@ -115,9 +103,8 @@ struct PEGSOL_API CensusOptions {
   std::string checkpoint_dir;
   bool resume = false;  ///< go on from the state in checkpoint_dir
   /// Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
-  /// (docs/control.md). May be null.
+  /// (docs/control.md; solvability_table's reports carry ProgressReport::table). May be null.
   const Control* control = nullptr;
-  std::function<void(const CensusProgress&)> progress;  ///< called about twice a second
 };
 
 /// Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.

@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -23,10 +24,46 @@
 
 namespace pegsol {
 
+class ControlAccess;  // the engines' access to a control's internals (src/core/control_access.hpp)
+
 // StopReason, stop_reason_name and Stopped: pegsol/error.hpp.
+
+/// A beam search's figures in a progress report (ProgressReport::beam).
+struct PEGSOL_API BeamProgress {
+  int levels = 0;             ///< levels of a complete attempt (ProgressReport::level: those done)
+  std::size_t capacity = 0;   ///< positions kept per level by the current attempt
+  std::uint64_t pairs = 0;    ///< complement pairs found so far in the attempt
+  std::string_view method{};  ///< "sweep", "meet" or "report"
+};
+
+/// A solvability table's figures in a progress report (ProgressReport::table).
+struct PEGSOL_API TableProgress {
+  int pass = 0;      ///< the forward pass running (from 1; 0 during the searches)
+  int passes = 0;    ///< the forward passes the open pairs need
+  int search = 0;    ///< the pair searches done (0 during the passes)
+  int searches = 0;  ///< the pairs to search (0 during the passes)
+};
+
+/// A fewest-moves search's figures in a progress report (ProgressReport::fewest): the bounds
+/// closing.
+struct PEGSOL_API FewestBounds {
+  int lower_bound = 0;     ///< every solution has at least this many moves
+  int best_found = -1;     ///< moves of the best solution found so far (-1: none yet)
+  int forward_level = 0;   ///< peg count of the deepest forward level done
+  int backward_level = 0;  ///< peg count of the highest backward level done
+  bool released = false;   ///< the pass, short of memory, keeps only each side's last levels
+  /// The passes ran out of memory: the best solution is being shortened by windows at its ends.
+  bool shortening = false;
+  int window = 0;  ///< shortening: the moves of the window being searched
+  /// A split board minimum (FewestOptions::split): the pair being searched (0-based; -1: none);
+  /// lower_bound is then the board's (the least over the pairs), not the pair's.
+  int pair = -1;
+  int pairs = 0;  ///< a split board minimum: the pairs it searches
+};
 
 /// A progress report. done/total are in the engine's own units (levels, pairs, solutions);
 /// total is 0 when the size of the work is not known, and then fraction and eta_seconds are 0.
+/// The groups `beam`, `table` and `fewest` are set by those engines alone.
 struct PEGSOL_API ProgressReport {
   std::uint64_t done = 0;       ///< work done, in the engine's units
   std::uint64_t total = 0;      ///< the whole work in the same units; 0 when not known
@@ -35,16 +72,20 @@ struct PEGSOL_API ProgressReport {
   double eta_seconds = 0;       ///< estimated time left (total known and done > 0)
   std::string_view phase;       ///< "dfs", "beam", "forward", "backward", "distinct", "search", ...
   std::uint64_t positions = 0;  ///< engine's figure: positions searched or stored so far
-  std::size_t memory_bytes = 0;  ///< engine's figure: bytes held (census), 0 when not tracked
-  int level = -1;                ///< engine's figure: level (peg count or beam depth), -1 if none
+  std::size_t memory_bytes = 0;   ///< engine's figure: bytes held (census), 0 when not tracked
+  int level = -1;                 ///< engine's figure: level (peg count or beam depth), -1 if none
+  std::size_t table_entries = 0;  ///< first-solution DFS: entries of its failed-position table
+  std::optional<BeamProgress> beam;    ///< the beam searches' figures
+  std::optional<TableProgress> table;  ///< solvability_table's figures
+  std::optional<FewestBounds> fewest;  ///< the fewest-moves searches' bounds
 };
 
 /// The state a caller shares with one or more computations. Thread-safe: cancel, pause, resume
 /// and the queries may be called from any thread while a computation runs; the setters
 /// (time limit, budget, watched flags, progress) are meant to be called before it starts.
-/// The engines poll it (should_stop(), checkpoint(), throw_if_stopped()) and offer it reports
-/// (wants_progress(), report()); a caller needs none of those, but a caller's own long loop
-/// may use them the same way.
+/// The engines poll it (checkpoint(), throw_if_stopped(), should_stop()) and offer it reports
+/// (report()); a caller needs none of those, but a caller's own long loop may use them the same
+/// way, under the same control as the engines it calls.
 class PEGSOL_API Control {
  public:
   using Clock = std::chrono::steady_clock;  ///< the clock of deadlines and progress
@@ -96,19 +137,18 @@ class PEGSOL_API Control {
   void resume() const;
   /// Whether this control or a parent is paused.
   bool paused() const;
-  /// Threads blocked in wait_if_paused() right now (this control's own waits).
-  int waiting() const { return waiting_.load(); }
 
-  /// The cheap poll: one relaxed load when there is no deadline or watched flag; otherwise the
-  /// flags and one clock read. A deadline or flag found past is latched as the stop reason.
+  /// The cheap poll, which does not wait out a pause (for a loop that must not block there; a
+  /// loop that may uses checkpoint()): one relaxed load when there is no deadline or watched
+  /// flag; otherwise the flags and one clock read. A deadline or flag found past is latched as
+  /// the stop reason.
   bool should_stop() const {
     if (state_.load(std::memory_order_relaxed) & kStopMask) return true;
     if (!slow_) return parent_ && parent_->should_stop();
     return poll_slow();
   }
-  /// Blocks while this control or a parent is paused (returns at once if stopped meanwhile).
-  void wait_if_paused() const;
-  /// wait_if_paused(), then should_stop(): what a worker calls at each checkpoint.
+  /// Waits while this control or a parent is paused (returning at once if stopped meanwhile), then
+  /// should_stop(): what a worker calls at each of its polls.
   bool checkpoint() const {
     if (state_.load(std::memory_order_relaxed) & kPaused || (parent_ && parent_->paused()))
       wait_if_paused();
@@ -126,10 +166,9 @@ class PEGSOL_API Control {
   /// @throws InputError (field "interval_seconds") for NaN or more than a billion seconds.
   void set_progress(std::function<void(const ProgressReport&)> callback,
                     double interval_seconds = 0.5);
-  /// Whether this control or a parent has a progress callback.
-  bool wants_progress() const;
-  /// Offers a report: fills seconds, fraction and eta, and passes it on when the interval has
-  /// passed since the last one (always when `force`). Never called concurrently on the callback.
+  /// Offers a report: fills seconds, fraction and eta, and passes it on to this control's callback
+  /// or the nearest parent's when the interval has passed since the last one (always when
+  /// `force`); nothing without a callback. Never called concurrently on the callback.
   void report(ProgressReport r, bool force = false) const;
 
   /// Seconds since construction, paused time excluded.
@@ -138,6 +177,9 @@ class PEGSOL_API Control {
   Clock::time_point now() const { return clock_ ? clock_() : Clock::now(); }
 
  private:
+  friend class ControlAccess;
+  void wait_if_paused() const;  // blocks while this control or a parent is paused
+  bool wants_progress() const;  // whether this control or a parent has a callback, unmuted
   static constexpr std::uint32_t kStopMask = 0xFF, kPaused = 0x100;
   bool poll_slow() const;
   /// The first stop asked of this control or a parent other than by a deadline (cancel(), a
@@ -167,6 +209,7 @@ class PEGSOL_API Control {
   mutable std::atomic<int> waiting_{0};
 
   std::function<void(const ProgressReport&)> progress_;
+  bool muted_ = false;  ///< drops every report offered here or by a child
   Clock::duration interval_{};
   mutable std::mutex progress_m_;
   mutable Clock::time_point next_report_{};

@@ -23,25 +23,6 @@
 
 namespace pegsol {
 
-/// A progress report of a fewest-moves search: the bounds closing.
-struct PEGSOL_API FewestProgress {
-  double seconds = 0;           ///< since the search started
-  std::uint64_t positions = 0;  ///< positions stored so far (up to symmetry)
-  int lower_bound = 0;          ///< every solution has at least this many moves
-  int best_found = -1;          ///< moves of the best solution found so far (-1: none yet)
-  int forward_level = 0;        ///< peg count of the deepest forward level done
-  int backward_level = 0;       ///< peg count of the highest backward level done
-  bool released = false;        ///< the pass, short of memory, keeps only each side's last levels
-  /// The passes ran out of memory: the best solution is being shortened by windows at its ends
-  /// (window: the moves of the one being searched).
-  bool shortening = false;
-  int window = 0;  ///< shortening: the moves of the window being searched
-  /// A split board minimum (FewestOptions::split): the pair being searched (0-based; -1: none).
-  /// lower_bound is then the board's (the least over the pairs), not the pair's.
-  int pair = -1;
-  int pairs = 0;  ///< a split board minimum: the pairs it searches
-};
-
 /// What a split board minimum (FewestOptions::split) settled in one sweep, as the processes that
 /// share it (FewestOptions::split_merge) exchange it: each pair's floor, the best solution, the
 /// stop and the positions stored.
@@ -55,7 +36,8 @@ struct PEGSOL_API FewestSweep {
 
 /// How a fewest-moves search runs, and within which bounds.
 struct PEGSOL_API FewestOptions {
-  /// Deadline, memory budget (default 8 GiB when the control has none), cancel, pause. May be null.
+  /// Deadline, memory budget (default 8 GiB when the control has none), cancel, pause, progress
+  /// (reports with ProgressReport::fewest, phase "fewest"). May be null.
   const Control* control = nullptr;
   bool symmetry = true;  ///< store positions up to the symmetries the problem keeps
   /// Bound the moves left by regions that cost a move each (docs/fewest.md) and search under a
@@ -118,7 +100,6 @@ struct PEGSOL_API FewestOptions {
   int split_parts = 1;                              ///< processes sharing the split search
   std::function<void(FewestSweep&)> split_merge;    ///< the processes' exchange, as said above
   std::size_t shared_level = std::size_t{1} << 15;  ///< smaller levels run on the calling thread
-  std::function<void(const FewestProgress&)> progress;  ///< at most about twice a second
 };
 
 /// A fewest-moves answer. status: Solved (a solution; `proven` when no shorter one exists),

@@ -140,11 +140,12 @@ class PEGSOL_JSON_API SolutionsJson {
 /// "eta_seconds", "phase", "positions", "memory_bytes", "level"}.
 PEGSOL_JSON_API nlohmann::json progress_json(const ProgressReport& r);
 
-/// A fewest-moves search's progress: progress_json's fields (done, total, fraction, eta_seconds
-/// and memory_bytes 0, level -1: the search's size is not known ahead; phase "fewest") and the
-/// bounds closing, "lower_bound" and "best_found" (-1: none yet), and "shortening" (the passes ran
-/// out of memory and the best solution is being shortened).
-PEGSOL_JSON_API nlohmann::json fewest_progress_json(const FewestProgress& p);
+/// A fewest-moves search's progress (a report with ProgressReport::fewest): progress_json's fields
+/// (done, total, fraction, eta_seconds and memory_bytes 0, level -1: the search's size is not
+/// known ahead; phase "fewest") and the bounds closing, "lower_bound" and "best_found" (-1: none
+/// yet), and "shortening" (the passes ran out of memory and the best solution is being
+/// shortened). A report without the fewest group gives the bounds' defaults (0, -1, false).
+PEGSOL_JSON_API nlohmann::json fewest_progress_json(const ProgressReport& r);
 
 /// A position's analysis (pegsol/analysis.hpp): {"position" (0/1 per hole), "pegs", "goal" and
 /// "one_peg" (each {"verdict": "solvable" | "not solvable" | "unknown", "reason" (the engine's

@@ -205,10 +205,11 @@ struct PEGSOL_API SolvabilityAnswer {
 
 /// Whether `p` can still reach `goal`, searching for at most `time_limit_seconds` (0: no limit).
 /// Unknown when the time runs out: never "not solvable" without a proof or a completed search.
-/// @throws InputError when the goal does not fit the board.
+/// @throws InputError when the goal does not fit the board, or for a negative or NaN
+/// time_limit_seconds.
 PEGSOL_API SolvabilityAnswer is_solvable(const Position& p, const Goal& goal,
                                          double time_limit_seconds);
-/// The same with the search's options (time limit, cancellation, memory).
+/// The same with the search's options (its control: time limit, cancellation, memory).
 PEGSOL_API SolvabilityAnswer is_solvable(const Position& p, const Goal& goal,
                                          const SolveOptions& options);
 
@@ -221,6 +222,7 @@ struct PEGSOL_API Hint {
 };
 
 /// A hint for reaching `goal` from `p`, searching for at most `time_limit_seconds` (0: no limit).
+/// @throws InputError as is_solvable.
 PEGSOL_API Hint hint(const Position& p, const Goal& goal, double time_limit_seconds);
 /// The same with the search's options.
 PEGSOL_API Hint hint(const Position& p, const Goal& goal, const SolveOptions& options);

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,40 +53,31 @@ enum class BeamMethod {
 /// "solved", "impossible" or "unknown".
 PEGSOL_API std::string_view status_name(Status s);
 
-/// A solve's progress report (SolveOptions::progress), about twice a second.
-struct PEGSOL_API Progress {
-  std::uint64_t nodes = 0;        ///< positions searched so far
-  double seconds = 0;             ///< since the search started
-  std::size_t table_entries = 0;  ///< DFS: entries of the failed-position table
-  int level = -1;                 ///< beam searches: levels done so far (-1 for other searches)
-  int levels = 0;                 ///< beam searches: levels of a complete attempt
-  std::size_t capacity = 0;       ///< beam searches: capacity of the current attempt
-  std::uint64_t pairs = 0;        ///< beam searches: complement pairs found so far in the attempt
-  std::string_view method{};      ///< beam searches: "sweep", "meet" or "report"; empty otherwise
-};
+/// The bytes a solve's failed-position table (and the beam's levels) may hold when its control
+/// has no memory budget.
+inline constexpr std::size_t kSolveMemory = std::size_t{1} << 30;
 
 /// How solve() searches, and within which bounds.
 struct PEGSOL_API SolveOptions {
   Direction direction = Direction::Forward;  ///< the DFS's direction
-  /// Deadline, memory budget, cancel, pause, progress for the whole solve, Auto's phases
-  /// included (docs/control.md). May be null.
+  /// Deadline, memory budget (the failed-position table's and the beam's; kSolveMemory when the
+  /// control has none), cancel, pause, progress for the whole solve, Auto's phases included
+  /// (docs/control.md): the DFS reports phase "dfs" with ProgressReport::table_entries, the beam
+  /// searches phase "beam" with ProgressReport::beam. May be null: no limits.
   const Control* control = nullptr;
-  double time_limit = 0;  ///< seconds; 0: no limit (with `control`: both apply)
-  std::size_t memory_limit = std::size_t{1} << 30;  ///< bytes for the failed-position table
   bool symmetry = true;   ///< canonicalise table keys under the goal's symmetries
   bool peg_types = true;  ///< prune positions short of pegs of a needed type
   /// DFS towards a whole position at least this many jumps away: only the jumps that lose
   /// nothing on the problem's tight pagodas (find_tight_pagodas: no solution makes another).
   /// -1: every jump (a cross-check; the answer is the same).
   int pagoda_jumps = 16;
-  std::function<void(const Progress&)> progress;  ///< called about twice a second
-  Algorithm algorithm = Algorithm::Auto;          ///< which search runs
-  std::uint64_t node_limit = 0;                   ///< DFS: stop after this many positions (0: none)
-  std::uint64_t auto_dfs_nodes = 200000;          ///< Auto: the first DFS phase's budget
-  double auto_beam_seconds = 10;  ///< Auto: the beam phase's time when there is no limit
-  std::size_t capacity = 0;       ///< beam: positions kept per level (0: the algorithm's default)
-  std::uint64_t seed = 1;         ///< beam: fixed seed for tie-breaking, so runs repeat
-  int threads = 0;                ///< beam: worker threads (0: up to 2, the hardware's count)
+  Algorithm algorithm = Algorithm::Auto;  ///< which search runs
+  std::uint64_t node_limit = 0;           ///< DFS: stop after this many positions (0: none)
+  std::uint64_t auto_dfs_nodes = 200000;  ///< Auto: the first DFS phase's budget
+  double auto_beam_seconds = 10;          ///< Auto: the beam phase's time when there is no limit
+  std::size_t capacity = 0;  ///< beam: positions kept per level (0: the algorithm's default)
+  std::uint64_t seed = 1;    ///< beam: fixed seed for tie-breaking, so runs repeat
+  int threads = 0;           ///< beam: worker threads (0: up to 2, the hardware's count)
   BeamMethod beam_method = BeamMethod::Auto;  ///< Algorithm::Beam (and Auto's beam phase)
 };
 
@@ -122,8 +112,7 @@ struct PEGSOL_API SolveResult {
 /// search) "impossible"; "unknown" when stopped (SolveResult::stop says why) or when an incomplete
 /// search gave up. A stop never gives "impossible".
 /// @throws InputError as check_problem, or naming the option: a negative or NaN
-/// SolveOptions::time_limit or auto_beam_seconds, threads below 0 or above 1024, pagoda_jumps below
-/// -1.
+/// SolveOptions::auto_beam_seconds, threads below 0 or above 1024, pagoda_jumps below -1.
 PEGSOL_API SolveResult solve(const Problem& p, const SolveOptions& options = {});
 
 }  // namespace pegsol

@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/solve.hpp"
@@ -40,49 +41,34 @@ inline std::vector<int> path_to(const std::vector<std::vector<Link>>& links, int
 
 // What stops an attempt, and who hears of its progress.
 struct AttemptControl {
-  const Control* control = nullptr;  // the search's: deadline, cancel, pause
+  const Control* control = nullptr;  // the search's: deadline, cancel, pause, progress
   // Portfolio: the lowest index of an attempt that succeeded; attempts above it give up.
   std::atomic<int>* found_by = nullptr;
   int index = 0;
-  Clock::time_point start;
-  const std::function<void(const Progress&)>* progress = nullptr;  // thread 0 only
-  Clock::time_point* next_report = nullptr;  // with progress: when to report next, over attempts
-  // Positions for the progress rate: those of earlier attempts, and one slot per thread where
+  // Positions for the progress reports: those of earlier attempts, and one slot per thread where
   // each attempt publishes its own count when it polls.
   std::uint64_t nodes_before = 0;
   std::vector<std::atomic<std::uint64_t>>* counts = nullptr;
 };
 
 // Polls an attempt's stop conditions (cancel, a lower-numbered attempt's success, the deadline)
-// and publishes its position count; the attempt with a progress callback reports about twice a
-// second once the search has run for a second, `fill` setting the search's own fields. True when
-// the attempt should stop.
+// and publishes its position count; attempt 0 offers the control a report (phase "beam"), `fill`
+// setting the search's own figures. True when the attempt should stop.
 template <class Fill>
 bool poll(const AttemptControl& ctl, std::uint64_t expanded, Fill&& fill) {
   if (ctl.counts)
     (*ctl.counts)[static_cast<std::size_t>(ctl.index)].store(expanded, std::memory_order_relaxed);
   if (ctl.control->checkpoint()) return true;
   if (ctl.found_by && ctl.found_by->load(std::memory_order_relaxed) < ctl.index) return true;
-  const auto now = Clock::now();
-  if (ctl.progress && *ctl.progress && now >= *ctl.next_report) {
-    *ctl.next_report = now + std::chrono::milliseconds(500);
-    Progress pr;
-    pr.nodes = ctl.nodes_before;
-    if (ctl.counts)
-      for (const auto& c : *ctl.counts) pr.nodes += c.load(std::memory_order_relaxed);
-    else
-      pr.nodes += expanded;
-    pr.seconds = std::chrono::duration<double>(now - ctl.start).count();
-    fill(pr);
-    (*ctl.progress)(pr);
-  }
-  if (ctl.index == 0 && ctl.control->wants_progress()) {
-    Progress pr;
-    fill(pr);
+  if (ctl.index == 0 && ControlAccess::wants_progress(*ctl.control)) {
     ProgressReport rep;
     rep.phase = "beam";
-    rep.positions = ctl.nodes_before + expanded;
-    rep.level = pr.level;
+    rep.positions = ctl.nodes_before;
+    if (ctl.counts)
+      for (const auto& c : *ctl.counts) rep.positions += c.load(std::memory_order_relaxed);
+    else
+      rep.positions += expanded;
+    fill(rep, rep.beam.emplace());
     ctl.control->report(rep);
   }
   return false;

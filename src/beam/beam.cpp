@@ -41,7 +41,6 @@ using beam_detail::SweepWeights;
 constexpr std::size_t kReportCapacity = 10000;  // the report's smallest successful 12-row figure
 constexpr std::size_t kMeetCapacity = 1000;     // first capacity of the improved meet
 constexpr std::size_t kSweepCapacity = 32;      // first capacity of the forward sweep
-constexpr std::chrono::seconds kQuiet{1};       // no progress reports before this
 
 // Final positions to aim at: the goal's, or for "one peg anywhere" every hole the position class
 // and peg types allow, one per orbit of the symmetries that fix the start.
@@ -121,7 +120,7 @@ Capacities plan_capacities(const SolveOptions& o, const Control& control, bool r
   const std::size_t per_capacity =
       static_cast<std::size_t>(levels) * sizeof(Link) + 2 * sizeof(Bits<W>) + 32 * 32;
   const std::size_t budget = control.memory_budget();
-  const std::size_t bytes = budget ? std::min(o.memory_limit, budget) : o.memory_limit;
+  const std::size_t bytes = budget ? budget : kSolveMemory;
   c.max = std::max<std::size_t>(1000, bytes / per_capacity / static_cast<std::size_t>(threads));
   c.first = o.capacity  ? o.capacity
             : report    ? kReportCapacity
@@ -161,14 +160,10 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
     r.beam = stats;
     return r;
   }
-  // The search's control: the caller's, with the options' time limit added.
+  // The search's control, under the caller's.
   Control control(o.control);
-  control.set_time_limit(o.time_limit);
   AttemptControl ctl;
   ctl.control = &control;
-  ctl.start = t0;
-  Clock::time_point next_report = t0 + kQuiet;
-  ctl.next_report = &next_report;
   const Bits<W> start = g.to_bits(p.start);
   // The portfolio runs one seed per thread, by default on at most two of the cores.
   const int threads = report ? 1 : (o.threads > 0 ? o.threads : std::min(2, default_threads()));
@@ -196,7 +191,6 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
       AttemptControl c = ctl;
       c.found_by = &found_by;
       c.index = t;
-      c.progress = t == 0 ? &o.progress : nullptr;
       c.nodes_before = r.nodes;
       c.counts = &counts;
       const std::uint64_t seed = o.seed + kGolden * static_cast<std::uint64_t>(t);
@@ -271,7 +265,6 @@ SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_poin
 
 SolveResult beam_solve(const Problem& p, const SolveOptions& o) {
   check_problem(p);
-  checks::seconds(o.time_limit, "SolveOptions::time_limit");
   checks::threads(o.threads, "SolveOptions::threads");
   if (o.algorithm == Algorithm::Dfs)
     throw InputError("SolveOptions::algorithm",

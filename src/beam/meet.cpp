@@ -193,12 +193,12 @@ class Meet {
   }
 
   bool stop_requested() {
-    return poll(ctl_, out_.expanded, [&](Progress& pr) {
+    return poll(ctl_, out_.expanded, [&](ProgressReport& pr, BeamProgress& beam) {
       pr.level = a_.depth() + b_.depth();
-      pr.levels = total_;
-      pr.capacity = capacity_;
-      pr.pairs = out_.pairs;
-      pr.method = report_ ? "report" : "meet";
+      beam.levels = total_;
+      beam.capacity = capacity_;
+      beam.pairs = out_.pairs;
+      beam.method = report_ ? "report" : "meet";
     });
   }
 

@@ -52,11 +52,11 @@ class Sweep {
 
  private:
   bool stop_requested() {
-    return poll(ctl_, out_.expanded, [&](Progress& pr) {
+    return poll(ctl_, out_.expanded, [&](ProgressReport& pr, BeamProgress& beam) {
       pr.level = static_cast<int>(links_.size());
-      pr.levels = total_;
-      pr.capacity = capacity_;
-      pr.method = "sweep";
+      beam.levels = total_;
+      beam.capacity = capacity_;
+      beam.method = "sweep";
     });
   }
 

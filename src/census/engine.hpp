@@ -89,12 +89,11 @@ struct RunControl {
 };
 
 // A census run's clock and progress: the control's report (done in thousandths of a level: the
-// forward pass's levels, then the backward pass's; units() in all) and the options' callback, at
-// most every 500 ms. Both engines report through one.
+// forward pass's levels, then the backward pass's; units() in all). Both engines report through
+// one.
 class Progress {
  public:
-  Progress(const CensusOptions& o, const Control& control, const Memory& mem)
-      : o_(o), control_(control), mem_(mem) {}
+  Progress(const Control& control, const Memory& mem) : control_(control), mem_(mem) {}
   void start() { t0_ = Clock::now(); }  // the run's clock starts
   void set_units(std::uint64_t units) { units_ = units; }
   std::uint64_t units() const { return units_; }
@@ -109,20 +108,13 @@ class Progress {
     pr.memory_bytes = mem_.used();
     pr.level = level;
     control_.report(pr, force);
-    if (!o_.progress) return;
-    const auto now = Clock::now();
-    if (now - last_report_ < std::chrono::milliseconds(500)) return;
-    last_report_ = now;
-    o_.progress(CensusProgress{level, positions, std::chrono::duration<double>(now - t0_).count(),
-                               mem_.used()});
   }
 
  private:
-  const CensusOptions& o_;
   const Control& control_;
   const Memory& mem_;
   std::uint64_t units_ = 0;  // progress units of the whole run
-  Clock::time_point t0_, last_report_;
+  Clock::time_point t0_;
 };
 
 // Runs a census's passes into r: a stop (the control's, or the memory limit's) becomes r.stop

@@ -121,7 +121,7 @@ class Context {
 
   // Throws Stopped (with its reason) once the run's control says stop.
   void check_cancel() const { run_.control.throw_if_stopped(); }
-  // Progress (Progress: the control's report and the options' callback).
+  // Progress (Progress: the control's report).
   void report(std::string_view phase, int level, std::uint64_t positions, std::uint64_t done,
               bool force = false) {
     progress_.report(phase, level, positions, done, force);
@@ -135,11 +135,11 @@ class Context {
   RunControl run_;
   Memory mem_;
   int workers_ = 1;
-  WorkerPool team_;                            // the run's threads, for every level of every pass
-  Progress progress_{o_, run_.control, mem_};  // the run's clock and progress
-  int n_ = 0;                                  // holes
-  int goal_pegs_ = 1, k0_ = 0;                 // pegs at the goal and at the start
-  std::uint64_t positions_ = 0;                // positions built so far, for progress
+  WorkerPool team_;                        // the run's threads, for every level of every pass
+  Progress progress_{run_.control, mem_};  // the run's clock and progress
+  int n_ = 0;                              // holes
+  int goal_pegs_ = 1, k0_ = 0;             // pegs at the goal and at the start
+  std::uint64_t positions_ = 0;            // positions built so far, for progress
   Pos start_pos_, goal_pos_;  // the start and the goal (none for a goal anywhere), layout bits
 };
 

@@ -264,10 +264,11 @@ void Control::set_progress(std::function<void(const ProgressReport&)> callback,
 }
 
 bool Control::wants_progress() const {
-  return progress_ || (parent_ && parent_->wants_progress());
+  return !muted_ && (progress_ || (parent_ && parent_->wants_progress()));
 }
 
 void Control::report(ProgressReport r, bool force) const {
+  if (muted_) return;
   if (!progress_) {
     if (parent_) parent_->report(r, force);
     return;

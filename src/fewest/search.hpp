@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "../core/pool.hpp"
 #include "bound.hpp"
 #include "key_geometry.hpp"
@@ -745,12 +746,17 @@ class Search {
   }
 
   void report(bool force) {
-    if (!o_.progress || !o_.control) return;
-    double now = o_.control->elapsed_seconds();
-    if (!force && now < next_report_) return;
-    next_report_ = now + 0.5;
-    o_.progress(FewestProgress{now, positions_, std::max(floor_, lower_bound()), best_found_, fl_,
-                               bh_, released_});
+    if (!o_.control || !ControlAccess::wants_progress(*o_.control)) return;
+    ProgressReport pr;
+    pr.phase = "fewest";
+    pr.positions = positions_;
+    FewestBounds& f = pr.fewest.emplace();
+    f.lower_bound = std::max(floor_, lower_bound());
+    f.best_found = best_found_;
+    f.forward_level = fl_;
+    f.backward_level = bh_;
+    f.released = released_;
+    o_.control->report(pr, force);
   }
 
   const KeyGeometry<Bits>& geo_;
@@ -771,7 +777,6 @@ class Search {
   std::size_t budget_ = 0;
   std::size_t buffers_ = 0;  // bytes of out_'s buffers booked in bytes_
   std::atomic<std::uint64_t> positions_{0};
-  double next_report_ = 0;
   int best_found_ = -1;  // moves of a solution known before the pass (progress only)
   int floor_ = 0;        // a lower bound proven before the pass (progress only)
   Bits meet_ = 0;

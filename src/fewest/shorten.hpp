@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "keys.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/play.hpp"
@@ -25,12 +26,14 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
             const std::vector<Jump>& known = {}, bool polish_known = true,
             const PassHooks<Bits>* hooks = nullptr);
 
-// The options of a search inside another (a window, a rebuild): no beam, no progress, and
-// levels kept unless memory runs short, since its solution is what it is for.
-inline FewestOptions inner(const FewestOptions& o) {
+// The options of a search inside another (a window, a rebuild) under `quiet`, a muted child of
+// o.control: no beam, no progress, and levels kept unless memory runs short, since its solution
+// is what it is for.
+inline FewestOptions inner(const FewestOptions& o, Control& quiet) {
+  ControlAccess::mute(quiet);
   FewestOptions so = o;
+  so.control = &quiet;
   so.beam = 0;
-  so.progress = nullptr;
   so.release_levels = false;
   return so;
 }
@@ -43,7 +46,8 @@ std::vector<Jump> through(const Board& b, const std::vector<Bits>& starts,
                           std::uint64_t& positions) {
   // Each search is shorter than the whole, unless the sides met at an end.
   if (pop(meet) >= pop(starts.front()) || pop(meet) <= pop(goals.front())) return {};
-  const FewestOptions so = inner(o);
+  Control quiet(o.control);
+  const FewestOptions so = inner(o, quiet);
   FewestResult to, from;
   search<Bits>(b, starts, {meet}, nullptr, so, to);
   positions += to.positions;
@@ -82,8 +86,7 @@ std::vector<Jump> rewindow(const Board& b, Bits start, const std::vector<Jump>& 
     to ^= bit<Bits>(sol[k].from) | bit<Bits>(sol[k].over) | bit<Bits>(sol[k].to);
   Control window(o.control);
   window.set_memory_budget(budget);
-  FewestOptions wo = inner(o);
-  wo.control = &window;
+  const FewestOptions wo = inner(o, window);
   FewestResult wr;
   const HoleSet first = to_holes(b, from);
   const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
@@ -141,14 +144,15 @@ std::vector<Jump> polish_ends(const Board& b, Bits start, std::vector<Jump> sol,
     for (const bool tail : {true, false}) {
       for (std::size_t w = 10; w + 4 <= group_moves(sol).size();) {
         const std::size_t n = group_moves(sol).size();
-        if (o.progress) {
-          FewestProgress p;
-          p.seconds = o.control->elapsed_seconds();
-          p.lower_bound = lower;
-          p.best_found = static_cast<int>(n);
-          p.shortening = true;
-          p.window = static_cast<int>(w);
-          o.progress(p);
+        if (ControlAccess::wants_progress(*o.control)) {
+          ProgressReport p;
+          p.phase = "fewest";
+          FewestBounds& f = p.fewest.emplace();
+          f.lower_bound = lower;
+          f.best_found = static_cast<int>(n);
+          f.shortening = true;
+          f.window = static_cast<int>(w);
+          o.control->report(p, true);
         }
         bool complete = false;
         std::vector<Jump> next = rewindow(b, start, sol, tail ? n - w : 0, w, budget, o, complete);

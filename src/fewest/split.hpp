@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "bound.hpp"
 #include "keys.hpp"
 #include "passes.hpp"
@@ -107,16 +108,22 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   po.checkpoint_dir.clear();
   po.resume = false;
   int current = -1;
-  if (o.progress)
-    po.progress = [&](const FewestProgress& p) {
-      FewestProgress q = p;
-      q.lower_bound = std::max(lower(), 0);
-      q.best_found = best_moves();
-      q.pair = current;
-      q.pairs = static_cast<int>(st.pairs.size());
-      q.positions = ck.base_positions() + positions + p.positions;
-      o.progress(q);
-    };
+  // The pairs' searches report through `relay`, which gives their reports the board's bounds.
+  Control relay(o.control);
+  if (ControlAccess::wants_progress(*o.control))
+    relay.set_progress(
+        [&](const ProgressReport& p) {
+          ProgressReport q = p;
+          FewestBounds& f = q.fewest ? *q.fewest : q.fewest.emplace();
+          f.lower_bound = std::max(lower(), 0);
+          f.best_found = best_moves();
+          f.pair = current;
+          f.pairs = static_cast<int>(st.pairs.size());
+          q.positions = ck.base_positions() + positions + p.positions;
+          o.control->report(q);
+        },
+        0);
+  po.control = &relay;
   auto save = [&](std::uint64_t extra) {
     st.floor = lower();
     st.best = best;

@@ -435,8 +435,6 @@ EnumerateResult solutions(const Problem& p, const EnumerateOptions& o,
     s.algorithm = Algorithm::Dfs;
     s.control = &first;
     s.node_limit = kFirstSearchNodes;
-    if (const std::size_t budget = first.memory_budget())
-      s.memory_limit = std::min(s.memory_limit, budget);
     const SolveResult r = pegsol::solve(p, s);
     if (r.status == Status::Impossible) {
       EnumerateResult none;
@@ -558,9 +556,9 @@ struct Dispatcher::Impl {
   SolveOptions request_options(const json& body, Control& c) const {
     c.set_time_limit(
         capped(seconds(body, "time_limit", limits.request_seconds), limits.request_seconds));
+    c.set_memory_budget(limits.request_memory);
     SolveOptions o;
     o.control = &c;
-    o.memory_limit = limits.request_memory;
     o.threads = limits.threads;
     return o;
   }
@@ -891,9 +889,13 @@ json Dispatcher::run(const JobSpec& job, Control& control,
     const Problem& p = job.problem;
     control.set_time_limit(job.time_limit);
     control.set_memory_budget(l.job_memory);
+    // A fewest job's first-solution search reports as a solve does, its passes with their bounds.
     if (progress)
-      control.set_progress([progress](const ProgressReport& r) { progress(progress_json(r)); },
-                           l.progress_seconds);
+      control.set_progress(
+          [progress](const ProgressReport& r) {
+            progress(r.fewest ? fewest_progress_json(r) : progress_json(r));
+          },
+          l.progress_seconds);
     if (job.kind == "count" || job.kind == "table") {
       CensusOptions co;
       co.control = &control;
@@ -906,14 +908,11 @@ json Dispatcher::run(const JobSpec& job, Control& control,
       FewestOptions f;
       f.control = &control;
       f.threads = l.threads;
-      if (progress)
-        f.progress = [progress](const FewestProgress& r) { progress(fewest_progress_json(r)); };
       return fewest_json(p, fewest_solve(p, f));
     }
     if (job.kind == "solve") {
       SolveOptions o;
       o.control = &control;
-      o.memory_limit = l.job_memory;
       o.threads = l.threads;
       return solve_json(p, pegsol::solve(p, o), job_field);
     }

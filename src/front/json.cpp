@@ -432,19 +432,20 @@ nlohmann::json progress_json(const ProgressReport& r) {
           {"level", r.level}};
 }
 
-nlohmann::json fewest_progress_json(const FewestProgress& p) {
+nlohmann::json fewest_progress_json(const ProgressReport& r) {
+  const FewestBounds f = r.fewest.value_or(FewestBounds{});
   return {{"done", 0},
           {"total", 0},
           {"fraction", 0},
-          {"seconds", p.seconds},
+          {"seconds", r.seconds},
           {"eta_seconds", 0},
           {"phase", "fewest"},
-          {"positions", p.positions},
+          {"positions", r.positions},
           {"memory_bytes", 0},
           {"level", -1},
-          {"lower_bound", p.lower_bound},
-          {"best_found", p.best_found},
-          {"shortening", p.shortening}};
+          {"lower_bound", f.lower_bound},
+          {"best_found", f.best_found},
+          {"shortening", f.shortening}};
 }
 
 nlohmann::json analysis_json(const Position& p, const Analysis& a, const FieldNames& names) {

@@ -286,13 +286,15 @@ class DistributedCensus : public census_detail::Context<64> {
                                [](const Entry& e, u64 k) { return e.key < k; });
     return it != level.vec().end() && it->key == key ? it - level.vec().begin() : -1;
   }
-  // Collective: the options' callback (rank 0's) gets the level, the positions so far and the
-  // most any rank holds.
+  // Collective: the control gets the level, the positions so far and the most any rank holds.
   void progress(int level, u64 positions) {
     const u64 most = ex_.max(mem_.used());
-    if (o_.progress)
-      o_.progress(
-          CensusProgress{level, positions, progress_.seconds(), static_cast<std::size_t>(most)});
+    ProgressReport pr;
+    pr.phase = "forward";
+    pr.level = level;
+    pr.positions = positions;
+    pr.memory_bytes = static_cast<std::size_t>(most);
+    run_.control.report(pr);
   }
 
   // Forward pass: every level from the start's down to one peg, each rank expanding its own

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "pegsol/fewest.hpp"
 
 namespace pegsol::mpi {
@@ -88,11 +89,13 @@ inline FewestBoardResult distributed_fewest_board(const BoardPtr& board, FewestO
   o.split = true;
   o.split_part = rank;
   o.split_parts = size;
+  Control quiet(o.control);  // the other ranks' control: no progress reports
   if (rank != 0) {
     o.checkpoint_dir.clear();
     o.resume = false;
     o.checkpointed = nullptr;
-    o.progress = nullptr;
+    ControlAccess::mute(quiet);
+    o.control = &quiet;
   }
   o.split_merge = [comm](FewestSweep& sw) { fewest_exchange::merge(sw, comm); };
   FewestBoardResult r;

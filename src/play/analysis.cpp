@@ -300,7 +300,6 @@ struct Analyzer::Impl {
     SolveOptions o;
     o.algorithm = Algorithm::Dfs;
     o.node_limit = nodes;
-    o.memory_limit = kMemoBytes;
     SolveResult r;
     try {
       r = solve_detail::run_dfs(pr, o, ctl, Control::Clock::now(),

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "../core/checks.hpp"
+#include "../core/control_access.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
 #include "../core/layout.hpp"
@@ -749,7 +750,7 @@ void PathIndexCache::build(Slot& s, const Control* caller) {
             s.fraction = std::max(s.fraction, std::min(1.0, f));
             now = s.fraction;
           }
-          if (caller && caller->wants_progress()) {
+          if (caller && ControlAccess::wants_progress(*caller)) {
             ProgressReport out = r;
             out.fraction = now;
             out.done = static_cast<std::uint64_t>(now * 1000);

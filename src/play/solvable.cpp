@@ -3,6 +3,7 @@
 // limit, every solution replayed; the answers that need no search (settled.hpp) first.
 #include <utility>
 
+#include "../core/checks.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/solve.hpp"
@@ -23,8 +24,11 @@ std::string_view solvability_name(Solvability s) {
 }
 
 SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, double time_limit_seconds) {
+  checks::seconds(time_limit_seconds, "time_limit_seconds");
+  Control c;
+  c.set_time_limit(time_limit_seconds);
   SolveOptions o;
-  o.time_limit = time_limit_seconds;
+  o.control = &c;
   return is_solvable(p, goal, o);
 }
 
@@ -59,8 +63,11 @@ SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, const SolveOp
 }
 
 Hint hint(const Position& p, const Goal& goal, double time_limit_seconds) {
+  checks::seconds(time_limit_seconds, "time_limit_seconds");
+  Control c;
+  c.set_time_limit(time_limit_seconds);
   SolveOptions o;
-  o.time_limit = time_limit_seconds;
+  o.control = &c;
   return hint(p, goal, o);
 }
 

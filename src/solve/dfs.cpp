@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/control_access.hpp"
 #include "../core/geometry.hpp"
 #include "../core/layout.hpp"
 #include "../core/pagodas.hpp"
@@ -286,11 +287,11 @@ class Dfs {
     int score;
   };
 
-  // The failed-position table's bytes: the options' limit, or the control's budget if smaller.
+  // The failed-position table's bytes: the control's budget, or kSolveMemory without one.
  public:
-  static std::size_t table_bytes(const SolveOptions& o, const Control& ctl) {
+  static std::size_t table_bytes(const SolveOptions&, const Control& ctl) {
     const std::size_t budget = ctl.memory_budget();
-    return budget ? std::min(o.memory_limit, budget) : o.memory_limit;
+    return budget ? budget : kSolveMemory;
   }
 
  private:
@@ -308,15 +309,8 @@ class Dfs {
       ProgressReport pr;
       pr.phase = "dfs";
       pr.positions = nodes_;
+      pr.table_entries = table_->size();
       ctl_.report(pr);
-    }
-    if (opt_.progress) {
-      auto now = Clock::now();
-      if (now >= next_report_) {
-        next_report_ = now + std::chrono::milliseconds(500);
-        opt_.progress(
-            {nodes_, std::chrono::duration<double>(now - start_).count(), table_->size()});
-      }
     }
   }
 
@@ -376,13 +370,12 @@ class Dfs {
   Target<W> t_;
   const SolveOptions& opt_;
   const Control& ctl_;
-  bool report_ = ctl_.wants_progress();
+  bool report_ = ControlAccess::wants_progress(ctl_);
   std::optional<FailTable<W>> own_table_;
   FailTable<W>* table_ = nullptr;
   std::vector<const PagodaCheck<W>*> exact_pagodas_;
   std::vector<const std::vector<PagodaCheck<W>>*> final_pagodas_;
   Clock::time_point start_;
-  Clock::time_point next_report_ = Clock::now() + std::chrono::milliseconds(500);
   std::vector<int> syms_;
   std::vector<int> jump_score_;
   std::vector<char> allowed_;

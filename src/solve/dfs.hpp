@@ -34,7 +34,7 @@ class DfsMemo {
 // under `ctl`, progress timed from t0: "solved" with the moves (solve() replays them),
 // "impossible" after a completed search, "unknown" when stopped by o.node_limit or by `ctl`
 // (SolveResult::stop), each but "solved" with the reason text of its verdict. Reads
-// o.direction, o.memory_limit, o.symmetry, o.peg_types, o.node_limit and o.progress.
+// o.direction, o.symmetry, o.peg_types and o.node_limit; reports to `ctl`.
 // With `memo` (forward searches only): its failed positions, and pruning pagodas at every
 // position (a position worth less than the target on one of them is lost), kept for the next
 // search; a one-peg target's table keys are canonical under every symmetry of the board.

@@ -40,7 +40,6 @@ using solve_detail::run_dfs;
 SolveResult run_beam(const Problem& p, const SolveOptions& o, const Control& ctl) {
   SolveOptions b = o;
   b.control = &ctl;
-  b.time_limit = 0;
   return beam_solve(p, b);
 }
 
@@ -75,16 +74,14 @@ SolveResult solve_auto(const Problem& p, const SolveOptions& o, const Control& c
 
 SolveResult solve(const Problem& p, const SolveOptions& o) {
   check_problem(p);
-  checks::seconds(o.time_limit, "SolveOptions::time_limit");
   checks::seconds(o.auto_beam_seconds, "SolveOptions::auto_beam_seconds");
   checks::threads(o.threads, "SolveOptions::threads");
   if (o.pagoda_jumps < -1)
     throw InputError("SolveOptions::pagoda_jumps",
                      std::to_string(o.pagoda_jumps) + "; -1 (every jump) or more");
   const auto t0 = Clock::now();
-  // The one control of this solve: the caller's, with the options' time limit added.
+  // The one control of this solve, under the caller's.
   Control ctl(o.control);
-  ctl.set_time_limit(o.time_limit);
   const Board& board = *p.board;
   SolveResult r;
   r.width = board.width();

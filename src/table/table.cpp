@@ -15,6 +15,7 @@
 
 #include "../census/checkpoint.hpp"
 #include "../core/checks.hpp"
+#include "../core/control_access.hpp"
 #include "../core/pool.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
@@ -237,10 +238,10 @@ SolveResult timed_solve(const Problem& p, const Control& parent, double seconds,
                         std::size_t memory_limit) {
   Control c(&parent);
   c.set_time_limit(seconds);
+  c.set_memory_budget(memory_limit > 0 ? std::min(memory_limit, kSolveMemory) : kSolveMemory);
   SolveOptions so;
   so.control = &c;
   so.threads = threads;
-  if (memory_limit > 0) so.memory_limit = std::min(so.memory_limit, memory_limit);
   return solve(p, so);
 }
 
@@ -278,13 +279,14 @@ class TableRun {
         ctl_(options.control) {
     // Progress in units of the whole table (a pair search is one unit, a pass a thousand), so
     // that its fraction only grows; the census passes' reports are rescaled, the searches' not.
-    if (options.control && options.control->wants_progress())
+    if (options.control && ControlAccess::wants_progress(*options.control))
       ctl_.set_progress(
           [this](const ProgressReport& r) {
             if (!in_passes_) return;
             ProgressReport q = r;
             q.total = units_;
             q.done = std::min(units_, units_done_ + static_cast<std::uint64_t>(r.fraction * 1000));
+            q.table = figures_;
             options_.control->report(q);
           },
           0);
@@ -346,12 +348,6 @@ class TableRun {
     }
   }
 
-  void report(CensusProgress pr) const {
-    if (!options_.progress) return;
-    pr.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
-    options_.progress(pr);
-  }
-
   void stop_here(StopReason why) {
     t_.stop = why;
     t_.stopped = "stopped (" + std::string(stop_reason_name(why)) + ")";
@@ -398,17 +394,9 @@ class TableRun {
     std::atomic<std::size_t> done{0};
     // Units: one per pair search, a thousand per forward pass the open pairs may need.
     units_ = pairs.size() + 1000 * static_cast<std::uint64_t>(passes_for(m_));
-    auto last = Clock::now() - std::chrono::seconds(1);
     WorkerPool pool(workers);
     pool.parallel_for(workers, pairs.size(), [&](std::size_t i, int w) {
       if (ctl_.checkpoint()) return;
-      if (w == 0 && Clock::now() - last >= std::chrono::milliseconds(500)) {
-        last = Clock::now();
-        CensusProgress pr;
-        pr.search = static_cast<int>(done.load()) + 1;
-        pr.searches = static_cast<int>(pairs.size());
-        report(pr);
-      }
       const auto [v, h] = pairs[i];
       results[i] = timed_solve(
           Problem{board_, single_vacancy(b_, v), Goal{Goal::Kind::Hole, h, {}}}, ctl_,
@@ -422,6 +410,7 @@ class TableRun {
         pr.done = d;
         pr.total = units_;
         pr.phase = "search";
+        pr.table = TableProgress{0, 0, static_cast<int>(d), static_cast<int>(pairs.size())};
         if (options_.control) options_.control->report(pr);
       }
     });
@@ -523,13 +512,7 @@ class TableRun {
     o.reach = pruning_goals(best);
     const int meet = meet_goal(best);
     o.meet = meet >= 0;
-    if (options_.progress)
-      o.progress = [this, pass = t_.passes + 1](const CensusProgress& pr) {
-        CensusProgress q = pr;
-        q.pass = pass;
-        q.passes = planned_;
-        options_.progress(q);
-      };
+    figures_ = TableProgress{t_.passes + 1, planned_, 0, 0};
     CensusResult r;
     try {
       r = census(Problem{board_, single_vacancy(b_, best),
@@ -603,6 +586,7 @@ class TableRun {
   Control ctl_;  // the caller's, reporting progress in the table's units
   std::uint64_t units_ = 0, units_done_ = 0;
   bool in_passes_ = false;
+  TableProgress figures_;  // the pass running and the passes planned, for the reports
   std::vector<int> reps_;  // one vacancy per class under the symmetries
   std::unique_ptr<census_detail::DirLock> lock_;
   std::unique_ptr<TableCheckpoint> ck_;

@@ -135,9 +135,6 @@ TEST_F(ApiInputs, GoalsOnHolesThatExist) {
 TEST_F(ApiInputs, ConsistentOptions) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   SolveOptions so;
-  so.time_limit = -1;
-  EXPECT_EQ(field_thrown([&] { solve(ok, so); }), "SolveOptions::time_limit");
-  so = {};
   so.auto_beam_seconds = nan;
   EXPECT_EQ(field_thrown([&] { solve(ok, so); }), "SolveOptions::auto_beam_seconds");
   so = {};
@@ -149,9 +146,6 @@ TEST_F(ApiInputs, ConsistentOptions) {
   so = {};
   so.algorithm = Algorithm::Dfs;
   EXPECT_EQ(field_thrown([&] { beam_solve(ok, so); }), "SolveOptions::algorithm");
-  so = {};
-  so.time_limit = nan;
-  EXPECT_EQ(field_thrown([&] { beam_solve(ok, so); }), "SolveOptions::time_limit");
 
   CensusOptions co;
   co.threads = -1;

@@ -100,20 +100,24 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
     // While the resumed run goes on, it holds none of the files it resumed from open (a removed
     // level's disk space would stay taken until the run ends).
     int reports = 0, held = 0;
-    o.progress = [&](const CensusProgress&) {
-      ++reports;
-      for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
-        std::error_code ec;
-        const std::string to = std::filesystem::read_symlink(e.path(), ec).string();
-        if (!ec && to.rfind(dir.string(), 0) == 0 && to.find(".lock") == std::string::npos &&
-            to.find(".tmp") == std::string::npos)
-          ++held;
-      }
-    };
+    Control watcher;
+    o.control = &watcher;
+    watcher.set_progress(
+        [&](const ProgressReport&) {
+          ++reports;
+          for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+            std::error_code ec;
+            const std::string to = std::filesystem::read_symlink(e.path(), ec).string();
+            if (!ec && to.rfind(dir.string(), 0) == 0 && to.find(".lock") == std::string::npos &&
+                to.find(".tmp") == std::string::npos)
+              ++held;
+          }
+        },
+        0);
     const CensusResult s = census_detail::compact_census(c.p, o, c.count_bits);
     EXPECT_GT(reports, 0);
     EXPECT_EQ(held, 0);
-    o.progress = nullptr;
+    o.control = nullptr;
     ASSERT_EQ(s.stop, StopReason::None) << s.stop_note;
     check_same_figures(s, r);
     EXPECT_EQ(s.reachable_raw, r.reachable_raw);

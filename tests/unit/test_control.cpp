@@ -16,10 +16,12 @@
 #include <thread>
 #include <vector>
 
+#include "core/control_access.hpp"
 #include "core/pool.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
+#include "pegsol/fewest.hpp"
 #include "pegsol/problem.hpp"
 #include "pegsol/solve.hpp"
 
@@ -137,7 +139,7 @@ TEST(Control, PauseBlocksWorkersUntilResume) {
     EXPECT_FALSE(c.checkpoint());
     passed.store(1);
   });
-  while (c.waiting() == 0) std::this_thread::yield();
+  while (ControlAccess::waiting(c) == 0) std::this_thread::yield();
   EXPECT_EQ(passed.load(), 0);
   c.resume();
   worker.join();
@@ -145,7 +147,7 @@ TEST(Control, PauseBlocksWorkersUntilResume) {
   // A cancel releases a paused worker too.
   c.pause();
   std::thread again([&] { EXPECT_TRUE(c.checkpoint()); });
-  while (c.waiting() == 0) std::this_thread::yield();
+  while (ControlAccess::waiting(c) == 0) std::this_thread::yield();
   c.cancel();
   again.join();
 }
@@ -345,7 +347,7 @@ auto run_paused(Control& c, F&& run) {
     done.store(true);
   });
   bool blocked = false;
-  while (!done.load() && !(blocked = c.waiting() > 0)) std::this_thread::yield();
+  while (!done.load() && !(blocked = ControlAccess::waiting(c) > 0)) std::this_thread::yield();
   EXPECT_TRUE(blocked) << "the computation never waited";
   c.resume();
   worker.join();
@@ -420,6 +422,47 @@ TEST(ControlEngines, TableProgressIsMonotoneAndReachesOne) {
       EXPECT_GE(seen[i].fraction, seen[i - 1].fraction) << i << " " << seen[i].phase;
     EXPECT_DOUBLE_EQ(seen.back().fraction, 1.0);
   }
+}
+
+TEST(ControlProgress, AMutedChildAndItsChildrenReportNothing) {
+  Control parent;
+  int calls = 0;
+  parent.set_progress([&](const ProgressReport&) { ++calls; }, 0);
+  Control child(&parent), muted(&parent);
+  ControlAccess::mute(muted);
+  Control under_muted(&muted);
+  EXPECT_TRUE(ControlAccess::wants_progress(child));
+  EXPECT_FALSE(ControlAccess::wants_progress(muted));
+  EXPECT_FALSE(ControlAccess::wants_progress(under_muted));
+  muted.report(ProgressReport{}, true);
+  under_muted.report(ProgressReport{}, true);
+  EXPECT_EQ(calls, 0);
+  child.report(ProgressReport{}, true);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(ControlEngines, FewestReportsCarryTheBounds) {
+  // The passes report through the control with their bounds; the first-solution search reports
+  // as a solve does, without them.
+  Control c;
+  std::vector<ProgressReport> seen;
+  c.set_progress([&](const ProgressReport& r) { seen.push_back(r); }, 0);
+  FewestOptions o;
+  o.control = &c;
+  const FewestResult r = fewest_solve(vacancy("triangle:5", "4"), o);
+  ASSERT_EQ(r.status, Status::Solved);
+  int bounds = 0;
+  for (const ProgressReport& p : seen) {
+    EXPECT_EQ(p.phase == "fewest", p.fewest.has_value()) << p.phase;
+    if (!p.fewest) continue;
+    ++bounds;
+    EXPECT_LE(p.fewest->lower_bound, r.moves);
+    if (p.fewest->best_found >= 0) {
+      EXPECT_GE(p.fewest->best_found, r.moves);
+    }
+    EXPECT_FALSE(p.beam || p.table);
+  }
+  EXPECT_GT(bounds, 0);
 }
 
 }  // namespace

@@ -61,9 +61,9 @@ api::Limits foreground() {
 // The options the dispatcher gives a search of a request with no "time_limit".
 SolveOptions request_solve_options(Control& c, const api::Limits& l = {}) {
   c.set_time_limit(l.request_seconds);
+  c.set_memory_budget(l.request_memory);
   SolveOptions o;
   o.control = &c;
-  o.memory_limit = l.request_memory;
   o.threads = l.threads;
   return o;
 }
@@ -451,7 +451,6 @@ TEST(Dispatch, JobsAsTheLibrary) {
     same.set_memory_budget(l.job_memory);
     SolveOptions o;
     o.control = &same;
-    o.memory_limit = l.job_memory;
     o.threads = l.threads;
     EXPECT_EQ(steady(d.run(job, c)), steady(solve_json(rest, solve(rest, o))));
   }

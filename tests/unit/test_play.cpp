@@ -450,8 +450,10 @@ TEST(Play, TinyTimeLimitOnAHardProblemIsUnknown) {
   // more than 5000), so the answer is unknown whatever the machine's speed.
   BoardPtr b = make_board("diamond41");
   Position p(b, single_vacancy(*b, *b->find("e4")));
+  Control limit;
+  limit.set_time_limit(1e-9);
   SolveOptions o;
-  o.time_limit = 1e-9;
+  o.control = &limit;
   o.algorithm = Algorithm::Dfs;
   SolvabilityAnswer a = is_solvable(p, Goal{}, o);
   EXPECT_EQ(a.verdict, Solvability::Unknown) << a.reason;

@@ -65,8 +65,10 @@ TEST(Solve, CatalogueDefaultsAreSolved) {
   for (const char* spec :
        {"french", "diamond41", "wiegleb", "triangle:5", "triangle:6", "hexagon:5"}) {
     Problem p = default_problem(make_board(spec));
+    Control limit;
+    limit.set_time_limit(120);
     SolveOptions o;
-    o.time_limit = 120;
+    o.control = &limit;
     SolveResult r = solve(p, o);
     expect_valid(p, r);
   }
@@ -254,9 +256,11 @@ TEST(Solve, TimeLimitAndCancelGiveUnknownNeverImpossible) {
   // deadline already past, a cancel flag already set and a node limit stop it whatever the
   // machine's speed.
   Problem p = vacancy("diamond41", "e4");
+  Control limit;
+  limit.set_time_limit(1e-9);
   SolveOptions o;
   o.algorithm = Algorithm::Dfs;
-  o.time_limit = 1e-9;
+  o.control = &limit;
   SolveResult r = solve(p, o);
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_EQ(r.stop, StopReason::Time);

@@ -65,7 +65,14 @@ TEST(Census, SolvabilityTable) {
 
     CensusOptions o = small_options();
     std::set<std::pair<int, int>> passes_seen;  // (pass, of how many) from the progress reports
-    o.progress = [&](const CensusProgress& pr) { passes_seen.insert({pr.pass, pr.passes}); };
+    Control watcher;
+    watcher.set_progress(
+        [&](const ProgressReport& pr) {
+          if (pr.table && pr.table->passes > 0)
+            passes_seen.insert({pr.table->pass, pr.table->passes});
+        },
+        0);
+    o.control = &watcher;
     TableOptions passes;
     passes.method = TableMethod::Passes;
     SolvabilityTable t = solvability_table(b, o, passes);
@@ -220,9 +227,14 @@ TEST(Census, SolvabilityTableResumes) {
     o.checkpoint_dir = dir.string();
     o.resume = true;
     first_pass = first_level = 0;
-    o.progress = [&](const CensusProgress& pr) {
-      if (first_pass == 0 && pr.pass > 0) first_pass = pr.pass, first_level = pr.level;
-    };
+    Control watcher;
+    watcher.set_progress(
+        [&](const ProgressReport& pr) {
+          if (first_pass == 0 && pr.table && pr.table->pass > 0)
+            first_pass = pr.table->pass, first_level = pr.level;
+        },
+        0);
+    o.control = &watcher;
     return solvability_table(b, o, to);
   };
   for (const std::uint64_t at : {std::uint64_t{1000}, std::uint64_t{1400}}) {
