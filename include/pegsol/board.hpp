@@ -51,12 +51,14 @@ struct PEGSOL_API Jump {
   bool operator==(const Jump&) const = default;
 };
 
-/// @cond internal
+/// The engines' bit layout (src/core/layout.hpp): declared here only so that a Board can own it;
+/// not part of the API.
 namespace layout_detail {
-class Layout;  // the engines' bit layout (src/core/layout.hpp), not part of the API
+/// @cond internal
+class Layout;
 struct Access;
-}  // namespace layout_detail
 /// @endcond
+}  // namespace layout_detail
 
 /// An immutable board: its holes (numbered 0..size()-1 in reading order) with their lattice
 /// coordinates and names, the jumps, the symmetries, the position-class invariants and the peg

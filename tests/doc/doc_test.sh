@@ -80,10 +80,11 @@ if ! doxy "$tmp/doc" "${headers[@]}" || grep -q . "$tmp/doc.log"; then
   exit 1
 fi
 # Doxygen says nothing of the functions and enums of an undocumented namespace (nor makes its
-# page): each namespace the headers open must have its page.
+# page): each namespace the headers open must have its page. A name opened inside `pegsol`
+# (`namespace layout_detail {` within it) has its page as pegsol::NAME.
 while read -r ns; do
   page=namespace$(printf '%s' "$ns" | sed 's/_/__/g; s/::/_1_1/g').html
-  [ -f "$tmp/doc/html/$page" ] || {
+  [ -f "$tmp/doc/html/$page" ] || [ -f "$tmp/doc/html/namespacepegsol_1_1${page#namespace}" ] || {
     echo "FAIL: namespace $ns is not documented (its members go unchecked)"
     exit 1
   }
