@@ -203,7 +203,10 @@ class PEGSOL_API Control {
   bool blind_ = false;  ///< ParentDeadline::Ignore
 
   mutable std::atomic<std::uint32_t> state_{0};  ///< stop reason in the low byte, kPaused
-  mutable std::mutex m_;                         ///< pause bookkeeping and the condition
+  /// The first stop asked by cancel() other than Time, kept apart from state_: a deadline
+  /// latched first must not hide it from a child that ignores deadlines.
+  mutable std::atomic<std::uint8_t> asked_{0};
+  mutable std::mutex m_;  ///< pause bookkeeping and the condition
   mutable std::condition_variable cv_;
   mutable Clock::time_point paused_at_{};
   mutable std::atomic<int> waiting_{0};

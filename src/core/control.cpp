@@ -200,8 +200,7 @@ bool Control::poll_slow() const {
 }
 
 StopReason Control::asked_stop() const {
-  const auto s = static_cast<StopReason>(state_.load() & kStopMask);
-  if (s != StopReason::None && s != StopReason::Time) return s;
+  if (const auto a = asked_.load(std::memory_order_relaxed)) return static_cast<StopReason>(a);
   for (int i = 0; i < nflags_; ++i) {
     const auto& [flag, reason] = flags_[static_cast<std::size_t>(i)];
     if (flag->load(std::memory_order_relaxed)) return reason;
@@ -210,7 +209,13 @@ StopReason Control::asked_stop() const {
 }
 
 void Control::cancel(StopReason reason) const {
-  latch(reason == StopReason::None ? StopReason::Cancelled : reason);
+  if (reason == StopReason::None) reason = StopReason::Cancelled;
+  // Kept apart from the latched reason, which may already be this control's deadline.
+  if (reason != StopReason::Time) {
+    std::uint8_t none = 0;
+    asked_.compare_exchange_strong(none, static_cast<std::uint8_t>(reason));
+  }
+  latch(reason);
 }
 
 void Control::pause() const {

@@ -131,6 +131,48 @@ TEST(Control, ChildObeysItsParent) {
   EXPECT_EQ(other.stop_reason(), StopReason::Cancelled);
 }
 
+// A deadline-blind child sees its parents' cancel and flags, never their deadlines; a cancel that
+// comes after a parent's deadline has passed (and been latched) still reaches it.
+TEST(Control, ADeadlineBlindChildSeesACancelAfterTheParentsDeadline) {
+  ManualClock clock;
+  Control parent(clock.fn());
+  parent.set_time_limit(1);
+  Control middle(&parent);
+  Control blind(&middle, Control::ParentDeadline::Ignore);
+  Control blind_below(&blind, Control::ParentDeadline::Ignore);
+  EXPECT_FALSE(blind.has_deadline());
+  clock.advance(2);
+  EXPECT_TRUE(parent.should_stop());
+  EXPECT_EQ(parent.stop_reason(), StopReason::Time);
+  EXPECT_TRUE(middle.should_stop());
+  EXPECT_FALSE(blind.should_stop());
+  EXPECT_EQ(blind.stop_reason(), StopReason::None);
+  EXPECT_TRUE(std::isinf(blind.remaining_seconds()));
+  parent.cancel(StopReason::Signal);
+  EXPECT_EQ(parent.stop_reason(), StopReason::Time);  // the first reason latched stays
+  EXPECT_TRUE(blind.should_stop());
+  EXPECT_EQ(blind.stop_reason(), StopReason::Signal);
+  EXPECT_TRUE(blind_below.should_stop());
+  EXPECT_EQ(blind_below.stop_reason(), StopReason::Signal);
+
+  // The same through a middle control that latched its own deadline first.
+  Control top(clock.fn());
+  Control timed(&top);
+  timed.set_time_limit(1);
+  Control under(&timed, Control::ParentDeadline::Ignore);
+  clock.advance(2);
+  EXPECT_TRUE(timed.should_stop());
+  EXPECT_FALSE(under.should_stop());
+  timed.cancel();
+  EXPECT_TRUE(under.should_stop());
+  EXPECT_EQ(under.stop_reason(), StopReason::Cancelled);
+  // A cancel with the reason Time is a deadline's: the blind child does not take it.
+  Control top2(clock.fn());
+  Control under2(&top2, Control::ParentDeadline::Ignore);
+  top2.cancel(StopReason::Time);
+  EXPECT_FALSE(under2.should_stop());
+}
+
 TEST(Control, PauseBlocksWorkersUntilResume) {
   Control c;
   c.pause();
