@@ -6,12 +6,16 @@
 
 #include "pegsol/catalogue.hpp"
 #include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
 #include "pegsol/problem.hpp"
 
 int main() {
   const pegsol::Problem problem = pegsol::default_problem(pegsol::make_board("triangle:5"));
+  // A run's bounds are its control's: here a memory budget far above what this board needs.
+  pegsol::Control limits;
+  limits.set_memory_budget(std::size_t{256} << 20);
   pegsol::CensusOptions options;
-  options.memory_limit = std::size_t{256} << 20;  // far more than this board needs
+  options.control = &limits;
 
   const pegsol::CensusResult r = pegsol::census(problem, options);
   std::cout << pegsol::describe(problem) << '\n';

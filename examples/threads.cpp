@@ -34,10 +34,10 @@ int main() {
   // cancel whatever the machine's load (a census waits at its checkpoints while paused); a real
   // caller cancels whenever its user asks.
   pegsol::Control control;
+  control.set_memory_budget(std::size_t{512} << 20);
   control.pause();
   pegsol::CensusOptions options;
   options.control = &control;
-  options.memory_limit = std::size_t{512} << 20;
   pegsol::CensusResult census;
   std::thread worker([&] { census = pegsol::census(english, options); });
   control.cancel();

@@ -71,7 +71,7 @@ Problem problem_of(const ProblemArgs& a);
 // The arguments' board alone (board and lattice; start, end and goal must be absent).
 BoardPtr board_of(const ProblemArgs& a, const char* function);
 
-// A library field as the module names it: its keyword argument ("CensusOptions::memory_limit":
+// A library field as the module names it: its keyword argument ("Control::memory_budget":
 // "memory_limit", "CensusOptions::checkpoint_dir": "checkpoint"), for rename_fields and the JSON
 // functions' FieldNames; "" for a field no keyword sets.
 std::string python_field(std::string_view field);

@@ -237,7 +237,6 @@ CensusOutcome run_count(const ProblemArgs& args, py::object time_limit, py::obje
   CensusOptions o;
   o.threads = threads_arg(threads);
   const std::size_t memory = megabytes_arg(memory_limit, "memory_limit").value_or(0);
-  o.memory_limit = memory;
   o.spill_dir = directory_arg(spill_dir, "spill_dir", false);
   checkpoints(o, checkpoint, resume);
   o.symmetry = symmetry;
@@ -309,7 +308,6 @@ py::object run_table(const ProblemArgs& args, py::object method, py::object sear
   to.pagodas = flags.pagodas;
   CensusOptions o;
   o.threads = threads_arg(threads);
-  o.memory_limit = memory.value_or(0);
   o.spill_dir = directory_arg(spill_dir, "spill_dir", false);
   checkpoints(o, checkpoint, resume);
   Call call(seconds, memory.value_or(0), progress);

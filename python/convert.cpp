@@ -35,6 +35,7 @@ bool is_number(py::handle v) {
 std::string python_field(std::string_view field) {
   if (field == "PathIndex::Options::memory" || field == "PathIndexCache::Options::build_memory")
     return "lookup_memory";
+  if (field == "Control::memory_budget") return "memory_limit";
   const auto at = field.find("Options::");
   if (at == std::string_view::npos) return {};
   const std::string_view name = field.substr(at + 9);

@@ -308,8 +308,8 @@ int run(int argc, char** argv, int rank, int size) {
   int rc = cli::kSolved;
   try {
     Problem p = build_problem(spec);
+    control.set_memory_budget(cli::megabytes(memory_mb));
     CensusOptions o;
-    o.memory_limit = cli::megabytes(memory_mb);
     o.threads = threads;
     o.control = &control;
     o.symmetry = !no_symmetry;

@@ -24,9 +24,9 @@ namespace pegsol::cli {
 
 namespace {
 
-CensusOptions census_options(double memory_mb, int threads, const Control* control) {
+// The census's limits are the control's (--memory-limit, --time-limit: run() sets them).
+CensusOptions census_options(int threads, const Control* control) {
   CensusOptions o;
-  o.memory_limit = megabytes(memory_mb);
   o.threads = threads;
   o.control = control;
   return o;
@@ -156,8 +156,8 @@ std::optional<int> CensusCommands::run(const Control& parent) {
   // The command's control: the caller's (signals), with the command's limits.
   Control control(&parent);
   control.set_time_limit(time_limit_);
-  // --memory-limit bounds everything the command holds: the census tables (CensusOptions), and
-  // through the control the table's pair searches and the enumeration's table of dead ends.
+  // --memory-limit bounds everything the command holds: the census tables, the table's pair
+  // searches and the enumeration's table of dead ends.
   control.set_memory_budget(megabytes(memory_mb_));
   try {
     if (*count_) return count(control);
@@ -180,7 +180,7 @@ std::optional<std::string> CensusCommands::checkpoint_options(CensusOptions& o) 
 int CensusCommands::count(const Control& control) {
   Problem p = build_problem(args_);
   const CensusLine shown(control, json_);
-  CensusOptions o = census_options(memory_mb_, threads_, &shown.control());
+  CensusOptions o = census_options(threads_, &shown.control());
   o.spill_dir = spill_dir_;
   if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   o.symmetry = !no_symmetry_;
@@ -236,7 +236,7 @@ int CensusCommands::table(const Control& control) {
     return table_fewest(p.board, limits, fewest_flags_, json_, terminal_columns());
   }
   const CensusLine shown(control, json_);
-  CensusOptions o = census_options(memory_mb_, threads_, &shown.control());
+  CensusOptions o = census_options(threads_, &shown.control());
   o.spill_dir = spill_dir_;
   if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
   TableOptions to;

@@ -55,10 +55,11 @@ std::optional<std::string> create_checkpoint_dir(const std::string& dir);
 // returns the status for `kind` ("input": 2, "internal" and "output": 3).
 int report_error(std::string_view kind, const std::string& message, bool json);
 // The library's bad input in the command's words: its field as the option ("start": "--start",
-// "CensusOptions::memory_limit": "--memory-limit"), with the command's hints.
+// "CensusOptions::threads": "--threads"), with the command's hints.
 std::string input_error_text(const InputError& e);
 // The command's option for a library field: a problem spec's key ("start": "--start"), or an
-// options struct's field ("CensusOptions::memory_limit": "--memory-limit"); empty for a field no
+// options struct's field ("CensusOptions::threads": "--threads"), the control's budget
+// ("Control::memory_budget": "--memory-limit"); empty for a field no
 // option sets. The JSON of results names fields through it (pegsol::FieldNames).
 std::string option_for(std::string_view field);
 // The library's words for options in a text (a stop note) as the command's options.

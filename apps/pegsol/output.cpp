@@ -150,6 +150,7 @@ std::string option_for(std::string_view field) {
   };
   for (std::string_view spec : {"start", "end", "goal", "board", "lattice", "preset"})
     if (field == spec) return "--" + std::string(field);
+  if (field == "Control::memory_budget") return "--memory-limit";
   const auto colons = field.find("Options::");
   if (colons == std::string_view::npos || field.starts_with("PathIndex")) return {};
   const std::string_view name = field.substr(colons + 9);

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,15 @@
 #include "pegsol/problem.hpp"
 
 namespace pegsol {
+
+/// The census engines' internals (src/census): declared here only so that a CensusResult can
+/// carry the solution-path levels a PathIndex reads; not part of the API.
+namespace census_detail {
+/// @cond internal
+struct KeptPaths;
+/// @endcond
+}  // namespace census_detail
+class CensusAccess;  // the library's access to the census's internals (src/census/access.hpp)
 
 /// Exact path counts. 2^128 is about 3.4e38: the English board's 5.8e20 games fit with room.
 using Count = unsigned __int128;
@@ -57,13 +67,12 @@ struct PEGSOL_API CensusReach {
   std::vector<Pagoda> pagodas;  ///< each worth at least as much at a position that reaches it
 };
 
-/// What a census computes and within which bounds.
+/// What a census computes. Its bounds (deadline, memory) are the control's alone.
 struct PEGSOL_API CensusOptions {
-  std::size_t memory_limit = 0;  ///< bytes; 0: the machine's memory minus a margin
-  int threads = 0;               ///< 0: the hardware's thread count
-  bool symmetry = true;          ///< store positions up to the census group
-  bool on_path = true;           ///< backward pass: positions on some solution path
-  bool distinct = true;          ///< solutions up to reordering of independent jumps
+  int threads = 0;       ///< 0: the hardware's thread count
+  bool symmetry = true;  ///< store positions up to the census group
+  bool on_path = true;   ///< backward pass: positions on some solution path
+  bool distinct = true;  ///< solutions up to reordering of independent jumps
   /// The reordering count runs only when at most this many raw positions lie on solution paths
   /// (otherwise distinct_note says why it was skipped): its states outnumber the positions.
   std::uint64_t distinct_max_positions = 2'000'000;
@@ -86,9 +95,6 @@ struct PEGSOL_API CensusOptions {
   /// false); with counts, the compact engine then carries 8 bytes less per position and edge.
   bool random_player = true;
   CensusEngine engine = CensusEngine::Auto;  ///< which engine runs it
-  /// Keep the positions on solution paths in CensusResult::paths (the compact engine only: boards
-  /// of up to 64 bits; needs counts and on_path).
-  bool keep_paths = false;
   /// A directory for the disk spill (the compact engine: boards of up to 64 holes): once the
   /// levels' arrays would pass half of the memory limit, the rest go to a file there (with no
   /// name: nothing is left behind), and the process keeps its resident memory under the limit by
@@ -102,9 +108,16 @@ struct PEGSOL_API CensusOptions {
   /// one of another problem or other options.
   std::string checkpoint_dir;
   bool resume = false;  ///< go on from the state in checkpoint_dir
-  /// Deadline, memory budget (used when memory_limit is 0), cancel, pause, progress
-  /// (docs/control.md; solvability_table's reports carry ProgressReport::table). May be null.
+  /// Deadline, memory budget (the census's tables; without one, the machine's memory less a
+  /// tenth, at least 1 GiB kept free), cancel, pause, progress (docs/control.md;
+  /// solvability_table's reports carry ProgressReport::table). May be null: no deadline.
   const Control* control = nullptr;
+
+ private:
+  /// @cond internal
+  friend class CensusAccess;
+  bool keep_paths_ = false;  // PathIndex's census: keep the solution-path levels
+  /// @endcond
 };
 
 /// Figures of one level (k pegs). "raw" counts positions, "sym" counts them up to the census group.
@@ -149,19 +162,12 @@ struct PEGSOL_API CensusResult {
   /// For a memory stop: what the run held and needed, in the library's words (naming
   /// stop_field, which a front end renames with rename_fields()).
   std::string stop_note;
-  /// For a memory stop: the options field whose limit was reached ("CensusOptions::memory_limit",
-  /// or "CensusOptions::spill_dir" when the spill directory could take no more; empty when an
-  /// allocation failed first).
+  /// For a memory stop: where the limit that was reached is set ("Control::memory_budget", the
+  /// control's budget or, without one, the default it stands for; "CensusOptions::spill_dir"
+  /// when the spill directory could take no more; empty when an allocation failed first).
   std::string stop_field;
-  std::size_t stop_limit = 0;  ///< For a memory stop at memory_limit: the limit in bytes (else 0).
-  /// With CensusOptions::keep_paths, when the solution-path pass finished on the compact engine
-  /// (paths_kept): paths[k] holds level k's positions on solution paths, one per orbit, each the
-  /// least of its images under `symmetries` read as 64-bit integers, sorted. The bits are the
-  /// engines' own layout, not the holes' numbers (it may change in any release): PathIndex reads
-  /// them.
-  bool paths_kept = false;
-  std::vector<int> symmetries;  ///< the census group: indices into Board::symmetries(), 0 first
-  std::vector<std::vector<std::uint64_t>> paths;  ///< per level, as said above
+  /// For a memory stop at the memory budget: the budget in bytes (else 0).
+  std::size_t stop_limit = 0;
   /// With CensusOptions::meet, once the middle levels are joined (met): whether the goal is
   /// reachable (solutions_by_hole then holds 1 on a one-peg goal's hole), the middle levels'
   /// on_path figures, and when it is reachable, a position of the lower middle level (n/2 pegs
@@ -169,6 +175,13 @@ struct PEGSOL_API CensusResult {
   bool met = false;
   bool meet_reaches_goal = false;       ///< met: whether the goal is reachable
   std::optional<HoleSet> meet_witness;  ///< met and reachable: a lower middle position on a path
+
+ private:
+  /// @cond internal
+  friend class CensusAccess;
+  // PathIndex's census: the solution-path levels in the engines' layout (src/census/access.hpp).
+  std::shared_ptr<census_detail::KeptPaths> paths_;
+  /// @endcond
 };
 
 /// Runs the census of p; a deadline, the memory limit, cancellation or a signal end it early with

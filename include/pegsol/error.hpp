@@ -61,7 +61,7 @@ class PEGSOL_API InputError : public Error {
 };
 
 /// `message` in a front end's words: every library field it names (a word of the form
-/// Type::field, as "CensusOptions::memory_limit" or "PathIndex::Options::threads") replaced by
+/// Type::field, as "CensusOptions::threads" or "Control::memory_budget") replaced by
 /// name(field), the field kept where `name` gives "" (or is empty). The command line and the
 /// JSON API translate InputError's field and detail and the results' notes
 /// (CensusResult::stop_note) with it (docs/errors.md).

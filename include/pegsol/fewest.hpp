@@ -34,10 +34,14 @@ struct PEGSOL_API FewestSweep {
   std::uint64_t positions = 0;                    ///< stored since the last exchange
 };
 
-/// How a fewest-moves search runs, and within which bounds.
+/// The bytes a fewest-moves search may hold when its control has no memory budget.
+inline constexpr std::size_t kFewestMemory = std::size_t{8} << 30;
+
+/// How a fewest-moves search runs. Its bounds in time and memory are the control's alone;
+/// spill_limit bounds the disk.
 struct PEGSOL_API FewestOptions {
-  /// Deadline, memory budget (default 8 GiB when the control has none), cancel, pause, progress
-  /// (reports with ProgressReport::fewest, phase "fewest"). May be null.
+  /// Deadline, memory budget (kFewestMemory when the control has none), cancel, pause, progress
+  /// (reports with ProgressReport::fewest, phase "fewest"). May be null: no deadline.
   const Control* control = nullptr;
   bool symmetry = true;  ///< store positions up to the symmetries the problem keeps
   /// Bound the moves left by regions that cost a move each (docs/fewest.md) and search under a

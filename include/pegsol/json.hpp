@@ -51,7 +51,7 @@ PEGSOL_JSON_API ProblemSpec spec_from_json(std::string_view json_text);
 /// The same from a parsed JSON object.
 PEGSOL_JSON_API ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
-/// A front end's name for a library field ("CensusOptions::memory_limit": the command's
+/// A front end's name for a library field ("Control::memory_budget": the command's
 /// "--memory-limit", the JSON API's "job_memory"), or "" to keep the library's (rename_fields(),
 /// pegsol/error.hpp). The functions taking it name fields in the prose of a result ("reason",
 /// notes) and in "stop_limit" through it; without it, in the library's words.

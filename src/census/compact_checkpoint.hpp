@@ -58,8 +58,8 @@ inline u64 Engine<Kernel, kVec>::fingerprint() const {
   f.word(complementary_);
   f.word(static_cast<u64>(o_.counts) | static_cast<u64>(o_.random_player) << 1 |
          static_cast<u64>(o_.on_path) << 2 | static_cast<u64>(o_.distinct) << 3 |
-         static_cast<u64>(o_.keep_paths) << 4 | static_cast<u64>(count_bits_ == 0) << 5 |
-         static_cast<u64>(count_bits_ % 64) << 6);
+         static_cast<u64>(CensusAccess::keep_paths(o_)) << 4 |
+         static_cast<u64>(count_bits_ == 0) << 5 | static_cast<u64>(count_bits_ % 64) << 6);
   f.word(o_.distinct_max_positions);
   reach_.fingerprint([&](u64 x) { f.word(x); });
   return f.value();

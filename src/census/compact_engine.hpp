@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "access.hpp"
 #include "checkpoint.hpp"
 #include "compact_common.hpp"
 #include "compact_levels.hpp"
@@ -117,7 +118,7 @@ class Engine : public Context<64> {
     if (o_.counts && o_.on_path && k0_ > 0) {
       if (!complementary_) backward(r);
       r.on_path_done = true;
-      if (o_.keep_paths) export_paths(r);
+      if (CensusAccess::keep_paths(o_)) export_paths(r);
     }
     if (o_.counts) {
       up_to_symmetry(r);

@@ -190,7 +190,7 @@ inline void Engine<Kernel, kVec>::join_item(Worker<C, kCounts>& w, const L& othe
 // stay within its limit.
 template <class Kernel, bool kVec>
 inline bool Engine<Kernel, kVec>::want_paths(const CensusResult&) const {
-  return o_.keep_paths || (o_.distinct && path_raw_ <= o_.distinct_max_positions);
+  return CensusAccess::keep_paths(o_) || (o_.distinct && path_raw_ <= o_.distinct_max_positions);
 }
 
 // Any other problem: from the goal positions upward, each level's solution-path positions are
@@ -347,17 +347,19 @@ inline void radix_sort(std::vector<u64>& v) {
   }
 }
 
-// CensusResult::paths from the kept keys: layout bits, each the least of its orbit under the
-// census group by Geometry::canonical (the kernels' canonical form orders keys, not layouts).
+// The kept solution-path levels (census_detail::KeptPaths) from the kept keys: layout bits, each
+// the least of its orbit under the census group by Geometry::canonical (the kernels' canonical
+// form orders keys, not layouts).
 template <class Kernel, bool kVec>
 inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
   std::array<int, 64> key_to_layout{};
   for (int h = 0; h < n_; ++h)
     key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = layout(b_).bit(h);
-  r.symmetries = syms_;
-  r.paths.assign(paths_.size(), {});
+  auto kept = std::make_shared<KeptPaths>();
+  kept->symmetries = syms_;
+  kept->levels.assign(paths_.size(), {});
   for (std::size_t k = 0; k < paths_.size(); ++k) {
-    std::vector<std::uint64_t>& out = r.paths[k];
+    std::vector<std::uint64_t>& out = kept->levels[k];
     out.reserve(paths_[k].size());
     for (u64 key : paths_[k]) {
       Pos x;
@@ -369,7 +371,7 @@ inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
     if (!o_.distinct) std::vector<u64>().swap(paths_[k]);
     radix_sort(out);
   }
-  r.paths_kept = true;
+  CensusAccess::set_paths(r, std::move(kept));
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ class MemoryExceeded : public CensusError {
 // a clear error instead of an out-of-memory kill.
 class Memory {
  public:
-  static constexpr const char* kLimitField = "CensusOptions::memory_limit";
+  static constexpr const char* kLimitField = "Control::memory_budget";
   explicit Memory(std::size_t limit) : limit_(limit) {}
   std::size_t limit() const { return limit_; }
   std::size_t used() const { return used_.load(); }
@@ -211,9 +211,8 @@ class Booked {
   std::size_t booked_ = 0;
 };
 
-// The memory limit of a census under o: its own, the control's budget, or the default.
+// The memory limit of a census under o: the control's budget, or the default.
 inline std::size_t memory_limit_of(const CensusOptions& o) {
-  if (o.memory_limit) return o.memory_limit;
   if (o.control && o.control->memory_budget()) return o.control->memory_budget();
   return default_memory_limit();
 }

@@ -32,12 +32,12 @@
 
 namespace pegsol::fewest_detail {
 
-// The bytes a search's tables and buffers may hold: the control's memory budget (8 GiB when it
-// has none) less what the process holds besides (its code, stacks and small allocations: a
+// The bytes a search's tables and buffers may hold: the control's memory budget (kFewestMemory
+// when it has none) less what the process holds besides (its code, stacks and small allocations: a
 // quarter of the budget, at most 32 MiB), so that the process keeps within the budget.
 inline std::size_t tables_budget(const FewestOptions& o) {
   const std::size_t all =
-      o.control && o.control->memory_budget() ? o.control->memory_budget() : std::size_t{8} << 30;
+      o.control && o.control->memory_budget() ? o.control->memory_budget() : kFewestMemory;
   return all - std::min(all / 4, std::size_t{32} << 20);
 }
 

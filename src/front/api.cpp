@@ -42,8 +42,7 @@ std::string api_field(std::string_view field) {
 // A job's field in the API's words: the memory limit the dispatcher sets from the job's cap
 // ("job_memory"), the others as api_field.
 std::string job_field(std::string_view field) {
-  if (field == "CensusOptions::memory_limit" || field == "SolveOptions::memory_limit")
-    return "job_memory";
+  if (field == "Control::memory_budget") return "job_memory";
   return api_field(field);
 }
 
@@ -900,7 +899,6 @@ json Dispatcher::run(const JobSpec& job, Control& control,
       CensusOptions co;
       co.control = &control;
       co.threads = l.threads;
-      co.memory_limit = l.job_memory;
       if (job.kind == "count") return census_json(p, census(p, co), job_field);
       return table_json(*p.board, solvability_table(p.board, co), TableMethod::Auto, job_field);
     }

@@ -61,9 +61,10 @@ struct RankOptions {
 // problem and options. Rank 0's result holds every figure; the others hold the level figures,
 // solutions and games (not the reordering count or the chances by hole). o.threads is not
 // used: each rank runs one thread. With a spill directory (ro.spill_dir) a level that would pass
-// o.memory_limit is built from sorted runs written there instead of stopping; the runs are removed,
-// and the directory too, when the call returns. Throws InputError for a board over 64 bits and
-// CensusError for a count overflow or a spill file that cannot be written or read (on every rank).
+// the control's memory budget is built from sorted runs written there instead of stopping; the runs
+// are removed, and the directory too, when the call returns. Throws InputError for a board over 64
+// bits and CensusError for a count overflow or a spill file that cannot be written or read (on
+// every rank).
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
                                 RankLedger& ledger, const Checkpoint& checkpoint = {},
                                 const RankOptions& ro = {});

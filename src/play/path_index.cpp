@@ -14,6 +14,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "../census/access.hpp"
 #include "../core/checks.hpp"
 #include "../core/control_access.hpp"
 #include "../core/geometry.hpp"
@@ -298,31 +299,38 @@ PathIndex::PathIndex(const Problem& p, const Options& o) : problem_(p) {
   m.combined = m.to_any && p.goal.kind == Goal::Kind::Hole;
   m.base = goal_pegs(cp);
   if (m.combined) m.goal_bit = u64{1} << layout(*p.board).bit(p.goal.hole);
+  // The census runs under a child control holding this index's own memory budget.
+  Control budget(o.control);
+  budget.set_memory_budget(o.memory);
   CensusOptions co;
-  co.keep_paths = true;
+  CensusAccess::set_keep_paths(co, true);
   co.distinct = false;
   co.random_player = false;
-  co.memory_limit = o.memory;
   co.threads = o.threads;
-  co.control = o.control;
+  co.control = &budget;
   try {
     CensusResult r = census(cp, co);
     census_seconds_ = r.seconds;
     census_peak_ = r.peak_bytes;
-    // The census's memory limit is this index's own (PathIndex::Options::memory).
+    // The budget that stops it is this index's own (PathIndex::Options::memory), or the caller's
+    // control's when smaller.
+    const bool own = o.control == nullptr || o.control->memory_budget() == 0 ||
+                     (o.memory != 0 && o.memory <= o.control->memory_budget());
+    const std::shared_ptr<census_detail::KeptPaths> kept = CensusAccess::take_paths(r);
     if (r.stop != StopReason::None)
       failed_ = stop_text(r.stop, rename_fields(r.stop_note, [&](std::string_view f) {
-                            return f == "CensusOptions::memory_limit"
+                            return f == "Control::memory_budget" && own
                                        ? std::string("PathIndex::Options::memory")
                                        : std::string();
                           }));
-    else if (!r.paths_kept)
+    else if (!kept)
       failed_ = "the census kept no solution paths";
     if (failed_.empty()) {
-      m.syms = std::move(r.symmetries);
-      m.levels.resize(r.paths.size());
-      for (std::size_t k = 0; k < r.paths.size(); ++k) {
-        m.levels[k].keys = std::move(r.paths[k]);
+      std::vector<std::vector<std::uint64_t>>& levels = kept->levels;
+      m.syms = std::move(kept->symmetries);
+      m.levels.resize(levels.size());
+      for (std::size_t k = 0; k < levels.size(); ++k) {
+        m.levels[k].keys = std::move(levels[k]);
         m.levels[k].keys.shrink_to_fit();
         kept_ += m.levels[k].keys.size();
       }

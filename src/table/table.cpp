@@ -232,13 +232,14 @@ class TableCheckpoint {
   std::string dir_;
 };
 
-// solve() of p under `parent`, for at most `seconds`, on `threads` threads, within memory_limit
-// bytes when not 0: the table's pair searches and the half passes' solution searches.
+// solve() of p under `parent`, for at most `seconds`, on `threads` threads, within `memory`
+// bytes when not 0 (and the parent's budget): the table's pair searches and the half passes'
+// solution searches.
 SolveResult timed_solve(const Problem& p, const Control& parent, double seconds, int threads,
-                        std::size_t memory_limit) {
+                        std::size_t memory) {
   Control c(&parent);
   c.set_time_limit(seconds);
-  c.set_memory_budget(memory_limit > 0 ? std::min(memory_limit, kSolveMemory) : kSolveMemory);
+  c.set_memory_budget(memory > 0 ? std::min(memory, kSolveMemory) : kSolveMemory);
   SolveOptions so;
   so.control = &c;
   so.threads = threads;
@@ -247,16 +248,16 @@ SolveResult timed_solve(const Problem& p, const Control& parent, double seconds,
 
 // A solution of v -> h through `witness`, a middle position on a solution path (the middle
 // join's): the two halves searched apart, each for up to `seconds`, then joined and replayed.
-// Empty when a half is not found in time (or within memory_limit bytes, when not 0).
+// Empty when a half is not found in time (or within `memory` bytes, when not 0).
 std::vector<Jump> meet_solution(const BoardPtr& board, int v, int h, const HoleSet& witness,
                                 const Control& parent, double seconds, int threads,
-                                std::size_t memory_limit) {
+                                std::size_t memory) {
   const Board& b = *board;
   const HoleSet start = single_vacancy(b, v);
   std::vector<Jump> moves;
   for (const Problem& half : {Problem{board, start, Goal{Goal::Kind::Position, -1, witness}},
                               Problem{board, witness, Goal{Goal::Kind::Hole, h, {}}}}) {
-    SolveResult r = timed_solve(half, parent, seconds, threads, memory_limit);
+    SolveResult r = timed_solve(half, parent, seconds, threads, memory);
     if (r.status != Status::Solved) return {};
     moves.insert(moves.end(), r.moves.begin(), r.moves.end());
   }
@@ -401,8 +402,9 @@ class TableRun {
       results[i] = timed_solve(
           Problem{board_, single_vacancy(b_, v), Goal{Goal::Kind::Hole, h, {}}}, ctl_,
           table_.search_seconds, workers > 1 ? 1 : options_.threads,
-          options_.memory_limit > 0
-              ? std::max<std::size_t>(1, options_.memory_limit / static_cast<std::size_t>(workers))
+          // The searches running at once share the control's budget.
+          ctl_.memory_budget() > 0
+              ? std::max<std::size_t>(1, ctl_.memory_budget() / static_cast<std::size_t>(workers))
               : 0);
       const std::size_t d = done.fetch_add(1) + 1;
       if (w == 0) {
@@ -540,9 +542,8 @@ class TableRun {
     t_.half_passes += r.met;
     units_done_ += 1000;
     if (o.meet && r.meet_reaches_goal && r.meet_witness) {
-      std::vector<Jump> moves =
-          meet_solution(board_, best, meet, *r.meet_witness, ctl_, table_.search_seconds, o.threads,
-                        options_.memory_limit);
+      std::vector<Jump> moves = meet_solution(board_, best, meet, *r.meet_witness, ctl_,
+                                              table_.search_seconds, o.threads, 0);
       if (!moves.empty()) t_.certificates.push_back({best, meet, true, std::move(moves), {}});
     }
     // The open pairs of the row (a pruned pass is exact for those alone).

@@ -163,11 +163,11 @@ check count-chance 0 'random player ends with one peg +[0-9.]+e-[0-9]+' -- "$peg
 check count-no-chance 0 '"random_player":null.*"solutions":"29760"' -- "$pegsol" count -b triangle:5 --no-random-player --json
 check count-no-chance-text 0 'random player +not computed' -- "$pegsol" count -b triangle:5 --no-random-player
 # A census stopped by --memory-limit names the option and the limit in MiB, in text and JSON
-# ("stop_limit" as data too); the library's field names (CensusOptions::memory_limit) stay inside
-# the library (issue 44).
+# ("stop_limit" as data too); the library's field names (Control::memory_budget,
+# CensusOptions::...) stay inside the library (issue 44).
 no_library_words() {  # no_library_words NAME: the last check's output names no library field
-  if grep -q 'Options::' "$tmp/out" "$tmp/err"; then
-    echo "FAIL $1: a library field name in the output: $(grep -ho '[A-Za-z]*Options::[a-z_]*' "$tmp/out" "$tmp/err" | head -1)"
+  if grep -qE '(Options|Control)::' "$tmp/out" "$tmp/err"; then
+    echo "FAIL $1: a library field name in the output: $(grep -hoE '[A-Za-z]*(Options|Control)::[a-z_]*' "$tmp/out" "$tmp/err" | head -1)"
     fail=$((fail + 1))
   else
     pass=$((pass + 1))

@@ -10,13 +10,25 @@
 #include "sanitized.hpp"
 
 #include "pegsol/census.hpp"
+#include "pegsol/control.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol::census_test {
 
+// The memory budget of the census tests' options (small_options), kSmallBudget.
+inline constexpr std::size_t kSmallBudget = std::size_t{512} << 20;
+inline const Control* small_budget() {
+  struct Budget : Control {
+    Budget() { set_memory_budget(kSmallBudget); }
+  };
+  static const Budget budget;
+  return &budget;
+}
+
+// Two threads under small_budget(): a test that sets its own control sets its budget there too.
 inline CensusOptions small_options() {
   CensusOptions o;
-  o.memory_limit = std::size_t{512} << 20;
+  o.control = small_budget();
   o.threads = 2;
   return o;
 }

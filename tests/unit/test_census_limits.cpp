@@ -38,12 +38,24 @@ TEST(Census, ReorderingCountSkippedOverItsLimit) {
   }
 }
 
+// The limit is the control's budget, and the stop names it there (Control::memory_budget), also
+// when the control is a child of the one holding the budget.
 TEST(Census, MemoryLimitIsAStopWithAClearNote) {
+  Control parent;
+  parent.set_memory_budget(64 << 10);
+  Control c(&parent);
   CensusOptions o = small_options();
-  o.memory_limit = 64 << 10;
+  o.control = &c;
   CensusResult r = census(vacancy("triangle:6", "1"), o);
   EXPECT_EQ(r.stop, StopReason::Memory);
-  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB"), std::string::npos) << r.stop_note;
+  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB (Control::memory_budget)"), std::string::npos)
+      << r.stop_note;
+  EXPECT_EQ(r.stop_field, "Control::memory_budget");
+  EXPECT_EQ(r.stop_limit, std::size_t{64} << 10);
+  // The same census under a budget it fits in finishes (its levels alone: no reordering count).
+  parent.set_memory_budget(std::size_t{256} << 20);
+  o.distinct = false;
+  EXPECT_EQ(census(vacancy("triangle:6", "1"), o).stop, StopReason::None);
 }
 
 TEST(Census, Cancelled) {
@@ -87,20 +99,22 @@ TEST(Census, ResumedRunEqualsUninterrupted) {
     CensusOptions o = c.sets ? sets_only() : small_options();
     const CensusResult r = census_detail::compact_census(c.p, o, c.count_bits);
     o.checkpoint_dir = dir.string();
-    o.memory_limit = c.stop_mib ? c.stop_mib << 20 : r.peak_bytes / 2;
+    Control budget;
+    o.control = &budget;
+    budget.set_memory_budget(c.stop_mib ? c.stop_mib << 20 : r.peak_bytes / 2);
     const CensusResult stopped = census_detail::compact_census(c.p, o, c.count_bits);
     ASSERT_EQ(stopped.stop, StopReason::Memory);
     ASSERT_TRUE(std::filesystem::exists(dir / "census.state"));
-    o.memory_limit = small_options().memory_limit;
+    budget.set_memory_budget(kSmallBudget);
     if (c.spill) {
-      o.memory_limit = 128 << 20;
+      budget.set_memory_budget(128 << 20);
       o.spill_dir = std::filesystem::temp_directory_path().string();
     }
     o.resume = true;
     // While the resumed run goes on, it holds none of the files it resumed from open (a removed
     // level's disk space would stay taken until the run ends).
     int reports = 0, held = 0;
-    Control watcher;
+    Control watcher(&budget);
     o.control = &watcher;
     watcher.set_progress(
         [&](const ProgressReport&) {

@@ -51,13 +51,15 @@ TEST(Census, SpilledRunEqualsInMemory) {
     const CensusResult r = census_detail::compact_census(c.p, o, c.count_bits);
     EXPECT_EQ(r.spill_peak_bytes, 0u);
     // Without a spill directory the limit stops the census; with one it completes.
-    o.memory_limit = c.limit_mib << 20;
+    Control budget;
+    budget.set_memory_budget(c.limit_mib << 20);
+    o.control = &budget;
     EXPECT_EQ(census_detail::compact_census(c.p, o, c.count_bits).stop, StopReason::Memory);
     o.spill_dir = dir.string();
     const CensusResult s = census_detail::compact_census(c.p, o, c.count_bits);
     ASSERT_EQ(s.stop, StopReason::None) << s.stop_note;
     EXPECT_GT(s.spill_peak_bytes, 0u);
-    EXPECT_LE(s.peak_bytes, o.memory_limit);
+    EXPECT_LE(s.peak_bytes, budget.memory_budget());
     check_same_figures(s, r);
     EXPECT_EQ(s.reachable_raw, r.reachable_raw);
     EXPECT_EQ(s.on_path_raw, r.on_path_raw);
@@ -65,7 +67,6 @@ TEST(Census, SpilledRunEqualsInMemory) {
   }
   // A directory that is not there is a clear error naming it.
   CensusOptions o = small_options();
-  o.memory_limit = 40 << 20;
   o.spill_dir = (dir / "missing").string();
   try {
     census(vacancy("english", "d4"), o);

@@ -417,9 +417,11 @@ TEST(Dispatch, JobsAsTheLibrary) {
   api::Dispatcher d;
   const api::Limits l;
   const Problem p = problem_of("triangle:5");
+  Control budget;
+  budget.set_memory_budget(l.job_memory);
   CensusOptions co;
   co.threads = l.threads;
-  co.memory_limit = l.job_memory;
+  co.control = &budget;
   {
     const api::JobSpec job = d.job({{"kind", "count"}, {"board", "triangle:5"}});
     EXPECT_EQ(job.kind, "count");
@@ -496,18 +498,18 @@ TEST(Dispatch, MemoryStoppedJobInTheApisWords) {
     EXPECT_EQ(result.dump().find(library), std::string::npos) << library << ": " << reason;
   EXPECT_EQ(result["stop_limit"], (json{{"field", "job_memory"}, {"bytes", 1 << 20}}));
   // The library's own JSON, without a front end's names, keeps the library's.
+  Control budget;
+  budget.set_memory_budget(l.job_memory);
   CensusOptions co;
   co.threads = 1;
-  co.memory_limit = l.job_memory;
+  co.control = &budget;
   const Problem p = problem_of("english");
   const CensusResult stopped = census(p, co);
   const json plain = census_json(p, stopped);
   EXPECT_EQ(plain["reason"], census_stop_reason(stopped));
-  EXPECT_NE(plain["reason"].get<std::string>().find("(CensusOptions::memory_limit)"),
-            std::string::npos);
-  EXPECT_EQ(plain["stop_limit"],
-            (json{{"field", "CensusOptions::memory_limit"}, {"bytes", 1 << 20}}));
-  co.memory_limit = 0;  // the default: triangle:5's census finishes
+  EXPECT_NE(plain["reason"].get<std::string>().find("(Control::memory_budget)"), std::string::npos);
+  EXPECT_EQ(plain["stop_limit"], (json{{"field", "Control::memory_budget"}, {"bytes", 1 << 20}}));
+  co.control = nullptr;  // the default: triangle:5's census finishes
   const Problem small = problem_of("triangle:5");
   const json done = census_json(small, census(small, co));
   EXPECT_EQ(done["stop"], "finished");

@@ -334,7 +334,9 @@ TEST(LibraryWords, RefusalsNameTheFieldNotTheOption) {
   expect_library_words(input_error_of([&] { census(p, o); }), "CensusOptions::checkpoint_dir");
   o.checkpoint_dir.clear();
   o.spill_dir = under_file;
-  o.memory_limit = 1 << 20;  // small enough that the census spills
+  Control spills;
+  spills.set_memory_budget(1 << 20);  // small enough that the census spills
+  o.control = &spills;
   expect_library_words(input_error_of([&] { census(words_problem("english", "d4"), o); }),
                        "CensusOptions::spill_dir");
 
@@ -361,18 +363,20 @@ TEST(LibraryWords, RefusalsNameTheFieldNotTheOption) {
 // field and the limit as data (CensusResult::stop_field, stop_limit) for a front end to name; the
 // reordering count's skip names its field too.
 TEST(LibraryWords, NotesNameTheFieldAndCarryTheLimit) {
+  Control budget;
+  budget.set_memory_budget(64 << 10);
   CensusOptions o;
   o.threads = 1;
-  o.memory_limit = 64 << 10;
+  o.control = &budget;
   const CensusResult r = census(words_problem("triangle:6", "1"), o);
   ASSERT_EQ(r.stop, StopReason::Memory);
-  EXPECT_EQ(r.stop_field, "CensusOptions::memory_limit");
+  EXPECT_EQ(r.stop_field, "Control::memory_budget");
   EXPECT_EQ(r.stop_limit, std::size_t{64} << 10);
-  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB (CensusOptions::memory_limit) reached"),
+  EXPECT_NE(r.stop_note.find("memory limit of 1 MiB (Control::memory_budget) reached"),
             std::string::npos)
       << r.stop_note;
   EXPECT_EQ(r.stop_note.find("--"), std::string::npos) << r.stop_note;
-  o.memory_limit = 0;
+  o.control = nullptr;
   o.distinct_max_positions = 10;
   const CensusResult d = census(words_problem("triangle:5", "1"), o);
   EXPECT_EQ(d.stop, StopReason::None);
@@ -393,6 +397,12 @@ TEST(LibraryWords, RenameFields) {
   EXPECT_EQ(rename_fields("memory limit of 1 MiB (CensusOptions::memory_limit) reached", option),
             "memory limit of 1 MiB (--memory-limit) reached");
   EXPECT_EQ(rename_fields("CensusOptions::memory_limit", option), "--memory-limit");
+  EXPECT_EQ(rename_fields("(Control::memory_budget)",
+                          [](std::string_view f) {
+                            return f == "Control::memory_budget" ? std::string("--memory-limit")
+                                                                 : std::string();
+                          }),
+            "(--memory-limit)");
   EXPECT_EQ(rename_fields("PathIndex::Options::threads: 2000", option), "--threads: 2000");
   // A field the front end does not name stays; so do qualified names that are no field.
   EXPECT_EQ(rename_fields("SolveOptions::capacity and pegsol::InputError", option),

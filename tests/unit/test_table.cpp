@@ -150,8 +150,10 @@ TEST(Census, SolvabilityTableMethodsAgree) {
 TEST(Census, SolvabilityTableKeepsWhatItSettled) {
   BoardPtr b = make_board("rect:4x5");
   const std::vector<HoleSet> want = reference::one_peg_table(*b);
+  Control budget;
+  budget.set_memory_budget(1024);  // too little for any census table
   CensusOptions o = small_options();
-  o.memory_limit = 1024;  // too little for any census table
+  o.control = &budget;
   SolvabilityTable t = solvability_table(b, o, patient(2));
   EXPECT_FALSE(t.complete());
   EXPECT_NE(t.stopped.find("memory limit"), std::string::npos) << t.stopped;
