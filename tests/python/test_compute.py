@@ -213,6 +213,27 @@ def test_bad_options_raise_input_error_naming_them(call, words):
     assert isinstance(e.value, ValueError) and words in str(e.value)
 
 
+def test_library_errors_name_the_keywords_not_the_library_fields(tmp_path):
+    # The library's InputError names its options' fields ("CensusOptions::resume: ..."); the
+    # module's exceptions name the keyword arguments that set them.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(pegsol.InputError) as e:
+        pegsol.count(board="triangle:5", resume=str(empty))
+    message = str(e.value)
+    assert message.startswith("resume: " + str(empty)), message
+    assert "no census checkpoint" in message, message
+    assert "::" not in message and "Options" not in message, message
+    with pytest.raises(pegsol.InputError) as e:
+        pegsol.table(board="triangle:5", resume=str(empty))
+    assert str(e.value).startswith("resume: "), str(e.value)
+    assert "::" not in str(e.value), str(e.value)
+    (tmp_path / "fewest.state").write_text("not a state\n")
+    with pytest.raises(pegsol.InputError) as e:
+        pegsol.fewest(board="triangle:5", resume=str(tmp_path))
+    assert "resume" in str(e.value) and "::" not in str(e.value), str(e.value)
+
+
 def test_a_long_call_stops_at_its_time_limit():
     c = pegsol.count(board="english", time_limit=0.05)
     assert c.status == "stopped" and c.stop == "time"
@@ -228,7 +249,7 @@ def test_a_memory_limit_stops_a_census():
     j = c.to_json()
     assert j["stop_limit"] == {"field": "memory_limit", "bytes": 4 << 20}
     assert "(memory_limit)" in j["reason"], j["reason"]
-    for library in ("Options::", "--memory-limit", "job_memory"):
+    for library in ("Options::", "Control::", "--memory-limit", "job_memory"):
         assert library not in c.stop_note and library not in json.dumps(j), library
     # The note's closing period gives way to the rest of the reason.
     assert ".;" not in j["reason"] and "docs/mpi.md); the figures" in j["reason"], j["reason"]
