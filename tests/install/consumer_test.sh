@@ -196,6 +196,19 @@ for f in "$libdir/cmake/pegsol/pegsolConfig.cmake" "$libdir/pkgconfig/pegsol.pc"
 done
 check_headers "$prefix/include"
 
+# The Python module, when the build has it: `cmake --install` puts it under the prefix's
+# lib/python3/dist-packages, and python3 imports it from there (the issue's first example).
+if grep -q '^PEGSOL_PYTHON:BOOL=ON' "$build/CMakeCache.txt" && [ -d "$build/python" ]; then
+  step "import pegsol from the installed module"
+  pydir=$(sed -n 's/^PEGSOL_PYTHON_INSTALL_DIR:STRING=//p' "$build/CMakeCache.txt")
+  ls "$prefix/$pydir"/pegsol*.so >/dev/null 2>&1 || { echo "FAIL: no module in $prefix/$pydir"; exit 1; }
+  run "$tmp/python.out" env PYTHONPATH="$prefix/$pydir" python3 -c 'import pegsol
+print(pegsol.__file__)
+print(pegsol.solve(board="triangle:5", start="4", end="4").to_json()["status"])'
+  expect "^$prefix/$pydir/pegsol" "$tmp/python.out"
+  expect "^solved$" "$tmp/python.out"
+fi
+
 step "find_package: examples/ against the installed package"
 quiet "$tmp/examples.log" cmake -S "$source/examples" -B "$tmp/examples" -G "$generator" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix"
