@@ -345,6 +345,10 @@ std::vector<Pagoda> detail::find_pruning_pagodas(const Board& board, const HoleS
 }
 
 std::optional<std::string> impossibility(const Problem& p) {
+  return detail::impossibility(p, nullptr);
+}
+
+std::optional<std::string> detail::impossibility(const Problem& p, const Control* control) {
   check_problem(p);
   const Board& board = *p.board;
   const int have = p.start.count(), need = goal_pegs(p);
@@ -394,7 +398,7 @@ std::optional<std::string> impossibility(const Problem& p) {
              " pegs there and the start has " +
              std::to_string(type_have[static_cast<std::size_t>(t)]);
     }
-  if (auto pag = find_separating_pagoda(board, p.start, target))
+  if (auto pag = detail::find_separating_pagoda(board, p.start, target, control))
     return "pagoda function: with weights " + pagoda_text(board, *pag) +
            " (w(from)+w(over) >= w(to) for every jump, so the weighted peg sum never increases) "
            "the start is worth " +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pegsol/control.hpp"
@@ -19,5 +20,9 @@ std::optional<Pagoda> find_separating_pagoda(const Board& board, const HoleSet& 
 std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
                                          const HoleSet& goal, int max_count,
                                          const Control* control);
+
+// impossibility(); its pagoda linear program stops with `control` (if given), and a proof cut
+// short is no proof (nullopt: the search has to say).
+std::optional<std::string> impossibility(const Problem& p, const Control* control);
 
 }  // namespace pegsol::detail

@@ -16,6 +16,7 @@
 #include "../core/layout.hpp"
 #include "../core/pagodas.hpp"
 #include "../solve/dfs.hpp"
+#include "explain.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/path_index.hpp"
@@ -58,6 +59,15 @@ struct CallControl {
     checks::seconds(o.beam_seconds, "AnalysisOptions::beam_seconds");
     checks::seconds(o.lookup_seconds, "AnalysisOptions::lookup_seconds");
     ctl.set_time_limit(o.time_limit);
+  }
+  Control ctl;
+};
+
+// The explanations' control: the call's, with a moment past its deadline (enough for the few
+// small linear programs of boards up to 45 holes), and stopped by its cancel.
+struct Words {
+  explicit Words(const Control& call) : ctl(&call, Control::ParentDeadline::Ignore) {
+    if (call.has_deadline()) ctl.set_time_limit(std::max(call.remaining_seconds(), 0.05));
   }
   Control ctl;
 };
@@ -219,8 +229,8 @@ struct Analyzer::Impl {
   }
 
   // The answer the count gives for `p` towards `g` (the goal, or Any when !to_goal).
-  SolvabilityAnswer from_count(const Position& p, const Entry& e, bool to_goal,
-                               const Goal& g) const {
+  SolvabilityAnswer from_count(const Position& p, const Entry& e, bool to_goal, const Goal& g,
+                               const Control* ctl) const {
     SolvabilityAnswer a;
     const Count ways = to_goal ? e.goal : e.one;
     if (ways > 0) {
@@ -234,7 +244,7 @@ struct Analyzer::Impl {
       a.verdict = Solvability::NotSolvable;
       if (p.peg_count() == 0)
         a.reason = "there are no pegs on the board";
-      else if (auto why = impossibility(problem(p, g)))
+      else if (auto why = detail::impossibility(problem(p, g), ctl))
         a.reason = *why;
       else
         a.reason = "no solution exists (searched: every jump sequence from this position)";
@@ -292,7 +302,7 @@ struct Analyzer::Impl {
     const Problem pr = problem(p, g);
     if (auto settled = play_detail::settled_without_search(pr, p.pegs())) return *settled;
     SolvabilityAnswer a;
-    if (auto why = impossibility(pr)) {
+    if (auto why = detail::impossibility(pr, &ctl)) {
       a.verdict = Solvability::NotSolvable;
       a.reason = *why;
       return a;
@@ -437,7 +447,7 @@ struct Analyzer::Impl {
       }
     }
     counted = try_count(p, o, call, note, expanded);
-    if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{});
+    if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{}, &call);
     // The search to the end. The short searches failed, which a lost position does: a
     // complete depth-first search first, for half the time left (it proves a lost position or
     // finds a solution), then solve()'s Auto (its beam finds solutions where they are many).
@@ -472,7 +482,7 @@ struct Analyzer::Impl {
       if (!detail::find_separating_pagoda(*board, p.pegs(), one, &ctl)) return std::nullopt;
       names += (names.empty() ? "" : " ") + board->hole_name(f);
     }
-    return "pagoda functions: for each hole a last peg could stand on (" + names +
+    return std::string(play_detail::kOnePegPagodas) + " (" + names +
            ") a pagoda function (w(from)+w(over) >= w(to) for every jump, so the weighted peg "
            "sum never increases) is worth less on this position than on that one peg";
   }
@@ -616,7 +626,7 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
     Pos ends;
     ends.w[0] = e->ends;
     a.end_holes = m.geo->to_holes(ends);
-    a.one_peg = m.from_count(p, *e, false, Goal{});
+    a.one_peg = m.from_count(p, *e, false, Goal{}, &call.ctl);
   } else {
     a.end_holes = HoleSet(m.board->size());
     if (m.goal.kind == Goal::Kind::Any ||
@@ -653,8 +663,9 @@ Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) co
     ways_one = a.ways_one_peg;
   }
   if (options.explain) {
-    a.goal_explanation = explain(p, m.goal, a.goal, ways_goal);
-    a.one_peg_explanation = explain(p, Goal{}, a.one_peg, ways_one);
+    const Words words(call.ctl);
+    a.goal_explanation = play_detail::explain(p, m.goal, a.goal, ways_goal, &words.ctl);
+    a.one_peg_explanation = play_detail::explain(p, Goal{}, a.one_peg, ways_one, &words.ctl);
   }
   a.positions = expanded;
   if (options.hint) {
@@ -729,7 +740,8 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   if (first.verdict == Solvability::NotSolvable) {
     r.start_lost = true;
     r.reason = first.reason;
-    r.explanation = explain(at[0], m.goal, first);
+    const Words words(call.ctl);
+    r.explanation = play_detail::explain(at[0], m.goal, first, std::nullopt, &words.ctl);
     return finish();
   }
   if (first.verdict == Solvability::Unknown) {
@@ -755,7 +767,8 @@ Mistake Analyzer::first_mistake(const Game& game, const AnalysisOptions& options
   r.move = lo;
   r.rewind_to = lo;
   r.reason = last.reason;
-  r.explanation = explain(at[hi], m.goal, last);
+  const Words words(call.ctl);
+  r.explanation = play_detail::explain(at[hi], m.goal, last, std::nullopt, &words.ctl);
   return finish();
 }
 

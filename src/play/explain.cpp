@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "explain.hpp"
+
+#include "../core/pagodas.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/invariants.hpp"
 
@@ -43,8 +46,20 @@ std::string pegs_words(int n) {
   return std::to_string(n) + (n == 1 ? " peg" : " pegs");
 }
 
+// The pagoda proof that no single peg can be left, in words, with the holes it is about.
+Explanation one_peg_pagodas_words(const HoleSet& finals) {
+  return Explanation{
+      "pagoda weights: the last peg could only stand on the marked holes, and for "
+      "each of them there is a way to weigh the holes that no jump ever raises "
+      "and under which the pegs now weigh less than one peg there",
+      finals.members()};
+}
+
 // Why p cannot reach g, by the position class, the peg types or a pagoda function, or nullopt.
-std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal& g) {
+// `one_peg_proved`: the verdict's reason is the pagoda proof that no single peg can be left.
+// The linear programs stop with `control` (if given): nullopt then too.
+std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal& g,
+                                 bool one_peg_proved, const Control* control) {
   const std::string target = target_words(b, g);
   if (g.kind == Goal::Kind::Any) {
     const HoleSet finals = admissible_finals(b, pegs);
@@ -53,16 +68,13 @@ std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal
           "no hole can hold the last peg: for each hole, either its position class differs from "
           "this position's or no peg of its type is left",
           std::nullopt};
+    if (one_peg_proved) return one_peg_pagodas_words(finals);
     for (int f : finals.members()) {
       HoleSet one(b.size());
       one.set(f);
-      if (!find_separating_pagoda(b, pegs, one)) return std::nullopt;
+      if (!detail::find_separating_pagoda(b, pegs, one, control)) return std::nullopt;
     }
-    return Explanation{
-        "pagoda weights: the last peg could only stand on the marked holes, and for "
-        "each of them there is a way to weigh the holes that no jump ever raises "
-        "and under which the pegs now weigh less than one peg there",
-        finals.members()};
+    return one_peg_pagodas_words(finals);
   }
   HoleSet goal(b.size());
   if (g.kind == Goal::Kind::Hole)
@@ -103,7 +115,11 @@ std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal
               (have == 1 ? " is" : " are") + " left",
           holes};
   }
-  if (auto pag = find_separating_pagoda(b, pegs, goal)) {
+  if (one_peg_proved && g.kind == Goal::Kind::Hole) {
+    const HoleSet finals = admissible_finals(b, pegs);
+    if (finals.count() > 0) return one_peg_pagodas_words(finals);
+  }
+  if (auto pag = detail::find_separating_pagoda(b, pegs, goal, control)) {
     std::vector<int> holes;
     for (int h = 0; h < b.size(); ++h)
       if (pag->weight[static_cast<std::size_t>(h)] != 0) holes.push_back(h);
@@ -121,6 +137,11 @@ std::optional<Explanation> proof(const Board& b, const HoleSet& pegs, const Goal
 
 Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
                     std::optional<Count> ways) {
+  return play_detail::explain(p, goal, a, ways, nullptr);
+}
+
+Explanation play_detail::explain(const Position& p, const Goal& goal, const SolvabilityAnswer& a,
+                                 std::optional<Count> ways, const Control* control) {
   const Board& b = p.board();
   check_goal(b, goal);
   const std::string target = target_words(b, goal);
@@ -153,9 +174,15 @@ Explanation explain(const Position& p, const Goal& goal, const SolvabilityAnswer
   if (need == have)
     return {"the goal has as many pegs as are left, on other holes, and every jump removes one",
             std::nullopt};
-  if (auto why = proof(b, p.pegs(), goal)) return *why;
+  const bool one_peg_proved = a.reason.find(play_detail::kOnePegPagodas) != std::string::npos;
+  if (auto why = proof(b, p.pegs(), goal, one_peg_proved, control)) return *why;
   if (p.legal_jumps().empty())
     return {"no jump is left, with " + pegs_words(have) + " on the board", std::nullopt};
+  if (control && control->should_stop())
+    return {target +
+                " can no longer be reached: pegsol has a proof (in the details); there was "
+                "no time left to put it in plain words",
+            std::nullopt};
   return {"no sequence of jumps from here ends with " + target + " (pegsol checked every one)",
           std::nullopt};
 }

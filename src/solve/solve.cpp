@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../core/checks.hpp"
+#include "../core/pagodas.hpp"
 #include "dfs.hpp"
 #include "pegsol/beam.hpp"
 #include "pegsol/control.hpp"
@@ -85,7 +86,7 @@ SolveResult solve(const Problem& p, const SolveOptions& o) {
   const Board& board = *p.board;
   SolveResult r;
   r.width = board.width();
-  if (auto why = impossibility(p)) {
+  if (auto why = detail::impossibility(p, &ctl)) {
     r.status = Status::Impossible;
     r.reason = *why;
   } else {

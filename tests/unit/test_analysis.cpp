@@ -14,12 +14,14 @@
 #include "sanitized.hpp"
 #include "ticking_clock.hpp"
 
+#include "core/pagodas.hpp"
 #include "pegsol/analysis.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/invariants.hpp"
 #include "pegsol/notation.hpp"
 #include "pegsol/path_index.hpp"
+#include "play/explain.hpp"
 #include "reference/reference.hpp"
 #ifdef PEGSOL_TEST_JSON
 #include "pegsol/json.hpp"
@@ -343,6 +345,57 @@ TEST(Analysis, CallsStoppedWhileFindingPagodasLeaveTheMemoSound) {
       }
     }
   }
+}
+
+// The plain words of a lost verdict and impossibility() run their pagoda linear programs under
+// the caller's control: stopped, they give no pagoda proof, and the words then claim neither a
+// proof they did not finish nor a search that was not theirs. A verdict already proved by the
+// one-peg pagodas is put in words without a linear program.
+TEST(Analysis, ExplanationsAndImpossibilityStopWithTheirControl) {
+  BoardPtr b = make_board("english");
+  const Problem p = default_problem(b);
+  Position lost(b, p.start);
+  for (const char* m : {"d2-d4", "f3-d3", "e1-e3", "c1-e1", "d4-d2", "f5-f3", "d6-d4"})
+    lost.apply(parse_move_chain(*b, m));
+  Control stopped;
+  stopped.cancel();
+  SolvabilityAnswer no;
+  no.verdict = Solvability::NotSolvable;
+  no.reason = "no solution exists (searched)";
+  int pagoda_words = 0;
+  for (const Goal& g : {p.goal, Goal{}}) {
+    const Explanation free = play_detail::explain(lost, g, no, std::nullopt, nullptr);
+    const Explanation cut = play_detail::explain(lost, g, no, std::nullopt, &stopped);
+    if (free.text.rfind("pagoda weights: ", 0) != 0) continue;
+    ++pagoda_words;
+    EXPECT_EQ(cut.text.find("pagoda weights"), std::string::npos) << cut.text;
+    EXPECT_EQ(cut.text.find("checked every one"), std::string::npos) << cut.text;
+    EXPECT_NE(cut.text.find("no time left"), std::string::npos) << cut.text;
+    EXPECT_FALSE(cut.holes.has_value());
+  }
+  EXPECT_GT(pagoda_words, 0);
+
+  SolvabilityAnswer by_pagodas = no;
+  by_pagodas.reason =
+      "no single peg can be left: " + std::string(play_detail::kOnePegPagodas) + " (...)";
+  for (const Goal& g : {p.goal, Goal{}}) {
+    const Explanation e = play_detail::explain(lost, g, by_pagodas, std::nullopt, &stopped);
+    EXPECT_EQ(e.text.rfind("pagoda weights: the last peg", 0), 0u) << e.text;
+    ASSERT_TRUE(e.holes.has_value());
+    EXPECT_EQ(*e.holes, admissible_finals(*b, lost.pegs()).members());
+  }
+
+  // Diamond 41 from e3 to one peg on e4: neither the position class nor the peg types rule it
+  // out; a pagoda function does, and none is claimed once stopped.
+  BoardPtr d = make_board("diamond41");
+  const Problem de4{d, single_vacancy(*d, *d->find("e3")),
+                    Goal{Goal::Kind::Hole, *d->find("e4"), {}}};
+  const auto why = impossibility(de4);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(why->rfind("pagoda function", 0), 0u) << *why;
+  EXPECT_FALSE(detail::impossibility(de4, &stopped).has_value());
+  Control open;
+  EXPECT_EQ(detail::impossibility(de4, &open), why);
 }
 
 #ifdef PEGSOL_TEST_JSON
