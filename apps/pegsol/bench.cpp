@@ -157,12 +157,18 @@ BenchCommand::BenchCommand(CLI::App& app) {
   cmd_->add_option("--unknown-out", unknown_out_,
                    "--play: write the positions whose verdict stayed unknown to this file")
       ->needs(play);
+  cmd_->add_option("--positions", positions_,
+                   "--play: analyse the positions of this file (as --unknown-out writes them) "
+                   "instead of random games")
+      ->needs(play);
 }
 
 std::optional<int> BenchCommand::run(const Control& control) const {
   if (!*cmd_) return std::nullopt;
   if (play_) {
     if (json_) throw InputError("bench --play prints a table; --json is not available");
+    if (!positions_.empty())
+      return run_play_positions(positions_, think_, only_, unknown_out_, control);
     return run_play_bench(games_, think_, only_, unknown_out_, control);
   }
   if (census_) return run_census_bench(repeats_, threads_, json_);

@@ -26,6 +26,13 @@ int run_census_bench(int repeats, int threads, bool json);
 // verdict left unknown (the board, the position as a 0/1 string, the goal, which verdict).
 int run_play_bench(int games, double think, const std::string& only, const std::string& unknown_out,
                    const Control& control);
+// `pegsol bench --play --positions FILE`: the whole analysis, `think` seconds of CPU time each
+// (the same work whatever the machine's load), of the
+// positions of FILE (lines as --unknown-out writes them, in order: one analyzer per board and
+// goal serves them all, as along a game); per board, the verdicts settled out of those asked and
+// the CPU and wall seconds. `only`: the lines whose board holds it; `unknown_out` as above.
+int run_play_positions(const std::string& file, double think, const std::string& only,
+                       const std::string& unknown_out, const Control& control);
 
 // Registers `bench` on the app; after parsing, run() runs the bench chosen (the solve bench, or
 // --beam, --census, --play) and returns its exit status (nullopt when `bench` was not chosen).
@@ -46,7 +53,7 @@ class BenchCommand {
   bool play_ = false;
   int games_ = 100;
   double think_ = 2;
-  std::string only_, unknown_out_;
+  std::string only_, unknown_out_, positions_;
 };
 
 }  // namespace pegsol::cli

@@ -2,8 +2,12 @@
 // `pegsol bench --play`: the analysis a player sees after each move, along random games.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -172,6 +176,131 @@ int run_play_bench(int games, double think, const std::string& only, const std::
                100.0 * static_cast<double>(exact) / n);
     std::fflush(stdout);
   }
+  return control.should_stop() ? kStopped : kSolved;
+}
+
+int run_play_positions(const std::string& file, double think, const std::string& only,
+                       const std::string& unknown_out, const Control& control) {
+  std::ifstream in(file);
+  if (!in) throw InputError("--positions", "cannot read the file " + file);
+  std::ofstream unknowns;
+  if (!unknown_out.empty()) {
+    unknowns.open(unknown_out);
+    if (!unknowns) throw InputError("--unknown-out", "cannot write the file " + unknown_out);
+  }
+  // One line: `board position end which pegs`; `end` a hole name or `any`, `which` goal or one.
+  struct Line {
+    std::string text, board, position, end, which;
+  };
+  std::vector<Line> lines;
+  std::string text;
+  for (int n = 1; std::getline(in, text); ++n) {
+    Line l;
+    l.text = text;
+    std::istringstream words(text);
+    if (!(words >> l.board >> l.position >> l.end >> l.which)) {
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      throw InputError("--positions",
+                       file + ":" + std::to_string(n) + ": not `board position end which pegs`");
+    }
+    if (l.which != "goal" && l.which != "one")
+      throw InputError("--positions", file + ":" + std::to_string(n) + ": `" + l.which +
+                                          "` is neither goal nor one");
+    if (only.empty() || l.board.find(only) != std::string::npos) lines.push_back(std::move(l));
+  }
+  struct Tally {
+    int goal = 0, goal_settled = 0, one = 0, one_settled = 0, positions = 0;
+    double cpu = 0, wall = 0;
+  };
+  std::map<std::string, Tally> tallies;
+  std::vector<std::string> order;                              // boards in the file's order
+  std::map<std::string, std::unique_ptr<Analyzer>> analyzers;  // by board and goal
+  fmt::print("{:<12} {:>9} {:>14} {:>14} {:>8} {:>8}\n", "board", "positions", "goal settled",
+             "one settled", "CPU s", "wall s");
+  for (std::size_t i = 0; i < lines.size() && !control.should_stop();) {
+    // The lines of one position (its goal's verdict and its one-peg verdict) share a call.
+    std::size_t j = i + 1;
+    while (j < lines.size() && lines[j].board == lines[i].board &&
+           lines[j].position == lines[i].position)
+      ++j;
+    BoardPtr b = make_board(lines[i].board);
+    Goal goal = default_problem(b).goal;
+    for (std::size_t k = i; k < j; ++k)
+      if (lines[k].which == "goal") {
+        if (lines[k].end == "any") {
+          goal = Goal{};
+        } else {
+          const auto hole = b->find(lines[k].end);
+          if (!hole) throw InputError("--positions", lines[k].text + ": no hole " + lines[k].end);
+          goal = Goal{Goal::Kind::Hole, *hole, {}};
+        }
+      }
+    const std::string key =
+        lines[i].board + " " + (goal.kind == Goal::Kind::Hole ? b->hole_name(goal.hole) : "any");
+    auto& an = analyzers[key];
+    if (!an) an = std::make_unique<Analyzer>(b, goal);
+    if (!tallies.count(lines[i].board)) order.push_back(lines[i].board);
+    Tally& t = tallies[lines[i].board];
+    const HoleSet pegs = HoleSet::from_bits(lines[i].position);
+    if (pegs.size() != b->size())
+      throw InputError("--positions", lines[i].text + ": the position has " +
+                                          std::to_string(pegs.size()) + " holes, the board " +
+                                          std::to_string(b->size()));
+    const Position pos(b, pegs);
+    // The call's time is the process's CPU time: the same work on a loaded machine as on an idle
+    // one (the analysis runs on one thread).
+    Control cpu([] {
+      timespec ts{};
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      return Control::Clock::time_point(std::chrono::seconds(ts.tv_sec) +
+                                        std::chrono::nanoseconds(ts.tv_nsec));
+    });
+    AnalysisOptions o;
+    o.control = &cpu;
+    o.time_limit = think;
+    const std::clock_t c0 = std::clock();
+    const auto t0 = std::chrono::steady_clock::now();
+    const Analysis a = an->analyze(pos, o);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    t.wall += wall;
+    t.cpu += cpu_s;
+    ++t.positions;
+    auto word = [](Solvability v) {
+      return v == Solvability::Solvable ? "yes" : v == Solvability::NotSolvable ? "no" : "?";
+    };
+    fmt::print("  {} {} {} pegs: goal {}, one peg {}; {:.2f} s CPU, {:.2f} s wall\n",
+               lines[i].board, lines[i].position, pos.peg_count(), word(a.goal.verdict),
+               word(a.one_peg.verdict), cpu_s, wall);
+    std::fflush(stdout);
+    for (std::size_t k = i; k < j; ++k) {
+      const bool is_goal = lines[k].which == "goal";
+      const bool settled = (is_goal ? a.goal.verdict : a.one_peg.verdict) != Solvability::Unknown;
+      (is_goal ? t.goal : t.one) += 1;
+      (is_goal ? t.goal_settled : t.one_settled) += settled;
+      if (!settled && unknowns.is_open()) unknowns << lines[k].text << '\n';
+    }
+    i = j;
+  }
+  Tally all;
+  auto row = [](const std::string& name, const Tally& t) {
+    fmt::print("{:<12} {:>9} {:>14} {:>14} {:>8.1f} {:>8.1f}\n", name, t.positions,
+               fmt::format("{}/{}", t.goal_settled, t.goal),
+               fmt::format("{}/{}", t.one_settled, t.one), t.cpu, t.wall);
+  };
+  for (const std::string& name : order) {
+    const Tally& t = tallies[name];
+    row(name, t);
+    all.goal += t.goal;
+    all.goal_settled += t.goal_settled;
+    all.one += t.one;
+    all.one_settled += t.one_settled;
+    all.positions += t.positions;
+    all.cpu += t.cpu;
+    all.wall += t.wall;
+  }
+  row("all", all);
   return control.should_stop() ? kStopped : kSolved;
 }
 
