@@ -270,9 +270,10 @@ int run_play_positions(const std::string& file, double think, const std::string&
     auto word = [](Solvability v) {
       return v == Solvability::Solvable ? "yes" : v == Solvability::NotSolvable ? "no" : "?";
     };
-    fmt::print("  {} {} {} pegs: goal {}, one peg {}; {:.2f} s CPU, {:.2f} s wall\n",
-               lines[i].board, lines[i].position, pos.peg_count(), word(a.goal.verdict),
-               word(a.one_peg.verdict), cpu_s, wall);
+    fmt::print(
+        "  {} {} {} pegs: goal {}, one peg {}; {:.2f} s CPU, {:.2f} s wall; searched {} + {}\n",
+        lines[i].board, lines[i].position, pos.peg_count(), word(a.goal.verdict),
+        word(a.one_peg.verdict), cpu_s, wall, a.goal.nodes, a.one_peg.nodes);
     std::fflush(stdout);
     for (std::size_t k = i; k < j; ++k) {
       const bool is_goal = lines[k].which == "goal";

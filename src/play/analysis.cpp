@@ -449,16 +449,9 @@ struct Analyzer::Impl {
     counted = try_count(p, o, call, note, expanded);
     if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{}, &call);
     // The search to the end. The short searches failed, which a lost position does: a
-    // complete depth-first search first, for half the time left (it proves a lost position or
-    // finds a solution), then solve()'s Auto (its beam finds solutions where they are many).
-    Control half(&call);
-    if (call.has_deadline()) half.set_time_limit(call.remaining_seconds() / 2);
-    SolvabilityAnswer a = search(p, to_goal, half, Bound{kComplete, 0});
-    if (a.verdict == Solvability::Unknown && !call.should_stop()) {
-      const std::uint64_t before = a.nodes;
-      a = search(p, to_goal, call, Bound{0, 0});
-      a.nodes += before;
-    }
+    // complete depth-first search with all the time left (it proves a lost position or finds a
+    // solution; the short beam search above already looked for solutions where they are many).
+    SolvabilityAnswer a = search(p, to_goal, call, Bound{kComplete, 0});
     a.nodes += nodes;
     return a;
   }
