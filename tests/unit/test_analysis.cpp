@@ -933,7 +933,9 @@ TEST(Analysis, LookupStatusGoesFromQueuedToReady) {
   }
   EXPECT_TRUE(saw_building);
   // A loaded machine (a sanitizer build) may still be building after the polls: wait for it.
-  if (last < 3) ASSERT_NE(cache.wait(english), nullptr);
+  if (last < 3) {
+    ASSERT_NE(cache.wait(english), nullptr);
+  }
   const LookupStatus ready = cache.status(english);
   ASSERT_EQ(ready.state, LookupStatus::State::Ready);
   EXPECT_EQ(ready.fraction, 1.0);
