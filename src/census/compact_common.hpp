@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "residues.hpp"
+
 #ifndef PEGSOL_CENSUS_ISA
 #error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
 #endif
@@ -23,9 +25,7 @@ using u64 = std::uint64_t;
 using u32 = std::uint32_t;
 using u128 = unsigned __int128;
 
-constexpr int kResidueBits = 16;
-constexpr u32 kResidues = u32{1} << kResidueBits;
-constexpr u32 kResidueMask = kResidues - 1;
+// kResidueBits, kResidues, kResidueMask: residues.hpp (shared with the MPI census).
 // Children gathered before they are canonicalised and inserted (and a margin for one vector).
 constexpr std::size_t kBatch = 1024;
 // What each stored position carries: its key alone (a table pass), its path count, or its path

@@ -21,7 +21,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <random>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -39,6 +38,7 @@
 #include "pegsol/board.hpp"
 #include "pegsol/census.hpp"
 #include "reach.hpp"
+#include "residues.hpp"
 #include "skeleton.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -229,67 +229,15 @@ class Engine : public Context<64> {
   }
 
   // ---- residues and jump classes ----
-  // The weights: constant on the orbits of the census group, or, when those give more than 24
-  // jump classes (small groups), on the orbits of all the board's symmetries: fewer classes
-  // (fewer scans of each parent) for a coarser split.
+  // The weights (residues.hpp, shared with the MPI census's owners) in the key layout, and the
+  // jump classes they give.
   void build_residues(int twist) {
-    auto orbits_of = [&](const std::vector<std::vector<int>>& perms) {
-      std::vector<int> orbit(static_cast<std::size_t>(n_), -1);
-      int count = 0;
-      for (int h = 0; h < n_; ++h) {
-        if (orbit[static_cast<std::size_t>(h)] >= 0) continue;
-        for (const auto& perm : perms)
-          orbit[static_cast<std::size_t>(perm[static_cast<std::size_t>(h)])] = count;
-        ++count;
-      }
-      return orbit;
-    };
-    // The census group, and the twist of the complement trick: the complement's residue is
-    // then total - residue whatever the twist.
-    std::vector<std::vector<int>> group, all = b_.symmetries();
-    for (int s : syms_) group.push_back(b_.symmetries()[static_cast<std::size_t>(s)]);
-    if (twist >= 0) {
-      group.push_back(b_.symmetries()[static_cast<std::size_t>(twist)]);
-      for (std::size_t i = 0; i < group.size(); ++i)  // closed under composition
-        for (std::size_t j = 0; j <= i; ++j)
-          for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
-            std::vector<int> c(static_cast<std::size_t>(n_));
-            for (int h = 0; h < n_; ++h)
-              c[static_cast<std::size_t>(h)] =
-                  group[x][static_cast<std::size_t>(group[y][static_cast<std::size_t>(h)])];
-            if (std::find(group.begin(), group.end(), c) == group.end()) group.push_back(c);
-          }
-    }
-    std::vector<int> orbit = orbits_of(group);
-    auto classes = [&](const std::vector<int>& orb) {
-      std::vector<std::array<int, 3>> seen;
-      for (const Jump& j : b_.jumps()) {
-        std::array<int, 3> t{orb[static_cast<std::size_t>(j.from)],
-                             orb[static_cast<std::size_t>(j.over)],
-                             orb[static_cast<std::size_t>(j.to)]};
-        if (std::find(seen.begin(), seen.end(), t) == seen.end()) seen.push_back(t);
-      }
-      return seen.size();
-    };
-    if (classes(orbit) > 24) orbit = orbits_of(all);
-    const int norb = *std::max_element(orbit.begin(), orbit.end()) + 1;
-    std::mt19937 rng(20261124);  // fixed: runs repeat
-    std::vector<u32> w(static_cast<std::size_t>(norb));
-    for (u32& x : w) x = static_cast<u32>(rng()) & kResidueMask;
-    classes_.assign(static_cast<std::size_t>(norb), {0, 0});
-    for (int h = 0; h < n_; ++h) {
-      auto& c = classes_[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
-      c.first |= kern_.bit(h);
-      c.second = w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
-      total_weight_ += c.second;
-    }
-    total_weight_ &= kResidueMask;
+    const ResidueWeights rw = residue_weights(b_, syms_, twist);
+    classes_ = rw.classes([&](int h) { return kern_.bit(h); });
+    total_weight_ = rw.total(n_);
     for (std::size_t j = 0; j < b_.jumps().size(); ++j) {
       const Jump& jp = b_.jumps()[j];
-      auto wt = [&](int h) {
-        return w[static_cast<std::size_t>(orbit[static_cast<std::size_t>(h)])];
-      };
-      const u32 delta = (wt(jp.to) - wt(jp.from) - wt(jp.over)) & kResidueMask;
+      const u32 delta = (rw.of(jp.to) - rw.of(jp.from) - rw.of(jp.over)) & kResidueMask;
       auto it = std::find_if(specs_.begin(), specs_.end(),
                              [&](const Spec& s) { return s.delta == delta && s.n < 8; });
       if (it == specs_.end()) {

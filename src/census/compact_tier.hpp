@@ -73,6 +73,7 @@
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 #include "reach.hpp"
+#include "residues.hpp"
 #include "skeleton.hpp"
 #include "target.hpp"
 #if defined(__x86_64__)

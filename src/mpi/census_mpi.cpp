@@ -10,10 +10,13 @@
 #include <functional>
 #include <memory>
 #include <queue>
+#include <string_view>
 #include <utility>
 
+#include "../census/checkpoint.hpp"
 #include "../census/engine.hpp"
 #include "../census/paths.hpp"
+#include "../census/residues.hpp"
 #include "../census/skeleton.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
@@ -34,6 +37,7 @@ using census_detail::Booked;
 using census_detail::Memory;
 using census_detail::MemoryExceeded;
 using u64 = std::uint64_t;
+using u32 = std::uint32_t;
 using Pos = Bits<64>;
 
 // A position of a level on its owner: the canonical key, the jump sequences reaching its orbit
@@ -243,6 +247,18 @@ class DistributedCensus : public census_detail::Context<64> {
         ledger_(ledger),
         cur_(mem_) {
     for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
+    // The compact engine's residues (its census group and complement twist), in layout bits: the
+    // residue is linear in the pegs, so it is the sum of one look-up per byte of the key.
+    const census_detail::ResidueWeights rw =
+        census_detail::residue_weights(b_, syms_, census_detail::complement_twist(b_, p_));
+    residue_classes_ = rw.classes([&](int h) { return u64{1} << layout(b_).bit(h); });
+    for (int h = 0; h < b_.size(); ++h) {
+      const int bit = layout(b_).bit(h);
+      for (u32 v = 0; v < 256; ++v)
+        if ((v >> (bit % 8)) & 1)
+          residue_bytes_[static_cast<std::size_t>(bit / 8)][v] = static_cast<std::uint16_t>(
+              residue_bytes_[static_cast<std::size_t>(bit / 8)][v] + rw.of(h));
+    }
   }
 
   CensusResult run() {
@@ -270,8 +286,16 @@ class DistributedCensus : public census_detail::Context<64> {
   }
 
  private:
+  // The compact engine's residue of a position (census/residues.hpp): the same for its orbit.
+  u32 residue(u64 key) const {
+    u32 s = 0;
+    for (std::size_t i = 0; i < 8; ++i, key >>= 8) s += residue_bytes_[i][key & 0xff];
+    return s & census_detail::kResidueMask;
+  }
+  // The rank that owns a position: rank r owns the residues [r, r + 1) * 2^16 / K.
   int owner(u64 key) const {
-    return static_cast<int>(((mix64(key) >> 32) * static_cast<u64>(ex_.size())) >> 32);
+    return static_cast<int>((static_cast<u64>(residue(key)) * static_cast<u64>(ex_.size())) >>
+                            census_detail::kResidueBits);
   }
   u64 canon(const Pos& x) const { return (syms_.size() > 1 ? g_.canonical(x, syms_) : x).w[0]; }
   int orbit_size(u64 key) const {
@@ -349,8 +373,9 @@ class DistributedCensus : public census_detail::Context<64> {
   // A fingerprint of what the checkpoint files depend on: the problem, the options that change
   // what is stored, and the number of ranks (which decides every position's owner).
   u64 fingerprint(bool store) const {
-    u64 h = mix64(start_pos_.w[0] ^ 0x243f6a8885a308d3ull);
-    auto add = [&](u64 x) { h = mix64(h ^ x); };
+    census_detail::Fingerprint f;
+    auto add = [&](u64 x) { f.word(x); };
+    add(start_pos_.w[0]);
     add(static_cast<u64>(b_.size()));
     for (char c : b_.name()) add(static_cast<u64>(static_cast<unsigned char>(c)));
     add(static_cast<u64>(p_.goal.kind));
@@ -360,7 +385,8 @@ class DistributedCensus : public census_detail::Context<64> {
     add(census_detail::reports_chances(p_, o_));
     add(static_cast<u64>(ex_.size()));
     add(round_parents_);
-    return h;
+    for (const auto& [mask, w] : residue_classes_) add(mask ^ (u64{w} << 40));
+    return f.value();
   }
 
   // Writes this rank's part of level k (complete, not yet expanded) and the figures so far,
@@ -419,6 +445,13 @@ class DistributedCensus : public census_detail::Context<64> {
     ex_.guarded([&] {
       std::vector<char> buf;
       const std::string file = ck::path(cp_.dir, me, k, "state");
+      // Format 2 (told by its magic before its checksum is checked).
+      if (census_detail::file_head(file, sizeof ck::kMagicV2) ==
+          std::string_view(ck::kMagicV2, sizeof ck::kMagicV2))
+        throw CensusError("checkpoint: " + file +
+                          " is in an earlier format (2: each level split among the ranks by a "
+                          "hash, now by residue) written by an older pegsol-mpi, which this one "
+                          "does not read; run the census again without --resume");
       ck::read_file(file, buf);
       ck::State st;
       if (buf.size() != sizeof st + r.levels.size() * sizeof(ck::LevelRow))
@@ -940,7 +973,10 @@ class DistributedCensus : public census_detail::Context<64> {
   const Checkpoint& cp_;
   Exchange ex_;
   RankLedger& ledger_;
-  std::vector<u64> sym_jump_;               // [symmetry index in syms_][jump]
+  std::vector<u64> sym_jump_;                         // [symmetry index in syms_][jump]
+  std::vector<std::pair<u64, u32>> residue_classes_;  // (layout mask, weight) per weight class
+  // [byte of the key][its value]: the residue of those pegs (mod 2^16).
+  std::array<std::array<std::uint16_t, 256>, 8> residue_bytes_{};
   Booked<Entry> cur_;                       // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
   u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks

@@ -11,8 +11,11 @@
 //
 // Every file is written under a temporary name, flushed and renamed, and ends in a checksum
 // trailer (census/checkpoint.hpp), so a kill leaves whole files only and a damaged file is
-// refused before it is used. Files of format 1 (state magic "PEGCKPT1") have no trailer and are
-// refused as written by an older version. Failures throw CensusError naming the file.
+// refused before it is used. Format 3 (state magic "PEGCKPT3") splits each level among the ranks
+// by the compact engine's residue (census/residues.hpp); format 2 split it by a hash, so its files
+// hold other positions per rank: a resume refuses them, naming the state file. Files of format 1
+// have no trailer and are refused as written by an older version. Failures throw CensusError
+// naming the file.
 #pragma once
 
 #include <sys/stat.h>
@@ -30,7 +33,7 @@ namespace pegsol::mpi::checkpoint {
 
 // The header of a state file.
 struct State {
-  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '2'};
+  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '3'};
   std::uint64_t fingerprint = 0;  // the problem, the options that change the files, the ranks
   std::uint64_t ranks = 0, rank = 0;
   std::int64_t level = 0;               // the level the files hold, complete and not yet expanded
@@ -40,6 +43,8 @@ struct State {
   std::uint64_t solutions[2] = {0, 0};  // a whole goal's solutions, once its level is done
   double p_goal = 0;
 };
+// The state magic of format 2 (levels split by a hash), refused by a resume.
+constexpr char kMagicV2[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '2'};
 // One level's figures in a state file.
 struct LevelRow {
   std::uint64_t reachable_raw = 0, reachable_sym = 0, games[2] = {0, 0};
