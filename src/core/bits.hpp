@@ -160,6 +160,14 @@ struct Bits {
     return std::strong_ordering::equal;
   }
 
+  // The words folded into 64 bits: word 0 XOR each further word times an odd constant (the
+  // word itself at W = 64). Not mixed: for hashes that mix it after (the fewest search's keys).
+  constexpr std::uint64_t fold() const {
+    std::uint64_t h = w[0];
+    for (int k = 1; k < kWords; ++k) h ^= w[k] * 0xD6E8FEB86659FD93ull;
+    return h;
+  }
+
   // A well-mixed 64-bit digest (fixed constants: runs repeat): each word, offset by the digest so
   // far, goes through the mixer, and the digest so far is stirred by another odd multiplier.
   constexpr std::uint64_t digest() const {

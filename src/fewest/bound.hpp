@@ -30,43 +30,43 @@ namespace pegsol::fewest_detail {
 // changed the other way. The peg types (build_types) add the moves that a type of peg must make
 // and no region's peg nor the move under way can. A position whose cost plus its bound exceeds
 // the search's limit is dropped: no solution within the limit passes through it.
-template <class Bits>
+template <int W>
 class Bound {
  public:
   static constexpr std::size_t kMaxPagodas = 4;  // tight pagodas (build_pagodas)
   // pagoda_jumps: FewestOptions::pagoda_jumps.
-  Bound(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+  Bound(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
         int pagoda_jumps) {
-    const std::vector<Bits> all = candidates(b);
+    const std::vector<Bits<W>> all = candidates(b);
     // Forward, a region holding a smaller one is never worth more: full, so is the smaller one.
-    std::vector<Bits> minimal;
-    for (Bits r : all) {
+    std::vector<Bits<W>> minimal;
+    for (Bits<W> r : all) {
       bool holds = false;
-      for (Bits q : all) holds = holds || (q != r && (q & r) == q);
+      for (Bits<W> q : all) holds = holds || (q != r && (q & r) == q);
       if (!holds) minimal.push_back(r);
     }
-    fwd_.build(minimal, b.size(), [&](Bits r) {
-      for (Bits g : goals)
+    fwd_.build(minimal, b.size(), [&](Bits<W> r) {
+      for (Bits<W> g : goals)
         if ((g & r) == r) return true;
       return false;
     });
-    bwd_.build(all, b.size(), [&](Bits r) {
-      for (Bits s : starts)
+    bwd_.build(all, b.size(), [&](Bits<W> r) {
+      for (Bits<W> s : starts)
         if ((s & r) != r) return true;
       return false;
     });
     // Regions that may be full at the end need no move, but at most as many as one goal holds
     // full, disjoint: no more than its regions full there, nor than its pegs. Likewise regions
     // that may be not full at the start need none on the way, at most one per empty hole.
-    for (Bits g : goals) {
+    for (Bits<W> g : goals) {
       int full = 0;
-      for (Bits r : minimal) full += (g & r) == r;
-      max_exempt_end_ = std::max(max_exempt_end_, std::min(full, pop(g)));
+      for (Bits<W> r : minimal) full += (g & r) == r;
+      max_exempt_end_ = std::max(max_exempt_end_, std::min(full, g.count()));
     }
-    for (Bits s : starts) {
+    for (Bits<W> s : starts) {
       int open = 0;
-      for (Bits r : all) open += (s & r) != r;
-      max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - pop(s)));
+      for (Bits<W> r : all) open += (s & r) != r;
+      max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - s.count()));
     }
     build_types(b, starts, goals);
     build_pagodas(b, starts, goals, pagoda_jumps);
@@ -79,26 +79,27 @@ class Bound {
   // many of them are exempt, and the region of each hole in it (-1: none).
   struct Pack {
     int n = 0, exempt = 0, count = 0;  // count: the position's pegs
-    Bits used = 0;
-    std::array<std::int16_t, kWidth<Bits>> owner;
+    Bits<W> used;
+    std::array<std::int16_t, W> owner;
     std::array<int, kMaxPagodas> value{};  // each tight pagoda's value at the position
   };
   template <bool Backward>
-  Pack pack(Bits pegs) const {
+  Pack pack(Bits<W> pegs) const {
     const Regions& rs = Backward ? bwd_ : fwd_;
     Pack p;
-    p.count = pop(pegs);
+    p.count = pegs.count();
     p.owner.fill(-1);
     for (std::size_t k = 0; k < pagodas_; ++k)
-      for (Bits x = pegs; x; x &= x - 1) p.value[k] += weight_[k][static_cast<std::size_t>(ctz(x))];
+      for (Bits<W> x = pegs; x.any(); x.pop_lowest())
+        p.value[k] += weight_[k][static_cast<std::size_t>(x.lowest())];
     for (std::size_t r = 0; r < rs.region.size(); ++r) {
-      const Bits m = rs.region[r];
-      if ((m & p.used) || !counted<Backward>(pegs, m)) continue;
+      const Bits<W> m = rs.region[r];
+      if ((m & p.used).any() || !counted<Backward>(pegs, m)) continue;
       p.used |= m;
       ++p.n;
       p.exempt += rs.exempt[r];
-      for (Bits x = m; x; x &= x - 1)
-        p.owner[static_cast<std::size_t>(ctz(x))] = static_cast<std::int16_t>(r);
+      for (Bits<W> x = m; x.any(); x.pop_lowest())
+        p.owner[static_cast<std::size_t>(x.lowest())] = static_cast<std::int16_t>(r);
     }
     return p;
   }
@@ -107,7 +108,7 @@ class Bound {
   // parent's regions the jump changed leave, and a region through the hole that changed the
   // other way may join.
   template <bool Backward>
-  int child(const Pack& p, Bits child, const Jump& jp) const {
+  int child(const Pack& p, Bits<W> child, const Jump& jp) const {
     // Forward the child loses the jump's loss on each tight pagoda; taken back, it gains it.
     for (std::size_t k = 0; k < pagodas_; ++k) {
       const auto& w = weight_[k];
@@ -118,13 +119,13 @@ class Bound {
     }
     const Regions& rs = Backward ? bwd_ : fwd_;
     int n = p.n, exempt = p.exempt;
-    Bits used = p.used;
+    Bits<W> used = p.used;
     const std::int16_t a = p.owner[static_cast<std::size_t>(jp.from)];
     const std::int16_t c = p.owner[static_cast<std::size_t>(jp.over)];
     auto leave = [&](std::int16_t r) {  // a region of the jump's from or over holes
       if (r < 0) return;
-      const Bits m = rs.region[static_cast<std::size_t>(r)];
-      if (!(used & m) || counted<Backward>(child, m)) return;
+      const Bits<W> m = rs.region[static_cast<std::size_t>(r)];
+      if ((used & m).none() || counted<Backward>(child, m)) return;
       used &= ~m;
       --n;
       exempt -= rs.exempt[static_cast<std::size_t>(r)];
@@ -135,8 +136,8 @@ class Bound {
     const auto t = static_cast<std::size_t>(jp.to);
     for (int k = rs.at_begin[t]; k < rs.at_begin[t + 1]; ++k) {
       const auto r = static_cast<std::size_t>(rs.at[static_cast<std::size_t>(k)]);
-      const Bits m = rs.region[r];
-      if ((m & used) || !counted<Backward>(child, m)) continue;
+      const Bits<W> m = rs.region[r];
+      if ((m & used).any() || !counted<Backward>(child, m)) continue;
       ++n;
       exempt += rs.exempt[r];
       used |= m;
@@ -145,18 +146,18 @@ class Bound {
     }
     if (Backward)
       return std::max(0, n - std::min(exempt, max_exempt_start_) +
-                             typed<true>(child, p.count + 1, used, 0) - 1);
+                             typed<true>(child, p.count + 1, used, Bits<W>{}) - 1);
     return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0)) +
-           typed<false>(child, p.count - 1, used, bit<Bits>(jp.to));
+           typed<false>(child, p.count - 1, used, Bits<W>::single(jp.to));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
   // `land` (none: no move under way).
-  int forward(Bits pegs, Bits land = 0) const {
+  int forward(Bits<W> pegs, Bits<W> land = {}) const {
     const Pack p = pack<false>(pegs);
     bool goes_on = false;
-    for (Bits x = land; x; x &= x - 1)
-      goes_on = goes_on || p.owner[static_cast<std::size_t>(ctz(x))] >= 0;
+    for (Bits<W> x = land; x.any(); x.pop_lowest())
+      goes_on = goes_on || p.owner[static_cast<std::size_t>(x.lowest())] >= 0;
     return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
            typed<false>(pegs, p.count, p.used, land);
   }
@@ -164,49 +165,51 @@ class Bound {
  private:
   // Regions in packing order, whether each is exempt, and those through each hole.
   struct Regions {
-    std::vector<Bits> region;
+    std::vector<Bits<W>> region;
     std::vector<char> exempt;
     std::vector<int> at, at_begin;  // at[at_begin[h] .. at_begin[h + 1]): regions holding h
     template <class Exempt>
-    void build(const std::vector<Bits>& rs, int holes, Exempt&& is_exempt) {
+    void build(const std::vector<Bits<W>>& rs, int holes, Exempt&& is_exempt) {
       region = rs;
-      for (Bits r : rs) exempt.push_back(is_exempt(r));
+      for (Bits<W> r : rs) exempt.push_back(is_exempt(r));
       at_begin.assign(static_cast<std::size_t>(holes) + 1, 0);
       for (int h = 0; h < holes; ++h) {
         at_begin[static_cast<std::size_t>(h)] = static_cast<int>(at.size());
         for (std::size_t r = 0; r < rs.size(); ++r)
-          if (rs[r] >> h & 1) at.push_back(static_cast<int>(r));
+          if (rs[r].test(h)) at.push_back(static_cast<int>(r));
       }
       at_begin[static_cast<std::size_t>(holes)] = static_cast<int>(at.size());
     }
   };
 
   // Every region of up to four holes connected along the jump lines, smallest first.
-  static std::vector<Bits> candidates(const Board& b) {
+  static std::vector<Bits<W>> candidates(const Board& b) {
     const std::vector<Jump>& jumps = b.jumps();
-    std::vector<Bits> adjacent(static_cast<std::size_t>(b.size()), 0);
+    std::vector<Bits<W>> adjacent(static_cast<std::size_t>(b.size()));
     for (const Jump& j : jumps) {
-      adjacent[static_cast<std::size_t>(j.over)] |= bit<Bits>(j.from) | bit<Bits>(j.to);
-      adjacent[static_cast<std::size_t>(j.from)] |= bit<Bits>(j.over);
-      adjacent[static_cast<std::size_t>(j.to)] |= bit<Bits>(j.over);
+      adjacent[static_cast<std::size_t>(j.over)] |= Bits<W>::single(j.from) | Bits<W>::single(j.to);
+      adjacent[static_cast<std::size_t>(j.from)] |= Bits<W>::single(j.over);
+      adjacent[static_cast<std::size_t>(j.to)] |= Bits<W>::single(j.over);
     }
-    auto closed = [&](Bits r) {
+    auto closed = [&](Bits<W> r) {
       for (const Jump& j : jumps)
-        if ((r >> j.over & 1) && !(r >> j.from & 1) && !(r >> j.to & 1)) return false;
+        if (r.test(j.over) && !r.test(j.from) && !r.test(j.to)) return false;
       return true;
     };
-    std::vector<Bits> out, grow;
-    for (int h = 0; h < b.size(); ++h) grow.push_back(bit<Bits>(h));
+    std::vector<Bits<W>> out, grow;
+    for (int h = 0; h < b.size(); ++h) grow.push_back(Bits<W>::single(h));
     for (int size = 1; size <= 4; ++size) {
       std::sort(grow.begin(), grow.end());
       grow.erase(std::unique(grow.begin(), grow.end()), grow.end());
-      for (Bits r : grow)
+      for (Bits<W> r : grow)
         if (closed(r)) out.push_back(r);
-      std::vector<Bits> next;
-      for (Bits r : grow) {
-        Bits around = 0;
-        for (Bits x = r; x; x &= x - 1) around |= adjacent[static_cast<std::size_t>(ctz(x))];
-        for (Bits x = around & ~r; x; x &= x - 1) next.push_back(r | (x & -x));
+      std::vector<Bits<W>> next;
+      for (Bits<W> r : grow) {
+        Bits<W> around;
+        for (Bits<W> x = r; x.any(); x.pop_lowest())
+          around |= adjacent[static_cast<std::size_t>(x.lowest())];
+        for (Bits<W> x = around & ~r; x.any(); x.pop_lowest())
+          next.push_back(r | Bits<W>::single(x.lowest()));
       }
       grow.swap(next);
     }
@@ -214,7 +217,7 @@ class Bound {
   }
 
   template <bool Backward>
-  static bool counted(Bits pegs, Bits region) {
+  static bool counted(Bits<W> pegs, Bits<W> region) {
     return Backward ? (pegs & region) != region : (pegs & region) == region;
   }
 
@@ -228,15 +231,15 @@ class Bound {
   // hole of L, so a needed mover none of them can be costs a move of its own: the fewest types to
   // add so that every need meets a mover, extra_[direction][need][cover].
   static constexpr int kMaxTypes = 6;
-  void build_types(const Board& b, const std::vector<Bits>& starts,
-                   const std::vector<Bits>& goals) {
+  void build_types(const Board& b, const std::vector<Bits<W>>& starts,
+                   const std::vector<Bits<W>>& goals) {
     const int n = b.size(), types = b.peg_type_count();
     if (types < 2 || types > kMaxTypes) return;  // no bound from types
     types_ = types;
-    Bits full = 0;
+    Bits<W> full;
     for (int h = 0; h < n; ++h) {
-      mask_[static_cast<std::size_t>(b.peg_type(h))] |= bit<Bits>(h);
-      full |= bit<Bits>(h);
+      mask_[static_cast<std::size_t>(b.peg_type(h))] |= Bits<W>::single(h);
+      full |= Bits<W>::single(h);
     }
     std::array<unsigned, kMaxTypes + 1> remover{};  // [types]: the first or last move's
     for (const Jump& j : b.jumps())
@@ -245,19 +248,19 @@ class Bound {
     for (int t = 0; t < types; ++t) {
       const auto ut = static_cast<std::size_t>(t);
       goal_most_[ut] = 0;
-      for (Bits g : goals) {
-        goal_most_[ut] = std::max(goal_most_[ut], pop(g & mask_[ut]));
-        if (g & mask_[ut]) last |= 1u << t;
+      for (Bits<W> g : goals) {
+        goal_most_[ut] = std::max(goal_most_[ut], (g & mask_[ut]).count());
+        if ((g & mask_[ut]).any()) last |= 1u << t;
       }
-      int least = kWidth<Bits>;
-      for (Bits st : starts) {
-        least = std::min(least, pop(st & mask_[ut]));
-        if (~st & full & mask_[ut]) first |= 1u << t;
+      int least = W;
+      for (Bits<W> st : starts) {
+        least = std::min(least, (st & mask_[ut]).count());
+        if ((~st & full & mask_[ut]).any()) first |= 1u << t;
       }
-      start_empty_[ut] = pop(mask_[ut]) - least;
+      start_empty_[ut] = mask_[ut].count() - least;
     }
-    goal_pegs_ = pop(goals.front());
-    start_pegs_ = pop(starts.front());
+    goal_pegs_ = goals.front().count();
+    start_pegs_ = starts.front().count();
     const unsigned all = (1u << types) - 1;
     for (int dir = 0; dir < 2; ++dir) {
       remover[static_cast<std::size_t>(types)] = dir ? first : last;
@@ -286,15 +289,20 @@ class Bound {
   // The moves the peg types add to a family covering `used` (and the move under way from a hole
   // of `land`, forward) at `pegs`.
   template <bool Backward>
-  int typed(Bits pegs, int count, Bits used, Bits land) const {
+  int typed(Bits<W> pegs, int count, Bits<W> used, Bits<W> land) const {
     if (!types_) return 0;
     // More than k bits in x; k is 0 or 1 for single-peg goals and single vacancies.
-    auto more = [](Bits x, int k) {
-      return k == 0 ? x != 0 : k == 1 ? (x & (x - 1)) != 0 : pop(x) > k;
+    auto more = [](Bits<W> x, int k) {
+      if (k == 0) return x.any();
+      if (k == 1) {
+        x.pop_lowest();
+        return x.any();
+      }
+      return x.count() > k;
     };
     unsigned need = 0, cover = 0;
     for (int t = 0; t < types_; ++t)
-      if ((used | land) & mask_[static_cast<std::size_t>(t)]) cover |= 1u << t;
+      if (((used | land) & mask_[static_cast<std::size_t>(t)]).any()) cover |= 1u << t;
     if (!most_[Backward][cover]) return 0;  // no need can add a move to this cover
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);
@@ -312,13 +320,13 @@ class Bound {
   // solution, so a position below the goal's value (forward) or above the start's (taken back)
   // is on none. Problems of fewer than `min_jumps` jumps (FewestOptions::pagoda_jumps) go
   // without.
-  void build_pagodas(const Board& b, const std::vector<Bits>& starts,
-                     const std::vector<Bits>& goals, int min_jumps) {
+  void build_pagodas(const Board& b, const std::vector<Bits<W>>& starts,
+                     const std::vector<Bits<W>>& goals, int min_jumps) {
     if (min_jumps < 0 || starts.size() != 1 || goals.size() != 1) return;
-    if (pop(starts.front()) - pop(goals.front()) < min_jumps) return;
-    auto holes = [&](Bits x) {
+    if (starts.front().count() - goals.front().count() < min_jumps) return;
+    auto holes = [&](Bits<W> x) {
       HoleSet h(b.size());
-      for (; x; x &= x - 1) h.set(ctz(x));
+      for (; x.any(); x.pop_lowest()) h.set(x.lowest());
       return h;
     };
     const HoleSet s = holes(starts.front()), g = holes(goals.front());
@@ -333,13 +341,13 @@ class Bound {
     }
   }
   std::size_t pagodas_ = 0;
-  std::array<std::array<int, kWidth<Bits>>, kMaxPagodas> weight_{};
+  std::array<std::array<int, W>, kMaxPagodas> weight_{};
   std::array<int, kMaxPagodas> start_value_{}, goal_value_{};
 
   Regions fwd_, bwd_;
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
   int types_ = 0, goal_pegs_ = 0, start_pegs_ = 0;
-  std::array<Bits, kMaxTypes> mask_{};
+  std::array<Bits<W>, kMaxTypes> mask_{};
   std::array<int, kMaxTypes> goal_most_{}, start_empty_{};
   std::array<std::vector<std::uint8_t>, 2> extra_;
   std::array<std::array<std::uint8_t, 1 << kMaxTypes>, 2> most_{};  // the most over the needs

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/widths.hpp"
 #include "mapped.hpp"
 #include "passes.hpp"
 #include "pegsol/error.hpp"
@@ -30,9 +31,8 @@ namespace pegsol {
 namespace {
 
 using fewest_detail::kHoles;
-using fewest_detail::Narrow;
+using fewest_detail::kWidestKeys;
 using fewest_detail::trim_heap;
-using fewest_detail::Wide;
 
 // A control to run under: the caller's, or a local one without limits.
 struct Under {
@@ -56,7 +56,7 @@ SolveResult to_solve_result(const Problem& p, const FewestResult& r) {
   s.final = rep.ok ? rep.final : p.start;
   s.nodes = r.positions;
   s.seconds = r.seconds;
-  s.width = p.board->size() <= kHoles<Narrow> ? 64 : 128;
+  s.width = p.board->size() <= kHoles<64> ? 64 : 128;
   s.stop = r.stop;
   return s;
 }
@@ -81,9 +81,16 @@ namespace {
 
 // An InputError for a board wider than the widest keys.
 void check_width(const Board& b) {
-  if (b.size() > kHoles<Wide>)
+  if (b.size() > kHoles<kWidestKeys>)
     throw InputError("fewest moves: board " + b.name() + " has " + std::to_string(b.size()) +
-                     " holes; the search takes boards of at most " + std::to_string(kHoles<Wide>));
+                     " holes; the search takes boards of at most " +
+                     std::to_string(kHoles<kWidestKeys>));
+}
+
+// The width of the search's keys (keys.hpp): 64 bits when the board fits them and the
+// options do not ask for wide keys, else 128. Its result goes to with_width, the one dispatch.
+int key_width(const Board& b, const FewestOptions& o) {
+  return b.size() <= kHoles<64> && !o.wide_keys ? 64 : kWidestKeys;
 }
 
 }  // namespace
@@ -138,10 +145,9 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
   const std::vector<Jump> known = dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{};
   dfs = SolveResult{};
   trim_heap();
-  if (b.size() <= kHoles<Narrow> && !o.wide_keys)
-    fewest_detail::run_problem<Narrow>(p, o, r, known);
-  else
-    fewest_detail::run_problem<Wide>(p, o, r, known);
+  with_width<kWidestKeys>(key_width(b, o), [&](auto w) {
+    fewest_detail::run_problem<decltype(w)::value>(p, o, r, known);
+  });
   return r;
 }
 
@@ -156,9 +162,10 @@ std::vector<Jump> shorten_moves(const Problem& p, const std::vector<Jump>& jumps
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
-  if (b.size() <= kHoles<Narrow> && !o.wide_keys)
-    return fewest_detail::polish(b, fewest_detail::to_bits<Narrow>(p.start), jumps, o);
-  return fewest_detail::polish(b, fewest_detail::to_bits<Wide>(p.start), jumps, o);
+  return with_width<kWidestKeys>(key_width(b, o), [&](auto w) {
+    constexpr int W = decltype(w)::value;
+    return fewest_detail::polish<W>(b, fewest_detail::to_bits<W>(p.start), jumps, o);
+  });
 }
 
 FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& options) {
@@ -188,13 +195,13 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   }
   trim_heap();
   FewestBoardResult out;
-  const bool narrow_keys = b.size() <= kHoles<Narrow> && !o.wide_keys;
-  if (o.split)
-    narrow_keys ? fewest_detail::run_board_split<Narrow>(b, o, out.result, known)
-                : fewest_detail::run_board_split<Wide>(b, o, out.result, known);
-  else
-    narrow_keys ? fewest_detail::run_board<Narrow>(b, o, out.result, known)
-                : fewest_detail::run_board<Wide>(b, o, out.result, known);
+  with_width<kWidestKeys>(key_width(b, o), [&](auto w) {
+    constexpr int W = decltype(w)::value;
+    if (o.split)
+      fewest_detail::run_board_split<W>(b, o, out.result, known);
+    else
+      fewest_detail::run_board<W>(b, o, out.result, known);
+  });
   if (!out.result.jumps.empty()) {
     // The vacancy: the one hole the first jump fills that no jump emptied before.
     HoleSet start(b.size(), true);

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The fewest-moves search's board as key masks and the symmetry group it keeps, as byte tables.
+//
+// Its own rather than Geometry<W>'s (core/geometry.hpp): the keys number holes as the board does
+// (keys.hpp), where Geometry<W> works in the layout's bits and by shift class, and the search
+// needs what Geometry<W> has no use for: the jumps into each hole, each group element's inverse
+// and the images of each jump's holes. The byte tables come from the one builder,
+// core/byte_images.hpp.
 #pragma once
 
 #include <algorithm>
@@ -16,31 +22,31 @@
 
 namespace pegsol::fewest_detail {
 
-// The board as kWidth-bit masks and the symmetry group the search keeps, as byte tables.
-template <class Bits>
+// The board as W-bit masks and the symmetry group the search keeps, as byte tables.
+template <int W>
 struct KeyGeometry {
   int n = 0;
   std::vector<Jump> jumps;
-  std::vector<Bits> fo, t, all;             // per jump: from|over, to, from|over|to
+  std::vector<Bits<W>> fo, t, all;          // per jump: from|over, to, from|over|to
   std::vector<std::vector<int>> perm, inv;  // group elements and their inverses (perm[0]: identity)
   // table[g][b * 256 + v]: image under g of byte b holding v.
-  std::vector<std::vector<Bits>> table, inv_table;
+  std::vector<std::vector<Bits<W>>> table, inv_table;
   int bytes = 0;
   // Images of each jump's three holes and of each hole: a jump's child has the images
   // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
-  std::vector<Bits> jump_image, hole_image;  // [g * jumps.size() + j], [g * kWidth + h]
+  std::vector<Bits<W>> jump_image, hole_image;  // [g * jumps.size() + j], [g * W + h]
   // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
   std::vector<int> into, into_begin;
-  Bits full = 0;  // every hole
+  Bits<W> full;  // every hole
 
   KeyGeometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
-    if (n > kHoles<Bits>)
+    if (n > kHoles<W>)
       throw std::logic_error("fewest moves: board " + b.name() + " is wider than its keys");
     jumps = b.jumps();
     for (const Jump& j : jumps) {
-      fo.push_back(bit<Bits>(j.from) | bit<Bits>(j.over));
-      t.push_back(bit<Bits>(j.to));
-      all.push_back(bit<Bits>(j.from) | bit<Bits>(j.over) | bit<Bits>(j.to));
+      fo.push_back(Bits<W>::single(j.from) | Bits<W>::single(j.over));
+      t.push_back(Bits<W>::single(j.to));
+      all.push_back(Bits<W>::single(j.from) | Bits<W>::single(j.over) | Bits<W>::single(j.to));
     }
     perm = group;
     bytes = (n + 7) / 8;
@@ -51,16 +57,16 @@ struct KeyGeometry {
       inv.push_back(q);
     }
     auto build = [&](const std::vector<int>& p) {
-      std::vector<Bits> tab(static_cast<std::size_t>(bytes) * 256, 0);
+      std::vector<Bits<W>> tab(static_cast<std::size_t>(bytes) * 256);
       byte_images(bytes, n, tab.data(),
-                  [&](int h) { return bit<Bits>(p[static_cast<std::size_t>(h)]); });
+                  [&](int h) { return Bits<W>::single(p[static_cast<std::size_t>(h)]); });
       return tab;
     };
     for (std::size_t g = 0; g < perm.size(); ++g) {
       table.push_back(build(perm[g]));
       inv_table.push_back(build(inv[g]));
     }
-    full = n == kWidth<Bits> ? ~Bits{0} : bit<Bits>(n) - 1;
+    full = Bits<W>::low(n);
     into_begin.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int h = 0; h < n; ++h) {
       into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
@@ -68,54 +74,58 @@ struct KeyGeometry {
         if (jumps[j].to == h) into.push_back(static_cast<int>(j));
     }
     into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
-    hole_image.assign(perm.size() * kWidth<Bits>, 0);
+    hole_image.assign(perm.size() * W, Bits<W>{});
     for (std::size_t g = 0; g < perm.size(); ++g) {
       for (const Jump& j : jumps)
-        jump_image.push_back(bit<Bits>(perm[g][static_cast<std::size_t>(j.from)]) |
-                             bit<Bits>(perm[g][static_cast<std::size_t>(j.over)]) |
-                             bit<Bits>(perm[g][static_cast<std::size_t>(j.to)]));
+        jump_image.push_back(Bits<W>::single(perm[g][static_cast<std::size_t>(j.from)]) |
+                             Bits<W>::single(perm[g][static_cast<std::size_t>(j.over)]) |
+                             Bits<W>::single(perm[g][static_cast<std::size_t>(j.to)]));
       for (int h = 0; h < n; ++h)
-        hole_image[g * kWidth<Bits> + static_cast<std::size_t>(h)] =
-            bit<Bits>(perm[g][static_cast<std::size_t>(h)]);
+        hole_image[g * W + static_cast<std::size_t>(h)] =
+            Bits<W>::single(perm[g][static_cast<std::size_t>(h)]);
     }
   }
 
   int group_size() const { return static_cast<int>(perm.size()); }
 
-  static Bits apply(const std::vector<Bits>& tab, int bytes, Bits x) {
-    Bits r = 0;
+  static Bits<W> apply(const std::vector<Bits<W>>& tab, int bytes, Bits<W> x) {
+    Bits<W> r;
     for (int by = 0; by < bytes; ++by)
-      r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>((x >> (8 * by)) & 255))];
+      r |= tab[static_cast<std::size_t>(
+          by * 256 +
+          static_cast<int>((x.w[static_cast<std::size_t>(by >> 3)] >> (8 * (by & 7))) & 255))];
     return r;
   }
-  Bits image(int g, Bits x) const { return apply(table[static_cast<std::size_t>(g)], bytes, x); }
-  Bits preimage(int g, Bits x) const {
+  Bits<W> image(int g, Bits<W> x) const {
+    return apply(table[static_cast<std::size_t>(g)], bytes, x);
+  }
+  Bits<W> preimage(int g, Bits<W> x) const {
     return apply(inv_table[static_cast<std::size_t>(g)], bytes, x);
   }
 
   // The canonical form of (pegs, land): the least image of the pegs, and the union of the landing
   // sets' images under every element giving it (so the stored L is closed under the key's own
   // symmetries: a symmetric path reaches the same key with the mirrored L).
-  std::pair<Bits, Bits> canonical(Bits pegs, Bits land) const {
+  std::pair<Bits<W>, Bits<W>> canonical(Bits<W> pegs, Bits<W> land) const {
     if (perm.size() == 1) return {pegs, land};
-    std::array<Bits, 48> img{};
-    Bits best = pegs;
+    std::array<Bits<W>, 48> img{};
+    Bits<W> best = pegs;
     for (int g = 0; g < group_size(); ++g) {
       img[static_cast<std::size_t>(g)] = g == 0 ? pegs : image(g, pegs);
       best = std::min(best, img[static_cast<std::size_t>(g)]);
     }
-    Bits l = 0;
+    Bits<W> l;
     for (int g = 0; g < group_size(); ++g)
       if (img[static_cast<std::size_t>(g)] == best) l |= g == 0 ? land : image(g, land);
     return {best, l};
   }
 
   // The canonical key of `pegs` and an element g with image(g, pegs) == key.
-  std::pair<Bits, int> canonical_key(Bits pegs) const {
-    Bits best = pegs;
+  std::pair<Bits<W>, int> canonical_key(Bits<W> pegs) const {
+    Bits<W> best = pegs;
     int arg = 0;
     for (int g = 1; g < group_size(); ++g) {
-      Bits i = image(g, pegs);
+      Bits<W> i = image(g, pegs);
       if (i < best) {
         best = i;
         arg = g;
@@ -125,26 +135,26 @@ struct KeyGeometry {
   }
 };
 
-template <class Bits>
-Bits to_bits(const HoleSet& s) {
-  Bits b = 0;
-  for (int h : s.members()) b |= bit<Bits>(h);
+template <int W>
+Bits<W> to_bits(const HoleSet& s) {
+  Bits<W> b;
+  for (int h : s.members()) b.set(h);
   return b;
 }
 
 // The symmetries of `b` that map each of the sets to itself.
-template <class Bits>
-std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits>>& sets,
+template <int W>
+std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vector<Bits<W>>>& sets,
                                       bool symmetry) {
   std::vector<std::vector<int>> out;
   for (const auto& p : b.symmetries()) {
     if (!out.empty() && !symmetry) break;
-    KeyGeometry<Bits> one(b, {p});
+    KeyGeometry<W> one(b, {p});
     bool keeps = true;
     for (const auto& set : sets) {
-      std::vector<Bits> img;
-      for (Bits x : set) img.push_back(one.image(0, x));
-      std::vector<Bits> a = set;
+      std::vector<Bits<W>> img;
+      for (Bits<W> x : set) img.push_back(one.image(0, x));
+      std::vector<Bits<W>> a = set;
       std::sort(a.begin(), a.end());
       std::sort(img.begin(), img.end());
       keeps = keeps && a == img;

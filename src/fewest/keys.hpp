@@ -1,55 +1,25 @@
 // SPDX-License-Identifier: MIT
-// The fewest-moves search's keys: a position as an unsigned integer, bit h for hole h; 64 bits
-// (Narrow) for boards of at most kHoles<Narrow> holes, 128 bits (Wide) up to 128. The search's
-// parts are templates on the key type, instantiated for the two in fewest.cpp.
+// The fewest-moves search's keys: a position as Bits<W> (core/bits.hpp) with bit h for hole h, the
+// board's own numbering rather than the layout's (the search goes jump by jump, not by shift
+// class, and its level files store these keys). W is 64 for boards of at most kHoles<64> holes,
+// else 128; fewest.cpp picks it and calls with_width once.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
+
+#include "../core/bits.hpp"
 
 namespace pegsol::fewest_detail {
 
-using Narrow = std::uint64_t;
-__extension__ typedef unsigned __int128 Wide;
-
-template <class Bits>
-inline constexpr int kWidth = static_cast<int>(sizeof(Bits) * 8);
-// Narrow entries pack the cost into the top 6 bits of the landing set (level_map.hpp).
-template <class Bits>
-inline constexpr bool kPacked = std::is_same_v<Bits, Narrow>;
-// The most holes a board may have on these keys.
-template <class Bits>
-inline constexpr int kHoles = kPacked<Bits> ? kWidth<Bits> - 6 : kWidth<Bits>;
-
-template <class Bits>
-constexpr Bits bit(int h) {
-  return Bits{1} << h;
-}
-
-inline int pop(Narrow x) {
-  return std::popcount(x);
-}
-inline int pop(Wide x) {
-  return std::popcount(static_cast<std::uint64_t>(x)) +
-         std::popcount(static_cast<std::uint64_t>(x >> 64));
-}
-inline int ctz(Narrow x) {
-  return std::countr_zero(x);
-}
-inline int ctz(Wide x) {
-  const auto lo = static_cast<std::uint64_t>(x);
-  return lo ? std::countr_zero(lo) : 64 + std::countr_zero(static_cast<std::uint64_t>(x >> 64));
-}
-// A 64-bit digest of a key (the key itself when it fits).
-inline std::uint64_t fold(Narrow x) {
-  return x;
-}
-inline std::uint64_t fold(Wide x) {
-  return static_cast<std::uint64_t>(x) ^
-         (static_cast<std::uint64_t>(x >> 64) * 0xD6E8FEB86659FD93ull);
-}
+// The widest keys: boards of more holes are refused.
+inline constexpr int kWidestKeys = 128;
+// 64-bit entries pack the cost into the top 6 bits of the landing set (level_map.hpp).
+template <int W>
+inline constexpr bool kPacked = W == 64;
+// The most holes a board may have on W-bit keys.
+template <int W>
+inline constexpr int kHoles = kPacked<W> ? W - 6 : W;
 
 // No cost: a position not reached.
 inline constexpr std::uint32_t kNoCost = std::numeric_limits<std::uint32_t>::max();

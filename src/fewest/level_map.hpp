@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A level of the fewest-moves search: its entries (a position and its state), the shards of
 // hash tables it is made in, and their sorted form in memory or on disk.
+//
+// A table of its own shape, probing as every engine's does (core/probe.hpp) and hashing with the
+// one mixer (core/hash.hpp): its entries are what the level files hold (16 bytes on 64-bit keys,
+// the cost packed in the landing set's top bits; 48 on 128-bit ones), and a level lives in three
+// forms (slots, a sorted array, a sorted run on disk) that the join and the path walk read.
 #pragma once
 
 #include <algorithm>
@@ -21,64 +26,76 @@ namespace pegsol::fewest_detail {
 
 // One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
 // an empty slot, never a position with pegs). land(): the state's L in the key's frame; cost():
-// its moves. Packed (kPacked: boards of at most kHoles = kWidth - 6 holes, costs below 64), 16
-// bytes on 64-bit keys:
-//   | key (kWidth) | cost (6) | land (kWidth - 6) |
+// its moves. Packed (kPacked: boards of at most kHoles = W - 6 holes, costs below 64), 16 bytes
+// on 64-bit keys:
+//   | key (W) | cost (6) | land (W - 6) |
 // otherwise 48 bytes on 128-bit keys:
-//   | key (kWidth) | land (kWidth) | cost (32) | pad |
+//   | key (W) | land (W) | cost (32) | pad |
 // (Before 2026-11-27 the 64-bit keys' entries had the second layout too, 24 bytes.)
-template <class Bits>
+template <int W>
 struct PackedEntry {
-  static constexpr int kLandBits = kWidth<Bits> - 6;
-  Bits key = 0;
-  Bits state = 0;  // cost << kLandBits | land
-  Bits land() const { return state & ((Bits{1} << kLandBits) - 1); }
+  static_assert(W == 64, "the cost packs into the top bits of one word");
+  static constexpr int kLandBits = W - 6;
+  static constexpr std::uint64_t kLandMask = (std::uint64_t{1} << kLandBits) - 1;
+  Bits<W> key;
+  std::uint64_t state = 0;  // cost << kLandBits | land
+  Bits<W> land() const {
+    Bits<W> l;
+    l.w[0] = state & kLandMask;
+    return l;
+  }
   std::uint32_t cost() const { return static_cast<std::uint32_t>(state >> kLandBits); }
-  void set(std::uint32_t cost, Bits land) { state = Bits{cost} << kLandBits | land; }
-  void add_land(Bits land) { state |= land; }
-  static PackedEntry<Bits> make(Bits key, std::uint32_t cost, Bits land) {
-    PackedEntry<Bits> e;
+  void set(std::uint32_t cost, const Bits<W>& land) {
+    state = std::uint64_t{cost} << kLandBits | land.w[0];
+  }
+  void add_land(const Bits<W>& land) { state |= land.w[0]; }
+  static PackedEntry<W> make(const Bits<W>& key, std::uint32_t cost, const Bits<W>& land) {
+    PackedEntry<W> e;
     e.key = key;
     e.set(cost, land);
     return e;
   }
 };
-template <class Bits>
-struct WideEntry {
-  Bits key = 0;
-  Bits land_ = 0;
+// Aligned to 16 bytes as the unsigned __int128 keys before it were: 48 bytes on 128-bit keys, the
+// size the level files and the memory budget count.
+template <int W>
+struct alignas(16) WideEntry {
+  Bits<W> key;
+  Bits<W> land_;
   std::uint32_t cost_ = 0;
-  Bits land() const { return land_; }
+  Bits<W> land() const { return land_; }
   std::uint32_t cost() const { return cost_; }
-  void set(std::uint32_t cost, Bits land) {
+  void set(std::uint32_t cost, const Bits<W>& land) {
     cost_ = cost;
     land_ = land;
   }
-  void add_land(Bits land) { land_ |= land; }
-  static WideEntry<Bits> make(Bits key, std::uint32_t cost, Bits land) { return {key, land, cost}; }
+  void add_land(const Bits<W>& land) { land_ |= land; }
+  static WideEntry<W> make(const Bits<W>& key, std::uint32_t cost, const Bits<W>& land) {
+    return {key, land, cost};
+  }
 };
-template <class Bits>
-using Entry = std::conditional_t<kPacked<Bits>, PackedEntry<Bits>, WideEntry<Bits>>;
-static_assert(sizeof(Entry<Narrow>) == 2 * sizeof(Narrow));
+template <int W>
+using Entry = std::conditional_t<kPacked<W>, PackedEntry<W>, WideEntry<W>>;
+static_assert(sizeof(Entry<64>) == 16 && sizeof(Entry<128>) == 48);
 
 // The fixed hash of a position (core/hash.hpp's mixer): its low bits pick a slot, its top bits a
 // shard. Neither the answer nor the solution found depends on it: a level's content is a set,
 // and every choice among its entries (the meeting, a path's step, a beam's cut) goes by key.
 // (Before 2026-11-27 it had a mixer of its own; the level files of a checkpoint say which.)
-template <class Bits>
-inline std::uint64_t mix(Bits key) {
-  return mix64(fold(key));
+template <int W>
+inline std::uint64_t mix(Bits<W> key) {
+  return mix64(key.fold());
 }
 
 // An empty slot of a LevelMap.
-template <class Bits>
-inline bool vacant(const Entry<Bits>& e) {
-  return e.key == 0;
+template <int W>
+inline bool vacant(const Entry<W>& e) {
+  return e.key.none();
 }
 
 // A hash table from positions to states, open addressing with linear probing, a fixed hash so
 // runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
-template <class Bits>
+template <int W>
 class LevelMap {
  public:
   LevelMap() = default;
@@ -87,11 +104,10 @@ class LevelMap {
   std::size_t bytes() const { return slots_.bytes() + sorted_.bytes(); }
 
   // The entry of `key` into `out`; false when the table does not hold it.
-  bool find(Bits key, Entry<Bits>& out) const {
+  bool find(Bits<W> key, Entry<W>& out) const {
     if (!sorted_.empty()) {
-      const Entry<Bits>* it =
-          std::lower_bound(sorted_.begin(), sorted_.end(), key,
-                           [](const Entry<Bits>& e, Bits k) { return e.key < k; });
+      const Entry<W>* it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                                            [](const Entry<W>& e, Bits<W> k) { return e.key < k; });
       if (it == sorted_.end() || it->key != key) return false;
       out = *it;
       return true;
@@ -100,8 +116,8 @@ class LevelMap {
       std::size_t lo = 0, hi = size_;
       while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
-        Entry<Bits> e;
-        file_->read(offset_ + mid * sizeof(Entry<Bits>), &e, sizeof(Entry<Bits>));
+        Entry<W> e;
+        file_->read(offset_ + mid * sizeof(Entry<W>), &e, sizeof(Entry<W>));
         if (e.key == key) {
           out = e;
           return true;
@@ -114,22 +130,22 @@ class LevelMap {
       return false;
     }
     if (slots_.empty()) return false;
-    const Entry<Bits>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<Bits>,
-                                             [&](const Entry<Bits>& x) { return x.key == key; })];
-    if (e.key == 0) return false;
+    const Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<W>,
+                                          [&](const Entry<W>& x) { return x.key == key; })];
+    if (e.key.none()) return false;
     out = e;
     return true;
   }
 
   // Keeps the cheaper state; at equal cost the union of the landing sets.
   template <class Grow>
-  void merge(Bits key, std::uint32_t cost, Bits land, Grow&& grow) {
+  void merge(Bits<W> key, std::uint32_t cost, Bits<W> land, Grow&& grow) {
     if ((size_ + 1) * 8 > slots_.size() * 5)
       rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
-    Entry<Bits>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<Bits>,
-                                       [&](const Entry<Bits>& x) { return x.key == key; })];
-    if (e.key == 0) {
-      e = Entry<Bits>::make(key, cost, land);
+    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<W>,
+                                    [&](const Entry<W>& x) { return x.key == key; })];
+    if (e.key.none()) {
+      e = Entry<W>::make(key, cost, land);
       ++size_;
     } else if (cost < e.cost()) {
       e.set(cost, land);
@@ -139,7 +155,7 @@ class LevelMap {
   }
 
   // Brings the key's first slot into cache before merge() needs it.
-  void prefetch(Bits key) const {
+  void prefetch(Bits<W> key) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[mix(key) & mask_]);
   }
 
@@ -153,11 +169,11 @@ class LevelMap {
 
   template <class F>
   void for_each(F&& f) const {
-    for (const Entry<Bits>& e : slots_)
-      if (e.key != 0) f(e);
-    for (const Entry<Bits>& e : sorted_) f(e);
+    for (const Entry<W>& e : slots_)
+      if (e.key.any()) f(e);
+    for (const Entry<W>& e : sorted_) f(e);
     if (file_) {
-      std::vector<Entry<Bits>> buf;
+      std::vector<Entry<W>> buf;
       for (std::size_t b = 0; b < size_; b += kChunk)
         for_range(b, std::min(size_, b + kChunk), f, buf);
     }
@@ -174,13 +190,13 @@ class LevelMap {
       mask_ = 0;
       return true;
     }
-    grow(size_ * sizeof(Entry<Bits>));
-    sorted_ = MappedArray<Entry<Bits>>(size_);
+    grow(size_ * sizeof(Entry<W>));
+    sorted_ = MappedArray<Entry<W>>(size_);
     std::size_t k = 0;
-    for (const Entry<Bits>& e : slots_)
-      if (e.key != 0) sorted_[k++] = e;
+    for (const Entry<W>& e : slots_)
+      if (e.key.any()) sorted_[k++] = e;
     std::sort(sorted_.begin(), sorted_.end(),
-              [](const Entry<Bits>& a, const Entry<Bits>& b) { return a.key < b.key; });
+              [](const Entry<W>& a, const Entry<W>& b) { return a.key < b.key; });
     slots_.reset();
     mask_ = 0;
     return true;
@@ -190,17 +206,16 @@ class LevelMap {
   // empty ones skipped), or the sorted array, or the file (read into `buf`).
   std::size_t capacity() const { return !slots_.empty() ? slots_.size() : size_; }
   template <class F>
-  void for_range(std::size_t begin, std::size_t end, F&& f, std::vector<Entry<Bits>>& buf) const {
+  void for_range(std::size_t begin, std::size_t end, F&& f, std::vector<Entry<W>>& buf) const {
     if (!slots_.empty()) {
       for (std::size_t i = begin; i < end; ++i)
-        if (slots_[i].key != 0) f(slots_[i]);
+        if (slots_[i].key.any()) f(slots_[i]);
     } else if (!sorted_.empty()) {
       for (std::size_t i = begin; i < end; ++i) f(sorted_[i]);
     } else if (file_ && end > begin) {
       buf.resize(end - begin);
-      file_->read(offset_ + begin * sizeof(Entry<Bits>), buf.data(),
-                  buf.size() * sizeof(Entry<Bits>));
-      for (const Entry<Bits>& e : buf) f(e);
+      file_->read(offset_ + begin * sizeof(Entry<W>), buf.data(), buf.size() * sizeof(Entry<W>));
+      for (const Entry<W>& e : buf) f(e);
     }
   }
 
@@ -237,17 +252,17 @@ class LevelMap {
  private:
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
-    grow(n * sizeof(Entry<Bits>));
-    MappedArray<Entry<Bits>> old = std::move(slots_);
-    slots_ = MappedArray<Entry<Bits>>(n);  // zero-filled: every slot empty
+    grow(n * sizeof(Entry<W>));
+    MappedArray<Entry<W>> old = std::move(slots_);
+    slots_ = MappedArray<Entry<W>>(n);  // zero-filled: every slot empty
     mask_ = n - 1;
     rehash_into(
-        old.data(), old.size(), slots_.data(), mask_, vacant<Bits>,
-        [](const Entry<Bits>& e) { return mix(e.key); }, [] {});
+        old.data(), old.size(), slots_.data(), mask_, vacant<W>,
+        [](const Entry<W>& e) { return mix(e.key); }, [] {});
   }
 
-  MappedArray<Entry<Bits>> slots_;
-  MappedArray<Entry<Bits>> sorted_;  // after compact(): the entries by key, and no slots
+  MappedArray<Entry<W>> slots_;
+  MappedArray<Entry<W>> sorted_;  // after compact(): the entries by key, and no slots
   // After spill(): the entries by key at offset_ in the level's file, and nothing in memory.
   std::shared_ptr<SpillFile> file_;
   std::uint64_t offset_ = 0;
@@ -256,33 +271,33 @@ class LevelMap {
 
 // A level: positions split into a fixed number of shards by the top bits of their hash, so that
 // threads can fill the shards apart. The content does not depend on the thread count.
-template <class Bits>
+template <int W>
 class Level {
  public:
   static constexpr int kShardBits = 4, kShards = 1 << kShardBits;
   Level() : shards_(kShards) {}
 
-  static std::size_t shard_of(Bits key) {
+  static std::size_t shard_of(Bits<W> key) {
     return static_cast<std::size_t>(mix(key) >> (64 - kShardBits));
   }
-  LevelMap<Bits>& shard(std::size_t i) { return shards_[i]; }
-  const LevelMap<Bits>& shard(std::size_t i) const { return shards_[i]; }
+  LevelMap<W>& shard(std::size_t i) { return shards_[i]; }
+  const LevelMap<W>& shard(std::size_t i) const { return shards_[i]; }
   std::size_t size() const {
     std::size_t n = 0;
-    for (const LevelMap<Bits>& m : shards_) n += m.size();
+    for (const LevelMap<W>& m : shards_) n += m.size();
     return n;
   }
   std::size_t bytes() const {
     std::size_t n = 0;
-    for (const LevelMap<Bits>& m : shards_) n += m.bytes();
+    for (const LevelMap<W>& m : shards_) n += m.bytes();
     return n;
   }
-  bool find(Bits key, Entry<Bits>& out) const { return shards_[shard_of(key)].find(key, out); }
+  bool find(Bits<W> key, Entry<W>& out) const { return shards_[shard_of(key)].find(key, out); }
   // Writes every sorted shard held in memory to the level's spill file (made in `dir` when
   // first needed) and frees it. Returns the bytes freed.
   std::size_t spill(const std::string& dir, SpillLedger& ledger) {
     std::size_t freed = 0;
-    for (LevelMap<Bits>& m : shards_) {
+    for (LevelMap<W>& m : shards_) {
       if (!m.sorted() || m.on_disk() || m.size() == 0) continue;
       if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
       const std::size_t before = m.bytes();
@@ -293,10 +308,10 @@ class Level {
   }
   template <class F>
   void for_each(F&& f) const {
-    for (const LevelMap<Bits>& m : shards_) m.for_each(f);
+    for (const LevelMap<W>& m : shards_) m.for_each(f);
   }
   void clear() {
-    for (LevelMap<Bits>& m : shards_) m.clear();
+    for (LevelMap<W>& m : shards_) m.clear();
     file_.reset();
   }
   // The level's spill file, made in `dir` when it has none.
@@ -306,16 +321,16 @@ class Level {
   }
 
  private:
-  std::vector<LevelMap<Bits>> shards_;
+  std::vector<LevelMap<W>> shards_;
   std::shared_ptr<SpillFile> file_;  // the shards written to disk (spill())
 };
 
 // Walks a sorted table's entries in key order (in memory or on disk), a chunk at a time.
-template <class Bits>
+template <int W>
 class SortedReader {
  public:
-  explicit SortedReader(const LevelMap<Bits>& m) : m_(m) { load(); }
-  const Entry<Bits>* peek() const { return i_ < buf_.size() ? &buf_[i_] : nullptr; }
+  explicit SortedReader(const LevelMap<W>& m) : m_(m) { load(); }
+  const Entry<W>* peek() const { return i_ < buf_.size() ? &buf_[i_] : nullptr; }
   void next() {
     if (++i_ == buf_.size()) load();
   }
@@ -325,13 +340,13 @@ class SortedReader {
     buf_.clear();
     i_ = 0;
     if (pos_ >= m_.size()) return;
-    const std::size_t end = std::min(m_.size(), pos_ + LevelMap<Bits>::kChunk);
+    const std::size_t end = std::min(m_.size(), pos_ + LevelMap<W>::kChunk);
     m_.for_range(
-        pos_, end, [&](const Entry<Bits>& e) { buf_.push_back(e); }, read_);
+        pos_, end, [&](const Entry<W>& e) { buf_.push_back(e); }, read_);
     pos_ = end;
   }
-  const LevelMap<Bits>& m_;
-  std::vector<Entry<Bits>> buf_, read_;
+  const LevelMap<W>& m_;
+  std::vector<Entry<W>> buf_, read_;
   std::size_t pos_ = 0, i_ = 0;
 };
 

@@ -23,7 +23,7 @@ namespace pegsol::fewest_detail {
 
 // What a search takes from its caller beyond the problem: a floor proven before (a resumed run),
 // a cap for a sweep (the split), and a report after each completed pass (a checkpoint).
-template <class Bits>
+template <int W>
 struct PassHooks {
   int start_floor = 0;  // every solution has at least this many moves (passes start there)
   int cap = -1;         // >= 0: return (status Unknown, reason "capped") once the floor exceeds it
@@ -36,19 +36,19 @@ struct PassHooks {
   std::string level_dir;
   // After each level a pass makes (true: a backward one), with the positions of the passes
   // before it.
-  std::function<void(Search<Bits>&, bool, std::uint64_t)> on_level;
+  std::function<void(Search<W>&, bool, std::uint64_t)> on_level;
 };
 
 // Runs the search between `starts` and `goals` and fills `r`; `known` is a solution found before
 // (may be empty). With pruning, passes run under a rising limit: each either finds a solution
 // no dearer than every position it dropped (the fewest) or proves that every solution costs at
 // least the least dropped cost, which is the next limit.
-template <class Bits>
-void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+template <int W>
+void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
-            const std::vector<Jump>& known, bool polish_known, const PassHooks<Bits>* hooks) {
-  KeyGeometry<Bits> geo(b, keeping<Bits>(b, {starts, goals}, o.symmetry));
-  std::optional<Bound<Bits>> bound;
+            const std::vector<Jump>& known, bool polish_known, const PassHooks<W>* hooks) {
+  KeyGeometry<W> geo(b, keeping<W>(b, {starts, goals}, o.symmetry));
+  std::optional<Bound<W>> bound;
   if (o.prune) bound.emplace(b, starts, goals, o.pagoda_jumps);
   const double t0 = o.control->elapsed_seconds();
   std::vector<Jump> best = known;  // the best solution found so far
@@ -57,7 +57,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   std::uint32_t floor = 0;
   if (bound) {
     floor = kNoCost;
-    for (Bits s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
+    for (Bits<W> s : starts) floor = std::min(floor, static_cast<std::uint32_t>(bound->forward(s)));
     if (hooks && hooks->start_floor > 0)  // proven by passes of an earlier run
       floor = std::max(floor, static_cast<std::uint32_t>(hooks->start_floor));
   }
@@ -93,7 +93,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   // A beam first: a solution close to the fewest, cheaply. It is the best found when a stop
   // cuts the passes short, and it caps their limit.
   if (bound && o.beam > 0) {
-    Search<Bits> s(geo, o, &*bound, kNoCost);
+    Search<W> s(geo, o, &*bound, kNoCost);
     try {
       s.seed(starts, goals);
       const int found = s.run_beam(o.beam);
@@ -111,7 +111,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   }
   // The best known shortened window by window, while the passes are still to prove it.
   if (polish_known && bound && !stopped && best_moves > static_cast<int>(floor)) {
-    for (Bits s0 : starts) {
+    for (Bits<W> s0 : starts) {
       if (!replay(b, to_holes(b, s0), best).ok) continue;
       std::vector<Jump> shorter = polish(b, s0, best, o);
       if (count_moves(shorter) < best_moves) {
@@ -138,7 +138,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
     // (Passes at the floor plus one once a solution was known lost to this when the bound took
     // the peg types; docs/fewest.md.)
     const std::uint32_t limit = bound ? floor : kNoCost;
-    Search<Bits> s(geo, o, bound ? &*bound : nullptr, limit);
+    Search<W> s(geo, o, bound ? &*bound : nullptr, limit);
     s.set_best_found(best_moves);
     s.set_floor(static_cast<int>(floor));
     int found = -1;
@@ -167,7 +167,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
       // The pass met at `found`, no more than its limit, the floor: that is the fewest. It
       // released the levels a solution is walked back through, so one is sought through the
       // meeting position by two searches of their own, to it and from it.
-      const Bits meet = s.meeting();
+      const Bits<W> meet = s.meeting();
       s.release_all();
       std::vector<Jump> joined = through(b, starts, goals, meet, o, positions);
       if (!joined.empty() && (best_moves < 0 || count_moves(joined) < best_moves)) {
@@ -213,7 +213,7 @@ void search(const Board& b, const std::vector<Bits>& starts, const std::vector<B
   // goes to the best solution, by windows anchored at its ends.
   if (out_of_memory && o.shorten_ends && polish_known && bound && best_moves > r.lower_bound) {
     const int lower = r.lower_bound;
-    for (Bits s0 : starts) {
+    for (Bits<W> s0 : starts) {
       if (!replay(b, to_holes(b, s0), best).ok) continue;
       std::vector<Jump> shorter = polish_ends(b, s0, best, o, lower);
       if (count_moves(shorter) < best_moves) {
@@ -245,9 +245,9 @@ inline void end_pass(const std::string& dir, FewestState& st) {
 
 // The hooks that keep `ck`'s state after each pass of a search (none when it is off), with the
 // seconds counted from `t0`; `best_ok` says whether a solution belongs in the state.
-template <class Bits>
-PassHooks<Bits> checkpoint_hooks(Checkpoints& ck, const FewestOptions& o, double t0) {
-  PassHooks<Bits> h;
+template <int W>
+PassHooks<W> checkpoint_hooks(Checkpoints& ck, const FewestOptions& o, double t0) {
+  PassHooks<W> h;
   h.start_floor = ck.state().floor;
   if (!ck.on()) return h;
   h.on_pass = [&ck, &o, t0](int floor, const std::vector<Jump>& best, std::uint64_t positions) {
@@ -263,9 +263,9 @@ PassHooks<Bits> checkpoint_hooks(Checkpoints& ck, const FewestOptions& o, double
 
 // The state's solution when it still solves the problem from `start` (one of `starts`, or any
 // single vacancy when null) to a goal: else an InputError naming the checkpoint.
-template <class Bits>
-void check_state_solution(const Board& b, const FewestState& st, const std::vector<Bits>& starts,
-                          const std::vector<Bits>& goals, const FewestOptions& o) {
+template <int W>
+void check_state_solution(const Board& b, const FewestState& st, const std::vector<Bits<W>>& starts,
+                          const std::vector<Bits<W>>& goals, const FewestOptions& o) {
   if (st.best.empty()) return;
   for (const Jump& j : st.best)
     if (j.from < 0 || j.over < 0 || j.to < 0 || j.from >= b.size() || j.over >= b.size() ||
@@ -273,11 +273,11 @@ void check_state_solution(const Board& b, const FewestState& st, const std::vect
       throw InputError(
           "FewestOptions::resume",
           o.checkpoint_dir + ": the state's solution names a hole that is not on the board");
-  for (Bits s0 : starts) {
+  for (Bits<W> s0 : starts) {
     const Replay rep = replay(b, to_holes(b, s0), st.best);
     if (!rep.ok) continue;
-    const Bits end = to_bits<Bits>(rep.final);
-    for (Bits g : goals)
+    const Bits<W> end = to_bits<W>(rep.final);
+    for (Bits<W> g : goals)
       if (g == end) return;
   }
   throw InputError("FewestOptions::resume",
@@ -287,9 +287,9 @@ void check_state_solution(const Board& b, const FewestState& st, const std::vect
 // Runs `search` with checkpoints: resumed from the state in o.checkpoint_dir when o.resume,
 // the state written after each pass and at the end. The result's positions and seconds include
 // the runs before.
-template <class Bits>
-void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
-                         const std::vector<Bits>& goals, const HoleSet* start,
+template <int W>
+void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
+                         const std::vector<Bits<W>>& goals, const HoleSet* start,
                          const FewestOptions& o, FewestResult& r, std::vector<Jump> known,
                          const std::string& what) {
   Checkpoints ck(o.checkpoint_dir, o.resume, problem_identity(b, what));
@@ -302,7 +302,7 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
   FewestOptions so = o;
   so.checkpoint_dir.clear();
   so.resume = false;
-  PassHooks<Bits> h = checkpoint_hooks<Bits>(ck, o, t0);
+  PassHooks<W> h = checkpoint_hooks<W>(ck, o, t0);
   if (st.pass.on && (old_level_file(o.checkpoint_dir + "/" + st.pass.ffile) ||
                      old_level_file(o.checkpoint_dir + "/" + st.pass.bfile)))
     end_pass(o.checkpoint_dir, st);  // levels of the mixer before: the pass is made again
@@ -314,7 +314,7 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
     h.level_dir = o.checkpoint_dir;
     // After each level: the side that changed written to a file of its own, then the state
     // naming it, then the file it replaces removed (a kill leaves the state and its files).
-    h.on_level = [&](Search<Bits>& s, bool, std::uint64_t before) {
+    h.on_level = [&](Search<W>& s, bool, std::uint64_t before) {
       const double now = o.control->elapsed_seconds();
       if (now - last_level_save < o.level_checkpoint_seconds) return;
       last_level_save = now;
@@ -346,7 +346,7 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
           std::remove((o.checkpoint_dir + "/" + f).c_str());
     };
   }
-  search<Bits>(b, starts, goals, start, so, r, known, true, &h);
+  search<W>(b, starts, goals, start, so, r, known, true, &h);
   if (r.stop == StopReason::None) end_pass(o.checkpoint_dir, st);
   st.floor = std::max(st.floor, r.lower_bound);
   if (!r.jumps.empty()) st.best = r.jumps;
@@ -356,46 +356,46 @@ void search_checkpointed(const Board& b, const std::vector<Bits>& starts,
 }
 
 // The search for one problem (already checked), seeded with a solution found before.
-template <class Bits>
+template <int W>
 void run_problem(const Problem& p, const FewestOptions& o, FewestResult& r,
                  const std::vector<Jump>& known) {
   const Board& b = *p.board;
-  std::vector<Bits> goals;
+  std::vector<Bits<W>> goals;
   std::string what = "start " +
-                     std::to_string(static_cast<unsigned long long>(fold(to_bits<Bits>(p.start)))) +
+                     std::to_string(static_cast<unsigned long long>(to_bits<W>(p.start).fold())) +
                      " goal ";
   switch (p.goal.kind) {
     case Goal::Kind::Hole:
-      goals.push_back(bit<Bits>(p.goal.hole));
+      goals.push_back(Bits<W>::single(p.goal.hole));
       what += "hole " + std::to_string(p.goal.hole);
       break;
     case Goal::Kind::Any:
-      for (int h = 0; h < b.size(); ++h) goals.push_back(bit<Bits>(h));
+      for (int h = 0; h < b.size(); ++h) goals.push_back(Bits<W>::single(h));
       what += "any";
       break;
     case Goal::Kind::Position:
-      goals.push_back(to_bits<Bits>(p.goal.position));
-      what += "position " + std::to_string(static_cast<unsigned long long>(fold(goals.back())));
+      goals.push_back(to_bits<W>(p.goal.position));
+      what += "position " + std::to_string(static_cast<unsigned long long>(goals.back().fold()));
       break;
   }
-  search_checkpointed(b, {to_bits<Bits>(p.start)}, goals, &p.start, o, r, known, what);
+  search_checkpointed(b, {to_bits<W>(p.start)}, goals, &p.start, o, r, known, what);
 }
 
 // Every single vacancy of `b` and every single peg.
-template <class Bits>
-void single_pegs(const Board& b, std::vector<Bits>& starts, std::vector<Bits>& goals) {
-  const Bits full = b.size() == kWidth<Bits> ? ~Bits{0} : bit<Bits>(b.size()) - 1;
+template <int W>
+void single_pegs(const Board& b, std::vector<Bits<W>>& starts, std::vector<Bits<W>>& goals) {
+  const Bits<W> full = Bits<W>::low(b.size());
   for (int h = 0; h < b.size(); ++h) {
-    starts.push_back(full & ~bit<Bits>(h));
-    goals.push_back(bit<Bits>(h));
+    starts.push_back(full & ~Bits<W>::single(h));
+    goals.push_back(Bits<W>::single(h));
   }
 }
 
 // The search from every single vacancy to every single peg, seeded with a solution found before.
-template <class Bits>
+template <int W>
 void run_board(const Board& b, const FewestOptions& o, FewestResult& r,
                const std::vector<Jump>& known) {
-  std::vector<Bits> starts, goals;
+  std::vector<Bits<W>> starts, goals;
   single_pegs(b, starts, goals);
   search_checkpointed(b, starts, goals, nullptr, o, r, known, "board");
 }

@@ -58,26 +58,26 @@ inline bool old_level_file(const std::string& path) {
 }
 
 // A state looked up in a level: its cost and L in the frame of the position asked for.
-template <class Bits>
+template <int W>
 struct State {
   std::uint32_t cost = kNoCost;
-  Bits land = 0;
+  Bits<W> land;
 };
 
 // A child waiting for its merge.
-template <class Bits>
-struct Child {
-  Bits key, land;
+template <int W>
+struct alignas(W >= 128 ? 16 : 8) Child {  // 16: as the unsigned __int128 keys before
+  Bits<W> key, land;
   std::uint32_t cost;
 };
 
 // The bidirectional level pass between a set of starts (all with the same peg count) and a set of
 // goals (all with the same peg count).
-template <class Bits>
+template <int W>
 class Search {
  public:
   // With a bound, positions whose cost plus bound exceeds `limit` are dropped.
-  Search(const KeyGeometry<Bits>& geo, const FewestOptions& o, const Bound<Bits>* bound = nullptr,
+  Search(const KeyGeometry<W>& geo, const FewestOptions& o, const Bound<W>* bound = nullptr,
          std::uint32_t limit = kNoCost)
       : geo_(geo),
         o_(o),
@@ -87,18 +87,18 @@ class Search {
         bwd_(static_cast<std::size_t>(geo.n + 1)),
         threads_(o.threads > 0 ? o.threads : default_threads()),
         out_(static_cast<std::size_t>(threads_),
-             std::vector<std::vector<Child<Bits>>>(static_cast<std::size_t>(Level<Bits>::kShards))),
+             std::vector<std::vector<Child<W>>>(static_cast<std::size_t>(Level<W>::kShards))),
         read_(static_cast<std::size_t>(threads_)),
         dropped_(static_cast<std::size_t>(threads_), kNoCost) {
     budget_ = tables_budget(o);
     ledger_.limit = o.spill_limit;
   }
 
-  void seed(const std::vector<Bits>& starts, const std::vector<Bits>& goals) {
-    fl_ = pop(starts.front());
-    bh_ = pop(goals.front());
-    for (Bits s : starts) insert(level(fwd_, fl_), s, 0, 0);
-    for (Bits g : goals) insert(level(bwd_, bh_), g, 0, 0);
+  void seed(const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals) {
+    fl_ = starts.front().count();
+    bh_ = goals.front().count();
+    for (Bits<W> s : starts) insert(level(fwd_, fl_), s, 0, {});
+    for (Bits<W> g : goals) insert(level(bwd_, bh_), g, 0, {});
     top_ = fl_;
     bottom_ = bh_;
   }
@@ -125,18 +125,18 @@ class Search {
     while (fl_ > bh_) {
       if (level(fwd_, fl_).size() == 0) return -1;
       expand_forward();
-      Level<Bits>& lv = level(fwd_, fl_);
+      Level<W>& lv = level(fwd_, fl_);
       if (lv.size() > width) {
-        const std::size_t cut_bytes = lv.size() * sizeof(std::pair<std::uint32_t, Entry<Bits>>);
+        const std::size_t cut_bytes = lv.size() * sizeof(std::pair<std::uint32_t, Entry<W>>);
         grow(cut_bytes);  // the cut's array, booked while it lives
         struct Unbook {
-          Search<Bits>& s;
+          Search<W>& s;
           std::size_t n;
           ~Unbook() { s.bytes_ -= n; }
         } unbook{*this, cut_bytes};
-        std::vector<std::pair<std::uint32_t, Entry<Bits>>> all;
+        std::vector<std::pair<std::uint32_t, Entry<W>>> all;
         all.reserve(lv.size());
-        lv.for_each([&](const Entry<Bits>& e) {
+        lv.for_each([&](const Entry<W>& e) {
           all.emplace_back(e.cost() + static_cast<std::uint32_t>(bound_->forward(e.key, e.land())),
                            e);
         });
@@ -147,8 +147,8 @@ class Search {
                          less);
         release(lv);
         for (std::size_t i = 0; i < width; ++i) {
-          const Entry<Bits>& e = all[i].second;
-          merge(lv.shard(Level<Bits>::shard_of(e.key)), e.key, e.cost(), e.land());
+          const Entry<W>& e = all[i].second;
+          merge(lv.shard(Level<W>::shard_of(e.key)), e.key, e.cost(), e.land());
         }
       }
       report(false);
@@ -179,14 +179,14 @@ class Search {
   // A position where run() found its answer (canonical form): one whose two sides' costs add up
   // to it when there is one, so that any fewest path to it and any from it join into a solution
   // with that many moves, and otherwise the answer's own (a move crosses it).
-  Bits meeting() const {
+  Bits<W> meeting() const {
     const std::uint32_t best = meet_fcost_ + meet_bcost_ - (meet_hole_ >= 0 ? 1 : 0);
     return plain_cost_ == best ? plain_meet_ : meet_;
   }
   // Releases every level (the pass is over).
   void release_all() {
-    for (Level<Bits>& lv : fwd_) release(lv);
-    for (Level<Bits>& lv : bwd_) release(lv);
+    for (Level<W>& lv : fwd_) release(lv);
+    for (Level<W>& lv : bwd_) release(lv);
   }
 
   // Called after each level the pass makes (true: a backward one), for checkpoints.
@@ -196,42 +196,41 @@ class Search {
   // entry's bytes, the shards and each shard's count), each shard's entries in key order, and
   // a digest of the entries.
   void write_frontier(bool backward, const std::string& path) {
-    const Level<Bits>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
+    const Level<W>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) throw InputError("checkpoint " + path + ": cannot create it");
-    std::uint64_t head[3 + Level<Bits>::kShards] = {kLevelTag, sizeof(Entry<Bits>),
-                                                    Level<Bits>::kShards};
-    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) head[3 + d] = lv.shard(d).size();
+    std::uint64_t head[3 + Level<W>::kShards] = {kLevelTag, sizeof(Entry<W>), Level<W>::kShards};
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) head[3 + d] = lv.shard(d).size();
     bool ok = std::fwrite(head, sizeof head, 1, f) == 1;
     std::uint64_t digest = 0;
-    std::vector<Entry<Bits>> buf;
-    for (std::size_t d = 0; d < Level<Bits>::kShards && ok; ++d) {
-      const LevelMap<Bits>& m = lv.shard(d);
-      auto put = [&](const Entry<Bits>* e, std::size_t n) {
+    std::vector<Entry<W>> buf;
+    for (std::size_t d = 0; d < Level<W>::kShards && ok; ++d) {
+      const LevelMap<W>& m = lv.shard(d);
+      auto put = [&](const Entry<W>* e, std::size_t n) {
         for (std::size_t k = 0; k < n; ++k) digest = entry_digest(digest, e[k]);
-        ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry<Bits>), n, f) == n);
+        ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry<W>), n, f) == n);
       };
       if (m.sorted()) {
-        for (std::size_t b = 0; b < m.size(); b += LevelMap<Bits>::kChunk) {
-          std::vector<Entry<Bits>> chunk;
+        for (std::size_t b = 0; b < m.size(); b += LevelMap<W>::kChunk) {
+          std::vector<Entry<W>> chunk;
           m.for_range(
-              b, std::min(m.size(), b + LevelMap<Bits>::kChunk),
-              [&](const Entry<Bits>& e) { chunk.push_back(e); }, buf);
+              b, std::min(m.size(), b + LevelMap<W>::kChunk),
+              [&](const Entry<W>& e) { chunk.push_back(e); }, buf);
           put(chunk.data(), chunk.size());
         }
       } else {
-        const std::size_t copy = m.size() * sizeof(Entry<Bits>);
+        const std::size_t copy = m.size() * sizeof(Entry<W>);
         grow(copy);  // the shard's entries sorted apart, booked while they live
         struct Unbook {
-          Search<Bits>& s;
+          Search<W>& s;
           std::size_t n;
           ~Unbook() { s.bytes_ -= n; }
         } unbook{*this, copy};
-        std::vector<Entry<Bits>> all;
+        std::vector<Entry<W>> all;
         all.reserve(m.size());
-        m.for_each([&](const Entry<Bits>& e) { all.push_back(e); });
+        m.for_each([&](const Entry<W>& e) { all.push_back(e); });
         std::sort(all.begin(), all.end(),
-                  [](const Entry<Bits>& a, const Entry<Bits>& b) { return a.key < b.key; });
+                  [](const Entry<W>& a, const Entry<W>& b) { return a.key < b.key; });
         put(all.data(), all.size());
       }
     }
@@ -284,26 +283,26 @@ class Search {
   }
 
  private:
-  static std::uint64_t entry_digest(std::uint64_t h, const Entry<Bits>& e) {
-    return (h ^ mix(e.key) ^ (fold(e.land()) * kGolden) ^ e.cost()) * 0x100000001b3ull;
+  static std::uint64_t entry_digest(std::uint64_t h, const Entry<W>& e) {
+    return (h ^ mix(e.key) ^ (e.land().fold() * kGolden) ^ e.cost()) * 0x100000001b3ull;
   }
 
   // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
-  void read_frontier(Level<Bits>& lv, const std::string& path) {
+  void read_frontier(Level<W>& lv, const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
     auto bad = [&](const std::string& why) {
       std::fclose(f);
       return InputError("FewestOptions::resume", "the level file " + path + " " + why);
     };
-    std::uint64_t head[3 + Level<Bits>::kShards];
+    std::uint64_t head[3 + Level<W>::kShards];
     if (std::fread(head, sizeof head, 1, f) != 1 || head[0] != kLevelTag ||
-        head[1] != sizeof(Entry<Bits>) || head[2] != Level<Bits>::kShards)
+        head[1] != sizeof(Entry<W>) || head[2] != Level<W>::kShards)
       throw bad("is not a level of this build's search");
     std::uint64_t digest = 0;
-    std::vector<Entry<Bits>> buf(LevelMap<Bits>::kChunk);
-    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
-      LevelMap<Bits>& m = lv.shard(d);
+    std::vector<Entry<W>> buf(LevelMap<W>::kChunk);
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+      LevelMap<W>& m = lv.shard(d);
       const std::size_t count = head[3 + d];
       std::uint64_t offset = 0;
       const std::shared_ptr<SpillFile>* file = nullptr;
@@ -313,12 +312,12 @@ class Search {
       }
       for (std::size_t done = 0; done < count;) {
         const std::size_t n = std::min(buf.size(), count - done);
-        if (std::fread(buf.data(), sizeof(Entry<Bits>), n, f) != n) throw bad("is cut short");
+        if (std::fread(buf.data(), sizeof(Entry<W>), n, f) != n) throw bad("is cut short");
         for (std::size_t k = 0; k < n; ++k) {
           digest = entry_digest(digest, buf[k]);
           if (!file) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
         }
-        if (file) (*file)->append(buf.data(), n * sizeof(Entry<Bits>));
+        if (file) (*file)->append(buf.data(), n * sizeof(Entry<W>));
         done += n;
       }
       if (file) m.adopt(*file, offset, count);
@@ -329,10 +328,8 @@ class Search {
     std::fclose(f);
   }
 
-  static Level<Bits>& level(std::vector<Level<Bits>>& v, int k) {
-    return v[static_cast<std::size_t>(k)];
-  }
-  static const Level<Bits>& level(const std::vector<Level<Bits>>& v, int k) {
+  static Level<W>& level(std::vector<Level<W>>& v, int k) { return v[static_cast<std::size_t>(k)]; }
+  static const Level<W>& level(const std::vector<Level<W>>& v, int k) {
     return v[static_cast<std::size_t>(k)];
   }
 
@@ -345,21 +342,21 @@ class Search {
   }
 
   // Merges into one shard, keeping the byte and position counts.
-  void merge(LevelMap<Bits>& m, Bits key, std::uint32_t cost, Bits land) {
+  void merge(LevelMap<W>& m, Bits<W> key, std::uint32_t cost, Bits<W> land) {
     std::size_t before = m.size(), old_bytes = m.bytes();
     m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
     if (m.bytes() != old_bytes) bytes_ -= old_bytes;
     positions_ += m.size() - before;
   }
 
-  void insert(Level<Bits>& lv, Bits pegs, std::uint32_t cost, Bits land) {
+  void insert(Level<W>& lv, Bits<W> pegs, std::uint32_t cost, Bits<W> land) {
     auto [key, l] = geo_.canonical(pegs, land);
-    merge(lv.shard(Level<Bits>::shard_of(key)), key, cost, l);
+    merge(lv.shard(Level<W>::shard_of(key)), key, cost, l);
   }
 
-  static std::uint32_t min_cost(const Level<Bits>& m) {
+  static std::uint32_t min_cost(const Level<W>& m) {
     std::uint32_t c = kNoCost;
-    m.for_each([&](const Entry<Bits>& e) { c = std::min(c, e.cost()); });
+    m.for_each([&](const Entry<W>& e) { c = std::min(c, e.cost()); });
     return c;
   }
 
@@ -368,7 +365,7 @@ class Search {
   // one slot range per thread: the threads make the children of their ranges, sorted by the
   // destination shard, then merge them, each thread its own shards.
   template <bool Backward>
-  void expand(const Level<Bits>& src, Level<Bits>& dst) {
+  void expand(const Level<W>& src, Level<W>& dst) {
     if (!spilling()) {
       expand_group<Backward>(src, dst, kAllShards);
       return;
@@ -377,10 +374,10 @@ class Search {
     // sorted, and written to disk with every other sorted level once memory runs short. A
     // group that outgrows the budget is made again in two halves (the walks' children are the
     // same, so the level is too).
-    if (o_.spill_always) groups_ = Level<Bits>::kShards;
+    if (o_.spill_always) groups_ = Level<W>::kShards;
     if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
     std::vector<std::uint32_t> todo;
-    const int per = Level<Bits>::kShards / groups_;
+    const int per = Level<W>::kShards / groups_;
     for (int g = groups_ - 1; g >= 0; --g)
       todo.push_back(((std::uint32_t{1} << per) - 1) << (g * per));
     while (!todo.empty()) {
@@ -388,18 +385,18 @@ class Search {
       todo.pop_back();
       try {
         expand_group<Backward>(src, dst, group);
-        for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+        for (std::size_t d = 0; d < Level<W>::kShards; ++d)
           if (group >> d & 1) compact(dst.shard(d));
       } catch (const Stopped& e) {
         if (e.reason != StopReason::Memory) throw;
-        for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+        for (std::size_t d = 0; d < Level<W>::kShards; ++d)
           if (group >> d & 1) {
             positions_ -= dst.shard(d).size();
             bytes_ -= dst.shard(d).bytes();
             dst.shard(d).clear();
           }
         for (auto& t : out_)
-          for (std::vector<Child<Bits>>& v : t) v.clear();
+          for (std::vector<Child<W>>& v : t) v.clear();
         if (spill_all() > 0) {  // room made on disk: the same group again
           todo.push_back(group);
           continue;
@@ -411,14 +408,14 @@ class Search {
         for (int k = 0; k < n / 2; ++k) half |= low << k;
         todo.push_back(group & ~half);
         todo.push_back(half);
-        groups_ = std::max(groups_, Level<Bits>::kShards * 2 / n);
+        groups_ = std::max(groups_, Level<W>::kShards * 2 / n);
         continue;
       }
       if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
     }
   }
 
-  static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<Bits>::kShards) - 1;
+  static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<W>::kShards) - 1;
 
   bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
 
@@ -426,7 +423,7 @@ class Search {
   std::size_t spill_all() {
     std::size_t freed = 0;
     for (auto* side : {&fwd_, &bwd_})
-      for (Level<Bits>& lv : *side) freed += lv.spill(o_.spill_dir, ledger_);
+      for (Level<W>& lv : *side) freed += lv.spill(o_.spill_dir, ledger_);
     bytes_ -= freed;
     return freed;
   }
@@ -434,12 +431,12 @@ class Search {
   // Expands `src` into the shards of `dst` in `group` (a bit per shard): children of the
   // other shards are made and dropped.
   template <bool Backward>
-  void expand_group(const Level<Bits>& src, Level<Bits>& dst, std::uint32_t group) {
-    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
+  void expand_group(const Level<W>& src, Level<W>& dst, std::uint32_t group) {
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
       if (!(group >> d & 1)) continue;
-      LevelMap<Bits>& m = dst.shard(d);
+      LevelMap<W>& m = dst.shard(d);
       std::size_t old_bytes = m.bytes();
-      m.reserve(src.size() / Level<Bits>::kShards + 1, [&](std::size_t b) { grow(b); });
+      m.reserve(src.size() / Level<W>::kShards + 1, [&](std::size_t b) { grow(b); });
       if (m.bytes() != old_bytes) bytes_ -= old_bytes;
     }
     struct Unit {
@@ -447,7 +444,7 @@ class Search {
     };
     constexpr std::size_t kRange = std::size_t{1} << 14;
     std::vector<Unit> units;
-    for (std::size_t sh = 0; sh < Level<Bits>::kShards; ++sh)
+    for (std::size_t sh = 0; sh < Level<W>::kShards; ++sh)
       for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
         units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
     // Small levels on the calling thread: waking the pool would cost more than it saves.
@@ -471,11 +468,11 @@ class Search {
       });
       book_buffers();
       run([&](int t) {
-        for (auto d = static_cast<std::size_t>(t); d < Level<Bits>::kShards; d += nt) {
+        for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards; d += nt) {
           if (!(group >> d & 1)) continue;
-          LevelMap<Bits>& m = dst.shard(d);
+          LevelMap<W>& m = dst.shard(d);
           for (std::size_t q = 0; q < nt; ++q) {
-            std::vector<Child<Bits>>& v = out_[q][d];
+            std::vector<Child<W>>& v = out_[q][d];
             for (std::size_t k = 0; k < v.size(); ++k) {
               if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
               merge(m, v[k].key, v[k].cost, v[k].land);
@@ -490,40 +487,40 @@ class Search {
   // The children of the entries [begin, end) of `src` (read through `buf` from disk) for the
   // destination shards in `group`, by shard into `out`.
   template <bool Backward>
-  void children(const LevelMap<Bits>& src, std::size_t begin, std::size_t end,
-                std::vector<std::vector<Child<Bits>>>& out, std::uint32_t& dropped,
-                std::vector<Entry<Bits>>& buf, std::uint32_t group) const {
+  void children(const LevelMap<W>& src, std::size_t begin, std::size_t end,
+                std::vector<std::vector<Child<W>>>& out, std::uint32_t& dropped,
+                std::vector<Entry<W>>& buf, std::uint32_t group) const {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
-    const Bits* fo = geo_.fo.data();
-    const Bits* all = geo_.all.data();
+    const Bits<W>* fo = geo_.fo.data();
+    const Bits<W>* all = geo_.all.data();
     const Jump* jumps = geo_.jumps.data();
-    const Bits* jump_image = geo_.jump_image.data();
-    const Bits* hole_image = geo_.hole_image.data();
+    const Bits<W>* jump_image = geo_.jump_image.data();
+    const Bits<W>* hole_image = geo_.hole_image.data();
     const int* into = geo_.into.data();
     const int* into_begin = geo_.into_begin.data();
-    const Bits full = geo_.full;
-    std::array<Bits, 48> parent{}, img{};
+    const Bits<W> full = geo_.full;
+    std::array<Bits<W>, 48> parent{}, img{};
     src.for_range(
         begin, end,
-        [&](const Entry<Bits>& e) {
+        [&](const Entry<W>& e) {
           bool imaged = false;
-          const typename Bound<Bits>::Pack family =
-              bound_ ? bound_->template pack<Backward>(e.key) : typename Bound<Bits>::Pack{};
+          const typename Bound<W>::Pack family =
+              bound_ ? bound_->template pack<Backward>(e.key) : typename Bound<W>::Pack{};
           // The jumps into each empty hole (forward) or each peg (taken back).
-          for (Bits holes = Backward ? e.key : ~e.key & full; holes; holes &= holes - 1) {
-            const int h = ctz(holes);
+          for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
+            const int h = holes.lowest();
             for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
               const auto j = static_cast<std::size_t>(into[k]);
-              const bool legal = Backward ? !(e.key & fo[j]) : (e.key & fo[j]) == fo[j];
+              const bool legal = Backward ? (e.key & fo[j]).none() : (e.key & fo[j]) == fo[j];
               if (!legal) continue;
               const Jump& jp = jumps[j];
               const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
-              const std::uint32_t c = e.cost() + ((e.land() >> start & 1) ? 0 : 1);
-              Bits key = e.key ^ all[j], l = bit<Bits>(land);
+              const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
+              Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
               if (bound_) {  // on the child as made: any frame bounds the same cost
                 const int bc = bound_->template child<Backward>(family, key, jp);
-                if (bc >= Bound<Bits>::kDead) continue;  // on no solution, at any limit
+                if (bc >= Bound<W>::kDead) continue;  // on no solution, at any limit
                 const auto f = c + static_cast<std::uint32_t>(bc);
                 if (f > limit_) {
                   dropped = std::min(dropped, f);
@@ -541,15 +538,14 @@ class Search {
                   img[ug] = parent[ug] ^ jump_image[ug * nj + j];
                   key = std::min(key, img[ug]);
                 }
-                l = 0;
+                l = Bits<W>{};
                 for (int g = 0; g < gs; ++g) {
                   auto ug = static_cast<std::size_t>(g);
-                  if (img[ug] == key)
-                    l |= hole_image[ug * kWidth<Bits> + static_cast<std::size_t>(land)];
+                  if (img[ug] == key) l |= hole_image[ug * W + static_cast<std::size_t>(land)];
                 }
               }
-              const std::size_t shard = Level<Bits>::shard_of(key);
-              if (group >> shard & 1) out[shard].push_back(Child<Bits>{key, l, c});
+              const std::size_t shard = Level<W>::shard_of(key);
+              if (group >> shard & 1) out[shard].push_back(Child<W>{key, l, c});
             }
           }
         },
@@ -557,10 +553,10 @@ class Search {
   }
 
   // A level the pass has expanded takes no more positions: half the room as a sorted array.
-  void compact(Level<Bits>& lv) {
-    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) compact(lv.shard(d));
+  void compact(Level<W>& lv) {
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) compact(lv.shard(d));
   }
-  void compact(LevelMap<Bits>& m) {
+  void compact(LevelMap<W>& m) {
     const std::size_t old_bytes = m.bytes();
     if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
   }
@@ -568,14 +564,14 @@ class Search {
   // Expands `src` into `dst`. When memory runs short and levels can be released, releases them
   // and expands again.
   template <bool Backward>
-  void expand_or_release(const Level<Bits>& src, Level<Bits>& dst) {
+  void expand_or_release(const Level<W>& src, Level<W>& dst) {
     if (may_release_ && o_.release_levels) release_expanded();
     try {
       expand<Backward>(src, dst);
     } catch (const Stopped& e) {
       if (e.reason != StopReason::Memory || !may_release_ || !release_expanded()) throw;
       for (auto& t : out_)
-        for (std::vector<Child<Bits>>& v : t) v.clear();
+        for (std::vector<Child<W>>& v : t) v.clear();
       positions_ -= dst.size();
       release(dst);
       expand<Backward>(src, dst);
@@ -584,7 +580,7 @@ class Search {
 
   // An expanded level: a sorted array for walking a path back, or, once the pass releases
   // levels, nothing.
-  void settle_expanded(Level<Bits>& lv) {
+  void settle_expanded(Level<W>& lv) {
     if (!released_) {
       try {
         compact(lv);
@@ -597,7 +593,7 @@ class Search {
     release(lv);
   }
 
-  void release(Level<Bits>& lv) {
+  void release(Level<W>& lv) {
     bytes_ -= lv.bytes();
     lv.clear();
   }
@@ -607,8 +603,8 @@ class Search {
   void book_buffers() {
     std::size_t room = 0;
     for (const auto& t : out_)
-      for (const std::vector<Child<Bits>>& v : t) room += v.capacity() * sizeof(Child<Bits>);
-    for (const std::vector<Entry<Bits>>& v : read_) room += v.capacity() * sizeof(Entry<Bits>);
+      for (const std::vector<Child<W>>& v : t) room += v.capacity() * sizeof(Child<W>);
+    for (const std::vector<Entry<W>>& v : read_) room += v.capacity() * sizeof(Entry<W>);
     if (room > buffers_) {
       grow(room - buffers_);
       buffers_ = room;
@@ -618,7 +614,7 @@ class Search {
   // Releases every expanded level (the sides' last levels stay). True when that freed anything.
   bool release_expanded() {
     bool freed = false;
-    auto free = [&](Level<Bits>& lv) {
+    auto free = [&](Level<W>& lv) {
       freed |= lv.bytes() > 0;
       release(lv);
     };
@@ -647,16 +643,16 @@ class Search {
   }
 
   int join() {
-    const Level<Bits>& f = level(fwd_, fl_);
-    const Level<Bits>& b = level(bwd_, bh_);
+    const Level<W>& f = level(fwd_, fl_);
+    const Level<W>& b = level(bwd_, bh_);
     const bool f_small = f.size() <= b.size();
-    const Level<Bits>& scan = f_small ? f : b;
-    const Level<Bits>& other = f_small ? b : f;
+    const Level<W>& scan = f_small ? f : b;
+    const Level<W>& other = f_small ? b : f;
     std::uint32_t best = kNoCost;
-    auto meet = [&](const Entry<Bits>& fe, const Entry<Bits>& be) {
-      const Entry<Bits>& e = fe;
-      Bits shared = fe.land() & be.land();
-      std::uint32_t c = fe.cost() + be.cost() - (shared ? 1 : 0);
+    auto meet = [&](const Entry<W>& fe, const Entry<W>& be) {
+      const Entry<W>& e = fe;
+      Bits<W> shared = fe.land() & be.land();
+      std::uint32_t c = fe.cost() + be.cost() - (shared.any() ? 1 : 0);
       const std::uint32_t plain = fe.cost() + be.cost();  // no move across the middle
       if (plain < plain_cost_ || (plain == plain_cost_ && e.key < plain_meet_)) {
         plain_cost_ = plain;
@@ -668,16 +664,16 @@ class Search {
         meet_ = e.key;
         meet_fcost_ = fe.cost();
         meet_bcost_ = be.cost();
-        meet_hole_ = shared ? ctz(shared) : -1;
+        meet_hole_ = shared.any() ? shared.lowest() : -1;
       }
     };
     bool sorted = true;
-    for (std::size_t d = 0; d < Level<Bits>::kShards; ++d)
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d)
       sorted = sorted && f.shard(d).sorted() && b.shard(d).sorted();
     if (sorted && (f.size() > 0 && b.size() > 0)) {
       // Both in key order (spilled levels): one walk of each shard pair, a chunk at a time.
-      for (std::size_t d = 0; d < Level<Bits>::kShards; ++d) {
-        SortedReader<Bits> x(f.shard(d)), y(b.shard(d));
+      for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+        SortedReader<W> x(f.shard(d)), y(b.shard(d));
         while (x.peek() && y.peek()) {
           if (x.peek()->key < y.peek()->key) {
             x.next();
@@ -691,8 +687,8 @@ class Search {
         }
       }
     } else {
-      scan.for_each([&](const Entry<Bits>& e) {
-        Entry<Bits> o;
+      scan.for_each([&](const Entry<W>& e) {
+        Entry<W> o;
         if (!other.find(e.key, o)) return;
         if (f_small)
           meet(e, o);
@@ -703,9 +699,9 @@ class Search {
     return best == kNoCost ? -1 : static_cast<int>(best);
   }
 
-  State<Bits> lookup(const Level<Bits>& m, Bits pegs) const {
+  State<W> lookup(const Level<W>& m, Bits<W> pegs) const {
     auto [key, g] = geo_.canonical_key(pegs);
-    Entry<Bits> e;
+    Entry<W> e;
     if (!m.find(key, e)) return {};
     return {e.cost(), g == 0 ? e.land() : geo_.preimage(g, e.land())};
   }
@@ -714,22 +710,22 @@ class Search {
   // Backward: jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole`.
   // (-1: any.) Each step finds a jump to a neighbouring level's position whose state gives it.
   template <bool Backward>
-  std::vector<Jump> side_path(Bits pegs, std::uint32_t cost, int hole) const {
+  std::vector<Jump> side_path(Bits<W> pegs, std::uint32_t cost, int hole) const {
     std::vector<Jump> out;
-    for (int k = pop(pegs); Backward ? k > bottom_ : k < top_; k += Backward ? -1 : 1) {
+    for (int k = pegs.count(); Backward ? k > bottom_ : k < top_; k += Backward ? -1 : 1) {
       bool found = false;
       for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
         const Jump& jp = geo_.jumps[j];
         // The hole the path's end of the jump stands on, and the one the neighbour's L holds.
         const int near = Backward ? jp.from : jp.to, far = Backward ? jp.to : jp.from;
         if (hole >= 0 && near != hole) continue;
-        const bool legal = Backward ? (pegs & geo_.fo[j]) == geo_.fo[j] && !(pegs & geo_.t[j])
-                                    : (pegs & geo_.t[j]) && !(pegs & geo_.fo[j]);
+        const bool legal = Backward ? (pegs & geo_.fo[j]) == geo_.fo[j] && (pegs & geo_.t[j]).none()
+                                    : (pegs & geo_.t[j]).any() && (pegs & geo_.fo[j]).none();
         if (!legal) continue;
-        const Bits other = pegs ^ geo_.all[j];
-        State<Bits> s = lookup(Backward ? level(bwd_, k - 1) : level(fwd_, k + 1), other);
+        const Bits<W> other = pegs ^ geo_.all[j];
+        State<W> s = lookup(Backward ? level(bwd_, k - 1) : level(fwd_, k + 1), other);
         if (s.cost == kNoCost) continue;
-        const bool chain = s.land >> far & 1;
+        const bool chain = s.land.test(far);
         if (s.cost + (chain ? 0 : 1) != cost) continue;
         out.push_back(jp);
         pegs = other;
@@ -759,18 +755,18 @@ class Search {
     o_.control->report(pr, force);
   }
 
-  const KeyGeometry<Bits>& geo_;
+  const KeyGeometry<W>& geo_;
   const FewestOptions& o_;
-  const Bound<Bits>* bound_ = nullptr;
+  const Bound<W>* bound_ = nullptr;
   std::uint32_t limit_ = kNoCost;
-  std::vector<Level<Bits>> fwd_, bwd_;
+  std::vector<Level<W>> fwd_, bwd_;
   int fl_ = 0, bh_ = 0, top_ = 0, bottom_ = 0;
   int fmin_ = 0, bmin_ = 0;
   int threads_ = 1;
   std::optional<WorkerPool> pool_;  // made for the first level large enough to share
-  std::vector<std::vector<std::vector<Child<Bits>>>> out_;  // [thread][destination shard]
-  std::vector<std::vector<Entry<Bits>>> read_;              // [thread]: entries read from disk
-  SpillLedger ledger_;                                      // the spill files' bytes on disk
+  std::vector<std::vector<std::vector<Child<W>>>> out_;  // [thread][destination shard]
+  std::vector<std::vector<Entry<W>>> read_;              // [thread]: entries read from disk
+  SpillLedger ledger_;                                   // the spill files' bytes on disk
   int groups_ = 1;  // groups of destination shards a level is made in (spilling)
   std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
   std::atomic<std::size_t> bytes_{0};
@@ -779,11 +775,11 @@ class Search {
   std::atomic<std::uint64_t> positions_{0};
   int best_found_ = -1;  // moves of a solution known before the pass (progress only)
   int floor_ = 0;        // a lower bound proven before the pass (progress only)
-  Bits meet_ = 0;
+  Bits<W> meet_;
   std::uint32_t meet_fcost_ = 0, meet_bcost_ = 0;
   int meet_hole_ = -1;
   std::uint32_t plain_cost_ = kNoCost;  // the least sum of a meeting's two costs,
-  Bits plain_meet_ = 0;                 // and its least position
+  Bits<W> plain_meet_;                  // and its least position
   bool may_release_ = false;            // run(): a pass may release levels; run_beam(): not
   bool released_ = false;               // expanded levels were released (release_expanded)
 };

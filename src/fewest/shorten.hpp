@@ -16,15 +16,15 @@
 
 namespace pegsol::fewest_detail {
 
-template <class Bits>
+template <int W>
 struct PassHooks;
 
 // Runs the search between `starts` and `goals` and fills `r` (passes.hpp).
-template <class Bits>
-void search(const Board& b, const std::vector<Bits>& starts, const std::vector<Bits>& goals,
+template <int W>
+void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
             const HoleSet* start, const FewestOptions& o, FewestResult& r,
             const std::vector<Jump>& known = {}, bool polish_known = true,
-            const PassHooks<Bits>* hooks = nullptr);
+            const PassHooks<W>* hooks = nullptr);
 
 // The options of a search inside another (a window, a rebuild) under `quiet`, a muted child of
 // o.control: no beam, no progress, and levels kept unless memory runs short, since its solution
@@ -40,50 +40,51 @@ inline FewestOptions inner(const FewestOptions& o, Control& quiet) {
 
 // A solution through `meet`: the fewest moves from a start to it, then from it to a goal, each
 // found by a search of its own (empty when either finds none). Adds their positions.
-template <class Bits>
-std::vector<Jump> through(const Board& b, const std::vector<Bits>& starts,
-                          const std::vector<Bits>& goals, Bits meet, const FewestOptions& o,
+template <int W>
+std::vector<Jump> through(const Board& b, const std::vector<Bits<W>>& starts,
+                          const std::vector<Bits<W>>& goals, Bits<W> meet, const FewestOptions& o,
                           std::uint64_t& positions) {
   // Each search is shorter than the whole, unless the sides met at an end.
-  if (pop(meet) >= pop(starts.front()) || pop(meet) <= pop(goals.front())) return {};
+  if (meet.count() >= starts.front().count() || meet.count() <= goals.front().count()) return {};
   Control quiet(o.control);
   const FewestOptions so = inner(o, quiet);
   FewestResult to, from;
-  search<Bits>(b, starts, {meet}, nullptr, so, to);
+  search<W>(b, starts, {meet}, nullptr, so, to);
   positions += to.positions;
   if (to.jumps.empty()) return {};
-  search<Bits>(b, {meet}, goals, nullptr, so, from);
+  search<W>(b, {meet}, goals, nullptr, so, from);
   positions += from.positions;
   if (from.jumps.empty()) return {};
   to.jumps.insert(to.jumps.end(), from.jumps.begin(), from.jumps.end());
   return to.jumps;
 }
 
-template <class Bits>
-HoleSet to_holes(const Board& b, Bits x) {
+template <int W>
+HoleSet to_holes(const Board& b, Bits<W> x) {
   HoleSet s(b.size());
-  for (; x; x &= x - 1) s.set(ctz(x));
+  for (; x.any(); x.pop_lowest()) s.set(x.lowest());
   return s;
 }
 
 // The fewest moves between the positions before move `a` and after move `a + span` of `sol`
 // (from `start`), found by a search of its own under `budget` bytes: `sol` with that window
 // replaced when that has fewer moves, else empty. `complete`: the window's search finished.
-template <class Bits>
-std::vector<Jump> rewindow(const Board& b, Bits start, const std::vector<Jump>& sol, std::size_t a,
-                           std::size_t span, std::size_t budget, const FewestOptions& o,
-                           bool& complete) {
+template <int W>
+std::vector<Jump> rewindow(const Board& b, Bits<W> start, const std::vector<Jump>& sol,
+                           std::size_t a, std::size_t span, std::size_t budget,
+                           const FewestOptions& o, bool& complete) {
   const std::vector<Move> moves = group_moves(sol);
   std::size_t i = 0;
   for (std::size_t m = 0; m < a; ++m) i += moves[m].jumps.size();
   std::size_t j = i;
   for (std::size_t m = a; m < a + span; ++m) j += moves[m].jumps.size();
-  Bits from = start;
+  Bits<W> from = start;
   for (std::size_t k = 0; k < i; ++k)
-    from ^= bit<Bits>(sol[k].from) | bit<Bits>(sol[k].over) | bit<Bits>(sol[k].to);
-  Bits to = from;
+    from ^=
+        Bits<W>::single(sol[k].from) | Bits<W>::single(sol[k].over) | Bits<W>::single(sol[k].to);
+  Bits<W> to = from;
   for (std::size_t k = i; k < j; ++k)
-    to ^= bit<Bits>(sol[k].from) | bit<Bits>(sol[k].over) | bit<Bits>(sol[k].to);
+    to ^= Bits<W>::single(sol[k].from) | Bits<W>::single(sol[k].over) | Bits<W>::single(sol[k].to);
   Control window(o.control);
   window.set_memory_budget(budget);
   const FewestOptions wo = inner(o, window);
@@ -91,7 +92,7 @@ std::vector<Jump> rewindow(const Board& b, Bits start, const std::vector<Jump>& 
   const HoleSet first = to_holes(b, from);
   const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
                                sol.begin() + static_cast<std::ptrdiff_t>(j));
-  search<Bits>(b, {from}, {to}, &first, wo, wr, part, false);
+  search<W>(b, {from}, {to}, &first, wo, wr, part, false);
   complete = wr.status != Status::Unknown;
   if (wr.status != Status::Solved || wr.moves < 0 || static_cast<std::size_t>(wr.moves) >= span)
     return {};
@@ -110,8 +111,8 @@ inline std::size_t budget_of(const FewestOptions& o) {
 // give way to the fewest moves between the positions before and after them, found by a search
 // of their own under a share of the memory budget (a window that budget stops stays as it was).
 // Wider windows follow narrower ones; it ends when none improves or the control stops it.
-template <class Bits>
-std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
+template <int W>
+std::vector<Jump> polish(const Board& b, Bits<W> start, std::vector<Jump> sol,
                          const FewestOptions& o) {
   const std::size_t budget = std::max(std::size_t{32} << 20, budget_of(o) / 32);
   for (const std::size_t span : {4, 6, 8}) {
@@ -135,8 +136,8 @@ std::vector<Jump> polish(const Board& b, Bits start, std::vector<Jump> sol,
 // the memory budget and leaves at least 4 moves outside it. A window that improves starts its
 // end again at 10, and then the fixed windows run again. The positions near the end hold few
 // pegs, so a window there reaches far back for little: most of what this finds, it finds there.
-template <class Bits>
-std::vector<Jump> polish_ends(const Board& b, Bits start, std::vector<Jump> sol,
+template <int W>
+std::vector<Jump> polish_ends(const Board& b, Bits<W> start, std::vector<Jump> sol,
                               const FewestOptions& o, int lower) {
   const std::size_t budget = budget_of(o) / 2;
   for (bool improved = true; improved;) {

@@ -24,7 +24,7 @@ namespace pegsol::fewest_detail {
 // under a cap, the least floor of the open pairs: a pair's passes run until its floor passes the
 // cap, it meets, or its floor reaches the best solution found so far (its limit). A pair whose
 // floor reaches the best solution is settled; when every pair is, the best is the fewest.
-template <class Bits>
+template <int W>
 void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
                      const std::vector<Jump>& known) {
   const int n = b.size();
@@ -38,11 +38,11 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   std::vector<int> classes;
   for (int h = 0; h < n; ++h)
     if (rep[static_cast<std::size_t>(h)] == h) classes.push_back(h);
-  const Bits full = n == kWidth<Bits> ? ~Bits{0} : bit<Bits>(n) - 1;
+  const Bits<W> full = Bits<W>::low(n);
   auto orbit = [&](int c) {
-    Bits out = 0;
+    Bits<W> out;
     for (int h = 0; h < n; ++h)
-      if (rep[static_cast<std::size_t>(h)] == c) out |= bit<Bits>(h);
+      if (rep[static_cast<std::size_t>(h)] == c) out |= Bits<W>::single(h);
     return out;
   };
   std::vector<PairState> pairs;
@@ -50,7 +50,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
     const HoleSet ends = admissible_finals(b, single_vacancy(b, s));
     for (int e : classes) {
       bool any = false;
-      for (Bits x = orbit(e); x; x &= x - 1) any = any || ends.test(ctz(x));
+      for (Bits<W> x = orbit(e); x.any(); x.pop_lowest()) any = any || ends.test(x.lowest());
       if (any) pairs.push_back(PairState{s, e, 0, false});
     }
   }
@@ -71,18 +71,20 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   // A pair not searched yet starts at its bound: the least over its starts.
   for (PairState& p : st.pairs) {
     if (p.floor > 0 || p.impossible) continue;
-    std::vector<Bits> starts, goals;
-    for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
-    for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
-    const Bound<Bits> bound(b, starts, goals, -1);
+    std::vector<Bits<W>> starts, goals;
+    for (Bits<W> x = orbit(p.start); x.any(); x.pop_lowest())
+      starts.push_back(andnot(full, Bits<W>::single(x.lowest())));
+    for (Bits<W> x = orbit(p.end); x.any(); x.pop_lowest())
+      goals.push_back(Bits<W>::single(x.lowest()));
+    const Bound<W> bound(b, starts, goals, -1);
     int least = -1;
-    for (Bits s0 : starts) {
+    for (Bits<W> s0 : starts) {
       const int f = bound.forward(s0);
       if (least < 0 || f < least) least = f;
     }
     p.floor = std::max(least, 0);
   }
-  std::vector<Bits> all_starts, all_goals;
+  std::vector<Bits<W>> all_starts, all_goals;
   single_pegs(b, all_starts, all_goals);
   check_state_solution(b, st, all_starts, all_goals, o);
   std::vector<Jump> best = known;
@@ -175,10 +177,12 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       PairState& p = st.pairs[k];
       if (!open(p)) continue;  // the best solution found in this sweep settled it
       current = static_cast<int>(k);
-      std::vector<Bits> starts, goals;
-      for (Bits x = orbit(p.start); x; x &= x - 1) starts.push_back(full & ~(x & (~x + 1)));
-      for (Bits x = orbit(p.end); x; x &= x - 1) goals.push_back(x & (~x + 1));
-      PassHooks<Bits> h;
+      std::vector<Bits<W>> starts, goals;
+      for (Bits<W> x = orbit(p.start); x.any(); x.pop_lowest())
+        starts.push_back(andnot(full, Bits<W>::single(x.lowest())));
+      for (Bits<W> x = orbit(p.end); x.any(); x.pop_lowest())
+        goals.push_back(Bits<W>::single(x.lowest()));
+      PassHooks<W> h;
       h.start_floor = p.floor;
       h.cap = cap;
       h.on_pass = [&](int floor, const std::vector<Jump>& found, std::uint64_t pos) {
@@ -188,7 +192,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
       };
       po.beam = p.floor == 0 ? o.beam : 0;  // the beam once a pair, on its first sweep
       FewestResult pr;
-      search<Bits>(b, starts, goals, nullptr, po, pr, best, false, &h);
+      search<W>(b, starts, goals, nullptr, po, pr, best, false, &h);
       positions += pr.positions;
       own += pr.positions;
       if (!pr.jumps.empty() && (best.empty() || count_moves(pr.jumps) < best_moves()))

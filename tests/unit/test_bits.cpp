@@ -77,6 +77,21 @@ TEST(Bits, Width1024) {
   check_width<1024>();
 }
 
+// fold(): the word itself at 64 bits; at 128 bits the fold the fewest-moves search took of its
+// unsigned __int128 keys before they were Bits<128> (its checkpoints' problem names hold it).
+TEST(Bits, FoldKeepsTheWideKeysFold) {
+  __extension__ typedef unsigned __int128 U128;
+  std::mt19937_64 rng(45);
+  for (int iter = 0; iter < 100; ++iter) {
+    const auto a = random_bits<64>(rng);
+    EXPECT_EQ(a.fold(), a.w[0]);
+    const auto b = random_bits<128>(rng);
+    const U128 x = static_cast<U128>(b.w[1]) << 64 | b.w[0];
+    EXPECT_EQ(b.fold(), static_cast<std::uint64_t>(x) ^
+                            (static_cast<std::uint64_t>(x >> 64) * 0xD6E8FEB86659FD93ull));
+  }
+}
+
 // The one width dispatch: every width of kWidths reaches its own W, the cap stops the wider ones,
 // anything else throws.
 TEST(Bits, WithWidthDispatchesEveryWidth) {
