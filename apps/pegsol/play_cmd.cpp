@@ -63,6 +63,13 @@ std::string goal_words(const Board& b, const Goal& g) {
   return "";
 }
 
+// `s` without the blanks around it.
+std::string trimmed(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t\r\n");
+  return a == std::string::npos ? std::string()
+                                : s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -116,8 +123,7 @@ class Session {
     const std::string w = lower(word);
     std::string rest;
     std::getline(in, rest);
-    rest.erase(0, rest.find_first_not_of(" \t"));
-    while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+    rest = trimmed(rest);
     try {
       if (w == "q" || w == "quit" || w == "exit") return false;
       if (w == "help" || w == "?") {
@@ -167,24 +173,23 @@ class Session {
     fmt::print("{}\n", colour_ ? "\x1b[31m" + what + "\x1b[0m" : what);
   }
 
-  // Plays every move on the line in turn, stopping at the first that is not legal.
+  // Plays the line's moves (parse_move_list) in turn, stopping at the first that is not legal; a
+  // line that is not all moves plays none.
   void play(const std::string& line) {
-    std::istringstream in(line);
-    std::string text;
+    std::vector<Move> moves;
+    try {
+      moves = parse_move_list(board(), line);
+    } catch (const InputError& e) {
+      throw InputError("not a move or a command: '" + trimmed(line) + "' (" + e.what() +
+                       "); type help for the commands");
+    }
     const Move* last = nullptr;
-    while (in >> text) {
-      Move m;
-      try {
-        m = parse_move_chain(board(), text);
-      } catch (const InputError& e) {
-        throw InputError("not a move or a command: '" + text + "' (" + e.what() +
-                         "); type help for the commands");
-      }
+    for (const Move& m : moves) {
       try {
         game_.play(m);
       } catch (const InputError& e) {
         if (last) show(last);
-        throw InputError("illegal move " + text + ": " + e.what());
+        throw InputError("illegal move " + move_chain_text(board(), m) + ": " + e.what());
       }
       last = &game_.moves()[game_.cursor() - 1];
     }

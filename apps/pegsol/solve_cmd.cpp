@@ -4,10 +4,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "cli.hpp"
@@ -20,6 +16,15 @@
 namespace pegsol::cli {
 
 namespace {
+
+// The moves of `pegsol solve --moves "d2-d4 ..."` (parse_move_list), errors naming the flag.
+std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves) {
+  try {
+    return parse_move_list(b, moves);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--moves: ") + e.what());
+  }
+}
 
 // `pegsol solve --moves "d2-d4 ..."`: plays the moves, solves the rest keeping them, prints the
 // kept moves then the found ones (or JSON). Returns the exit status (0 solved, 1 not).
@@ -58,27 +63,6 @@ int run_finish(const Problem& p, const std::string& moves, const SolveOptions& o
 }
 
 }  // namespace
-
-std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves) {
-  std::vector<Move> kept;
-  std::string text = moves;
-  std::replace(text.begin(), text.end(), ',', ' ');
-  std::istringstream in(text);
-  for (std::string word; in >> word;) {
-    // "12.d2-d4", as solve prints moves: the number goes.
-    const std::size_t dot = word.find('.');
-    if (dot != std::string::npos &&
-        std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(dot),
-                    [](unsigned char c) { return std::isdigit(c); }))
-      word.erase(0, dot + 1);
-    try {
-      kept.push_back(parse_move_chain(b, word));
-    } catch (const InputError& e) {
-      throw InputError("--moves: move " + std::to_string(kept.size() + 1) + ": " + e.what());
-    }
-  }
-  return kept;
-}
 
 SolveCommand::SolveCommand(CLI::App& app) {
   cmd_ = app.add_subcommand("solve", "Find a solution (or prove there is none)");

@@ -43,8 +43,4 @@ class SolveCommand {
   LongRunFlags fewest_runs_;
 };
 
-// The moves of `pegsol solve --moves "d2-d4 ..."`: chains of jumps, optionally numbered "3.d2-d4",
-// separated by spaces or commas. Throws InputError naming the move ("--moves: move 2: ...").
-std::vector<Move> parse_kept_moves(const Board& b, const std::string& moves);
-
 }  // namespace pegsol::cli

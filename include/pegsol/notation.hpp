@@ -21,8 +21,9 @@ PEGSOL_API std::string move_text(const Board& board, const Jump& j);
 /// @throws InputError when the text is not a jump of this board, saying why.
 PEGSOL_API Jump parse_move(const Board& board, std::string_view text);
 
-/// Reads a whitespace- or comma-separated move list.
-/// @throws InputError as parse_move(), the message starting with the move's place in the list
+/// Reads a move list into its jumps: the list parse_move_list() reads (a move may be a chain of
+/// jumps by one peg, "f3-d3-d5").
+/// @throws InputError as parse_move_list(), the message starting with the move's place in the list
 /// ("move 3: ...").
 PEGSOL_API std::vector<Jump> parse_moves(const Board& board, std::string_view text);
 

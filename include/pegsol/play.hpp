@@ -117,6 +117,11 @@ PEGSOL_API std::string move_chain_text(const Board& board, const Move& m);
 /// the board.
 /// @throws InputError naming the text and the wrong step.
 PEGSOL_API Move parse_move_chain(const Board& board, std::string_view text);
+/// Reads a move list: moves as parse_move_chain() reads them, separated by spaces, tabs, line ends
+/// or commas, each one optionally numbered as the command prints them ("1.d2-d4 2.f3-d3-d5").
+/// @throws InputError naming the move's place in the list and what is wrong with it
+/// ("move 2: move 'zz': no hole named 'zz' on board English").
+PEGSOL_API std::vector<Move> parse_move_list(const Board& board, std::string_view text);
 /// Every legal move of `p`: each legal jump and each longer chain the same peg can continue with,
 /// shortest first within a chain, chains grouped by their first jump in jump order.
 PEGSOL_API std::vector<Move> legal_moves(const Position& p);

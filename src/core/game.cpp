@@ -15,7 +15,9 @@
 namespace pegsol {
 
 using text::is_bits;
+using text::move_list_words;
 using text::trim;
+using text::without_move_number;
 
 Game::Game(Problem problem)
     : problem_((check_problem(problem), std::move(problem))),
@@ -196,31 +198,21 @@ Goal GameReader::read_goal(const Line& line, std::string_view value) const {
 
 void GameReader::read_moves(const Line& line, std::string_view text, std::vector<Move>& out,
                             std::vector<std::pair<int, std::size_t>>& where) const {
-  auto sep = [](char c) { return c == ' ' || c == '\t' || c == ','; };
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && sep(text[i])) ++i;
-    std::size_t j = i;
-    while (j < text.size() && !sep(text[j])) ++j;
-    if (j == i) break;
-    std::string_view token = text.substr(i, j - i);
-    // An optional move number, "12." as the CLI prints it.
-    if (auto dot = token.find('.'); dot != std::string_view::npos) {
-      std::string_view number = token.substr(0, dot);
-      if (number.empty() || number.find_first_not_of("0123456789") != std::string_view::npos)
-        fail(line.number, column(line.text, token),
-             "move '" + std::string(token) + "': a move number is written as digits and a '.'");
-      token.remove_prefix(dot + 1);
-    }
-    if (token.empty())
-      fail(line.number, column(line.text, text.substr(j)), "a move number without its move");
+  for (const std::string_view word : move_list_words(text)) {
+    std::string_view chain;
     try {
-      out.push_back(parse_move_chain(*board_, token));
+      chain = without_move_number(word);
     } catch (const InputError& e) {
-      fail(line.number, column(line.text, token), e.what());
+      fail(line.number, column(line.text, word), e.what());
     }
-    where.emplace_back(line.number, column(line.text, token));
-    i = j;
+    if (chain.empty())
+      fail(line.number, column(line.text, chain), "a move number without its move");
+    try {
+      out.push_back(parse_move_chain(*board_, chain));
+    } catch (const InputError& e) {
+      fail(line.number, column(line.text, chain), e.what());
+    }
+    where.emplace_back(line.number, column(line.text, chain));
   }
 }
 

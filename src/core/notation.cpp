@@ -2,6 +2,7 @@
 #include "pegsol/notation.hpp"
 
 #include "pegsol/error.hpp"
+#include "pegsol/play.hpp"
 
 namespace pegsol {
 
@@ -28,26 +29,7 @@ Jump parse_move(const Board& board, std::string_view text) {
 }
 
 std::vector<Jump> parse_moves(const Board& board, std::string_view text) {
-  std::vector<Jump> moves;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '\n' ||
-                               text[i] == '\t' || text[i] == '\r'))
-      ++i;
-    std::size_t j = i;
-    while (j < text.size() && !(text[j] == ' ' || text[j] == ',' || text[j] == '\n' ||
-                                text[j] == '\t' || text[j] == '\r'))
-      ++j;
-    if (j > i) {
-      try {
-        moves.push_back(parse_move(board, text.substr(i, j - i)));
-      } catch (const InputError& e) {
-        throw InputError("move " + std::to_string(moves.size() + 1) + ": " + e.what());
-      }
-    }
-    i = j;
-  }
-  return moves;
+  return flatten(parse_move_list(board, text));
 }
 
 }  // namespace pegsol

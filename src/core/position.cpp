@@ -216,6 +216,21 @@ Move parse_move_chain(const Board& board, std::string_view text) {
   return m;
 }
 
+std::vector<Move> parse_move_list(const Board& board, std::string_view text) {
+  std::vector<Move> moves;
+  for (const std::string_view word : text::move_list_words(text)) {
+    const std::string where = "move " + std::to_string(moves.size() + 1) + ": ";
+    try {
+      const std::string_view chain = text::without_move_number(word);
+      if (chain.empty()) throw InputError("a move number without its move");
+      moves.push_back(parse_move_chain(board, chain));
+    } catch (const InputError& e) {
+      throw InputError(where + e.what());
+    }
+  }
+  return moves;
+}
+
 namespace {
 
 void extend_chains(const Position& p, Move& chain, std::vector<Move>& out) {

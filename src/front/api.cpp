@@ -254,40 +254,32 @@ BoardPtr request_board(const json& body) {
   return build_board(spec);
 }
 
-// The request's game: its problem and "moves" (chains, an array or one string separated by
-// spaces) played in turn; an illegal move is named with its number.
+// The request's game: its problem and "moves" (parse_move_list: an array of moves or one string
+// of them) played in turn; a move that cannot be read or played is named with its number.
 Game request_game(const json& body) {
-  Game g(request_problem(body));
-  std::vector<std::string> chains;
+  Problem p = request_problem(body);
+  std::vector<Move> moves;
   auto it = body.find("moves");
-  if (it != body.end() && !it->is_null()) {
-    if (it->is_string()) {
-      std::string s = it->get<std::string>();
-      std::size_t i = 0;
-      while (i < s.size()) {
-        std::size_t j = s.find_first_of(" ,\t\n", i);
-        if (j == std::string::npos) j = s.size();
-        if (j > i) chains.push_back(s.substr(i, j - i));
-        i = j + 1;
-      }
+  try {
+    if (it == body.end() || it->is_null()) {
+    } else if (it->is_string()) {
+      moves = parse_move_list(*p.board, it->get<std::string>());
     } else if (it->is_array()) {
       for (const json& m : *it) {
         if (!m.is_string()) throw ApiError(400, "\"moves\" must hold strings like \"d2-d4\"");
-        chains.push_back(m.get<std::string>());
+        try {
+          moves.push_back(parse_move_chain(*p.board, m.get<std::string>()));
+        } catch (const InputError& e) {
+          throw InputError("move " + std::to_string(moves.size() + 1) + ": " + e.what());
+        }
       }
     } else {
       throw ApiError(400, "\"moves\" must be an array of moves or a string");
     }
+    return game_after(p, moves);
+  } catch (const InputError& e) {
+    throw InputError(std::string("moves: ") + e.what());
   }
-  for (std::size_t i = 0; i < chains.size(); ++i) {
-    try {
-      g.play(parse_move_chain(*g.problem().board, chains[i]));
-    } catch (const InputError& e) {
-      throw InputError("moves: move " + std::to_string(i + 1) + " (" + chains[i] +
-                       "): " + e.what());
-    }
-  }
-  return g;
 }
 
 // The problem of going on from the game's current position towards its goal.

@@ -61,6 +61,12 @@ expect illegal 'illegal move 13-4: .*4 is not empty'
 expect unknown-hole "no hole named 'z9'"
 expect unknown-word "not a move or a command: 'frob'"
 expect goes-on 'pegs 13'
+# A line of moves is read as solve --moves reads them (numbers, commas); a line with a word that is
+# not a move plays none of them.
+printf '%s\n' '1.4-1, 2.6-4' '1-6 frob' moves | play --board triangle:5
+expect numbered-line 'pegs 12'
+expect line-unread "not a move or a command: '1-6 frob' \\(move 2: move 'frob'"
+expect line-plays-none '^1\.4-1 2\.6-4$'
 
 # Hint, then finish: the player's moves are kept.
 printf '%s\n' 4-1 hint finish | play --board triangle:5

@@ -339,6 +339,20 @@ TEST(Dispatch, ErrorsHaveTheirStatus) {
   const std::string illegal =
       error_of(post("/api/analysis", {{"board", "english"}, {"moves", {"d2-d4", "d2-d4"}}}), 400);
   EXPECT_EQ(illegal.rfind("moves: move 2 (d2-d4): ", 0), 0u) << illegal;
+  // The library's move-list reader: a move it cannot read is named by its place, in a string or an
+  // array; numbered moves as the command prints them are read.
+  const std::string unread =
+      error_of(post("/api/analysis", {{"board", "english"}, {"moves", "1.d2-d4, 2.zz"}}), 400);
+  EXPECT_EQ(unread.rfind("moves: move 2: move 'zz': ", 0), 0u) << unread;
+  EXPECT_EQ(
+      error_of(post("/api/analysis", {{"board", "english"}, {"moves", {"d2-d4", "zz"}}}), 400),
+      unread);
+  const api::Reply numbered =
+      post("/api/game", {{"board", "english"}, {"moves", "1.d2-d4 2.f3-d3"}});
+  ASSERT_EQ(numbered.status, 200) << numbered.body;
+  EXPECT_EQ(numbered.body["moves"].size(), 2u);
+  EXPECT_EQ(numbered.body["moves"],
+            post("/api/game", {{"board", "english"}, {"moves", {"d2-d4", "f3-d3"}}}).body["moves"]);
   EXPECT_NE(error_of(post("/api/solve", {{"board", "@/etc/passwd"}}), 400).find("reads no files"),
             std::string::npos);
   EXPECT_NE(error_of(d.handle("GET", "/api/board?board=%40x", nullptr), 400).find("reads no files"),

@@ -175,6 +175,30 @@ TEST(Play, ChainsPrintAndParseBack) {
   EXPECT_EQ(move_chain_text(*eng, parse_move_chain(*eng, "f3-d3-d5")), "f3-d3-d5");
 }
 
+// One reader of move lists: separators, move numbers as the command prints them, and errors that
+// name the move's place; parse_moves() is the same list flattened into jumps.
+TEST(Play, MoveListsReadWithSeparatorsAndNumbers) {
+  BoardPtr b = make_board("english");
+  const std::vector<Move> want{parse_move_chain(*b, "d2-d4"), parse_move_chain(*b, "f3-d3-d5")};
+  for (const char* text : {"d2-d4 f3-d3-d5", " d2-d4,f3-d3-d5 ", "d2-d4\r\n\tf3-d3-d5\n",
+                           "1.d2-d4 2.f3-d3-d5", "1.d2-d4, 2.F3-D3-D5"})
+    EXPECT_EQ(parse_move_list(*b, text), want) << text;
+  EXPECT_TRUE(parse_move_list(*b, " ,\n").empty());
+  EXPECT_EQ(parse_moves(*b, "1.d2-d4 f3-d3-d5"), flatten(want));
+  auto err = [&](const char* text) { return error_of([&] { parse_move_list(*b, text); }); };
+  std::string e = err("d2-d4 zz");
+  EXPECT_EQ(e.rfind("move 2: move 'zz': write the holes", 0), 0u) << e;
+  e = err("d2-d4 f3-d3 d9-d7");
+  EXPECT_EQ(e.rfind("move 3: move 'd9-d7': no hole named 'd9' on board english", 0), 0u) << e;
+  e = err("x1.d2-d4");
+  EXPECT_EQ(e.rfind("move 1: move 'x1.d2-d4': a move number is written as digits and a '.'", 0), 0u)
+      << e;
+  e = err("1.d2-d4 2.");
+  EXPECT_EQ(e, "move 2: a move number without its move") << e;
+  e = error_of([&] { parse_moves(*b, "d2-d4 d2-d5"); });
+  EXPECT_EQ(e.rfind("move 2: move 'd2-d5': step 1 (d2-d5)", 0), 0u) << e;
+}
+
 TEST(Play, ChainErrorsNameTheTextAndTheStep) {
   BoardPtr b = make_board("english");
   auto err = [&](const char* text) { return error_of([&] { parse_move_chain(*b, text); }); };
