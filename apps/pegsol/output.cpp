@@ -274,31 +274,21 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
     numbered.push_back(fmt::format("{}.{}", i + 1, move_text(b, r.moves[i])));
   out += wrapped(numbered, columns);
   if (!draw) return out;
-  // Positions side by side: the start, then the position after each move. The landing peg is
-  // highlighted; holes emptied by the move are marked.
-  struct Frame {
-    std::string title;
-    std::vector<std::string> lines;
-    int width = 0;
-  };
-  std::vector<Frame> frames;
+  // Positions side by side, each under its title: the start, then the position after each move.
+  // The landing peg is highlighted; holes emptied by the move are marked.
+  std::vector<std::vector<std::string>> frames;
   HoleSet pos = p.start;
   auto frame = [&](const std::string& title, const Jump* last) {
-    Frame f;
-    f.title = title;
-    f.lines = b.render([&](int h) {
-      bool peg = pos.test(h);
-      std::string g(1, peg ? 'o' : '.');
-      if (!colour) return g;
-      if (last && h == last->to) return "\x1b[1;33m" + g + "\x1b[0m";
-      if (last && (h == last->from || h == last->over)) return "\x1b[31m" + g + "\x1b[0m";
-      return peg ? "\x1b[32m" + g + "\x1b[0m" : "\x1b[2m" + g + "\x1b[0m";
-    });
-    // Display width: the plain render.
-    for (const std::string& l : b.render([&](int) { return std::string(1, 'o'); }))
-      f.width = std::max(f.width, static_cast<int>(l.size()));
-    f.width = std::max(f.width, static_cast<int>(title.size()));
-    frames.push_back(std::move(f));
+    frames.push_back({title});
+    for (std::string& l : b.render([&](int h) {
+           bool peg = pos.test(h);
+           std::string g(1, peg ? 'o' : '.');
+           if (!colour) return g;
+           if (last && h == last->to) return "\x1b[1;33m" + g + "\x1b[0m";
+           if (last && (h == last->from || h == last->over)) return "\x1b[31m" + g + "\x1b[0m";
+           return peg ? "\x1b[32m" + g + "\x1b[0m" : "\x1b[2m" + g + "\x1b[0m";
+         }))
+      frames.back().push_back(std::move(l));
   };
   frame("start", nullptr);
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
@@ -308,40 +298,9 @@ std::string format_solution(const Problem& p, const SolveResult& r, bool colour,
     pos.set(j.to, true);
     frame(fmt::format("{}.{}", i + 1, move_text(b, j)), &j);
   }
-  const int gap = 3;
-  std::vector<int> plain_len;  // visible width of each rendered line
-  std::size_t i = 0;
-  while (i < frames.size()) {
-    std::size_t k = i;
-    int used = 0;
-    while (k < frames.size() && (k == i || used + gap + frames[k].width <= columns)) {
-      used += (k == i ? 0 : gap) + frames[k].width;
-      ++k;
-    }
-    std::size_t rows = frames[i].lines.size();
-    out += "\n";
-    for (std::size_t row = 0; row <= rows; ++row) {
-      std::string text;
-      for (std::size_t f = i; f < k; ++f) {
-        const Frame& fr = frames[f];
-        std::string cell = row == 0 ? fr.title : fr.lines[row - 1];
-        // Visible width: strip colour codes.
-        int visible = 0;
-        for (std::size_t c = 0; c < cell.size(); ++c) {
-          if (cell[c] == '\x1b') {
-            while (c < cell.size() && cell[c] != 'm') ++c;
-          } else {
-            ++visible;
-          }
-        }
-        text += cell;
-        if (f + 1 < k) text += std::string(static_cast<std::size_t>(fr.width - visible + gap), ' ');
-      }
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out += text + "\n";
-    }
-    i = k;
-  }
+  // A blank line before each row of frames, none after the last.
+  out += "\n" + side_by_side(frames, columns, GridWidth::Own);
+  out.pop_back();
   return out;
 }
 

@@ -27,22 +27,45 @@ std::string mib(std::size_t b) {
   return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1 << 20));
 }
 
-std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns) {
+namespace {
+
+// The columns `s` takes on a terminal: its characters less its colour codes ("\x1b[...m").
+std::size_t visible_width(const std::string& s) {
+  std::size_t n = 0;
+  for (std::size_t c = 0; c < s.size(); ++c) {
+    if (s[c] == '\x1b')
+      c = std::min(s.find('m', c), s.size());
+    else
+      ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns,
+                         GridWidth widths) {
+  constexpr std::size_t kGap = 3;
+  std::vector<std::size_t> w(grids.size(), 0);
+  for (std::size_t j = 0; j < grids.size(); ++j)
+    for (const auto& l : grids[j]) w[j] = std::max(w[j], visible_width(l));
+  if (widths == GridWidth::Widest && !w.empty())
+    w.assign(w.size(), *std::max_element(w.begin(), w.end()));
+  const std::size_t room = static_cast<std::size_t>(std::max(columns, 0));
   std::string out;
-  std::size_t w = 0;
-  for (const auto& g : grids)
-    for (const auto& l : g) w = std::max(w, l.size());
-  w += 3;
-  std::size_t per_row = std::max<std::size_t>(1, static_cast<std::size_t>(columns) / w);
-  for (std::size_t i = 0; i < grids.size(); i += per_row) {
-    std::size_t end = std::min(grids.size(), i + per_row), rows = 0;
+  for (std::size_t i = 0, end = 0; i < grids.size(); i = end) {
+    // As many grids as fit, the first one in any case.
+    std::size_t used = w[i];
+    for (end = i + 1; end < grids.size() && used + kGap + w[end] <= room; ++end)
+      used += kGap + w[end];
+    std::size_t rows = 0;
     for (std::size_t j = i; j < end; ++j) rows = std::max(rows, grids[j].size());
     for (std::size_t r = 0; r < rows; ++r) {
       std::string line;
       for (std::size_t j = i; j < end; ++j) {
-        std::string cell = r < grids[j].size() ? grids[j][r] : "";
-        if (j + 1 < end) cell.resize(w, ' ');
+        const std::string cell = r < grids[j].size() ? grids[j][r] : "";
         line += cell;
+        if (j + 1 < end) line.append(w[j] + kGap - visible_width(cell), ' ');
       }
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";

@@ -18,9 +18,13 @@ std::string grouped(Count c);
 std::string grouped(std::uint64_t c);
 // Bytes as "12.3 MiB".
 std::string mib(std::size_t b);
-// Grids (lines of text) side by side, as many a row as fit in `columns` at the widest grid's
-// width and three spaces, a blank line after each row of grids.
-std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns);
+// How side_by_side sizes its columns: each as wide as the widest grid (a table whose columns line
+// up from row to row), or each as wide as its own grid.
+enum class GridWidth { Widest, Own };
+// Grids (lines of text; colour codes take no room) side by side, three spaces apart, as many a
+// row as fit in `columns`, a blank line after each row of grids.
+std::string side_by_side(const std::vector<std::vector<std::string>>& grids, int columns,
+                         GridWidth widths = GridWidth::Widest);
 // The words joined by `gap` spaces, a new line before a word that would pass `columns`.
 std::string wrapped(const std::vector<std::string>& words, int columns, int gap = 1);
 
