@@ -73,6 +73,13 @@ api::Limits limits_of(const ServeOptions& o) {
   return l;
 }
 
+}  // namespace
+
+// The routes and the HTTP server, in a named namespace: RawServer::Impl holds them, and a class
+// with external linkage may not hold members of an anonymous namespace's types (in a unity build
+// gcc warns, -Wsubobject-linkage).
+namespace detail {
+
 class Api {
  public:
   Api(const ServeOptions& o, const Control& c)
@@ -289,6 +296,13 @@ class HttpServer final : public httplib::Server {
   Policy policy_;
   std::atomic<int> active_{0};
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::Api;
+using detail::HttpServer;
 
 // The error handler: a body naming the error for every status httplib sets without one.
 void error_page(const ServeOptions& options, Api& api, const httplib::Request& req,
