@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The JSON of every result (include/pegsol/json.hpp).
+//
+// Large because it holds every result's JSON shape, one function a result type, in one place
+// beside docs/json.md and docs/json-schema.json, which describe them together.
 #include "pegsol/json.hpp"
 
 #include <string>

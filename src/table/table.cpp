@@ -3,6 +3,10 @@
 // settled by the cheapest proof that exists: the position class and peg types (impossible), the
 // transpose (complement trick), a found and replayed solution or a search's proof (TableMethod::
 // Auto), and otherwise a forward census pass from the start class, shared by all its pairs.
+//
+// Large because the table is one idea in three parts that share the matrix: the matrix itself, its
+// checkpoint file (the matrix and its certificates on disk) and the run that settles its pairs
+// (TableRun, one method a step).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
