@@ -8,69 +8,35 @@
 # Usage: fewest_limits_test.sh PEGSOL
 set -u
 pegsol=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-py=$(python3 -c 'import sys; print(sys.executable)')
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  [ -s "$tmp/out" ] && head -c 400 "$tmp/out" && echo
-  [ -s "$tmp/err" ] && head -c 400 "$tmp/err" && echo
-  fail=$((fail + 1))
-}
-# run SECONDS command...: the status in $rc, stdout in $tmp/out, stderr in $tmp/err, peak
-# resident KiB in $rss.
-run() {
-  local secs=$1
-  shift
-  /usr/bin/time -f '%M' -o "$tmp/rss" timeout -s KILL "$secs" "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  rss=$(tail -1 "$tmp/rss" 2>/dev/null)
-  [[ $rss =~ ^[0-9]+$ ]] || rss=0
-}
-json() {
-  "$py" -S -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" \
-    "$tmp/out" 2>/dev/null
-}
-expect() {
-  local name=$1
-  shift
-  for c in "$@"; do
-    if ! eval "$c"; then
-      bad "$name: $c (rc=$rc, rss=${rss} KiB)"
-      return
-    fi
-  done
-  ok
-}
+# shellcheck source=tests/cli/limits_lib.sh
+. "$(dirname "$0")/limits_lib.sh"
 # within MIB: the peak resident memory is at most MIB MiB plus 4 MiB for the allocator.
 within() { [ "$rss" -le $((($1 + 4) * 1024)) ]; }
 
 # 1. Memory stops within the limit, with the proven bound and the best solution kept (fewest's
 #    JSON has them under "minimize", solve's too).
 stopped_by_memory='json "d[\"stop\"]==\"memory\" and d[\"minimize\"][\"lower_bound\"] > 0 and d[\"minimize\"][\"moves\"] is not None and d[\"minimize\"][\"moves\"] >= d[\"minimize\"][\"lower_bound\"]"'
-run 300 "$pegsol" fewest -b triangle:9 --memory-limit 200 --time-limit 60 --json
+run 0 300 "$pegsol" fewest -b triangle:9 --memory-limit 200 --time-limit 60 --json
 expect fewest-triangle9-200 '[ $rc = 4 ]' "$stopped_by_memory" 'within 200'
-run 300 "$pegsol" fewest -b wiegleb --memory-limit 150 --time-limit 60 --json
+run 0 300 "$pegsol" fewest -b wiegleb --memory-limit 150 --time-limit 60 --json
 expect fewest-wiegleb-150 '[ $rc = 4 ]' "$stopped_by_memory" 'within 150'
-run 300 "$pegsol" solve -b french --minimize moves --memory-limit 300 --time-limit 60 --json
+run 0 300 "$pegsol" solve -b french --minimize moves --memory-limit 300 --time-limit 60 --json
 expect solve-french-300 '[ $rc = 4 ]' "$stopped_by_memory" 'within 300'
-run 300 "$pegsol" fewest -b triangle:9 --split --memory-limit 60 --time-limit 30 --json
+run 0 300 "$pegsol" fewest -b triangle:9 --split --memory-limit 60 --time-limit 30 --json
 expect fewest-split-triangle9-60 '[ $rc = 4 ]' 'json "d[\"minimize\"][\"lower_bound\"] > 0"' 'within 60'
-run 300 "$pegsol" table -b english --minimize moves --memory-limit 100 --time-limit 60 --json
+run 0 300 "$pegsol" table -b english --minimize moves --memory-limit 100 --time-limit 60 --json
 expect table-english-100 '[ $rc = 4 ]' 'json "d[\"stop\"]==\"memory\""' 'within 100'
 
 # 2. Past the memory limit, levels go to disk (--spill-dir) with the same answer: the triangle:7
 #    board minimum (12 moves, 0.3 GB in memory) under 40 MB, and its files are gone after.
 mkdir -p "$tmp/spill"
-run 600 "$pegsol" fewest -b triangle:7 --memory-limit 40 --spill-dir "$tmp/spill" --json
+run 0 600 "$pegsol" fewest -b triangle:7 --memory-limit 40 --spill-dir "$tmp/spill" --json
 expect fewest-triangle7-spilled '[ $rc = 0 ]' 'json "d[\"fewest\"]==12 and d[\"proven\"]"' \
   'within 40' '[ -z "$(ls -A "$tmp/spill")" ]'
 
 # 3. Checkpoints: a run killed with SIGKILL part way goes on with --resume to the answer of a run
 #    that was never stopped; the state file is whole at any moment.
-run 300 "$pegsol" fewest -b triangle:7 --json
+run 0 300 "$pegsol" fewest -b triangle:7 --json
 expect fewest-triangle7 '[ $rc = 0 ]' 'json "d[\"fewest\"]==12 and d[\"proven\"]"'
 for split in "" --split; do
   ck="$tmp/ck$split"
@@ -78,7 +44,7 @@ for split in "" --split; do
     --json >/dev/null 2>&1
     echo $? >"$tmp/killed") 2>/dev/null
   killed=$(cat "$tmp/killed")
-  run 300 "$pegsol" fewest -b triangle:7 $split --resume "$ck" --json
+  run 0 300 "$pegsol" fewest -b triangle:7 $split --resume "$ck" --json
   expect "fewest-triangle7-killed$split-resumed" '[ $killed = 137 ] || [ $killed = 0 ]' '[ $rc = 0 ]' \
     'json "d[\"fewest\"]==12 and d[\"proven\"]"' '[ -s "$ck/fewest.state" ]'
 done
@@ -99,12 +65,11 @@ kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 # shellcheck disable=SC2034
 killed=$?
-run 300 "$pegsol" solve -b english --minimize moves --resume "$ck" --json
+run 0 300 "$pegsol" solve -b english --minimize moves --resume "$ck" --json
 expect solve-english-killed-resumed '[ $had_state = yes ]' '[ $killed = 137 ] || [ $killed = 0 ]' \
   '[ $rc = 0 ]' 'json "d[\"minimize\"][\"moves\"]==18 and d[\"minimize\"][\"proven\"]"'
 # A state of another board is bad input naming the file.
-run 60 "$pegsol" fewest -b triangle:6 --resume "$tmp/ck" --json
+run 0 60 "$pegsol" fewest -b triangle:6 --resume "$tmp/ck" --json
 expect resume-another-board '[ $rc = 2 ]' 'grep -q "fewest.state is of another problem" $tmp/err'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

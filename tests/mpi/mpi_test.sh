@@ -296,6 +296,20 @@ if bad:
 sys.exit(1 if bad else 0)
 EOF4
 }
+# after_fewest LABEL ONE.json BOARD NAME [CONDITION]: after a run of pegsol-mpi fewest that wrote
+# $tmp/NAME.json and $tmp/NAME.err and left its exit status in $status, a failure with the run's
+# errors unless the status is 0 and CONDITION (a shell test) holds; then its answer against
+# ONE.json's (check_fewest).
+after_fewest() {
+  local label=$1 one=$2 board=$3 name=$4 condition=${5:-true}
+  if [ "$status" != 0 ] || ! eval "$condition"; then
+    echo "FAIL: $label: status $status"
+    cat "$tmp/$name.err"
+    fail=1
+  else
+    check_fewest "$one" "$tmp/$name.json" "$board" "$label" || fail=1
+  fi
+}
 for board in "${fewest_boards[@]}"; do
   "$pegsol" fewest --board "$board" --json >"$tmp/f-one.json" || true
   ks="1 2 3"
@@ -326,26 +340,16 @@ fi
 status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board english --memory-limit 300 --json \
   >"$tmp/f-en.json" 2>"$tmp/f-en.err" || status=$?
-if [ "$status" != 0 ]; then
-  echo "FAIL: -np 2 fewest --board english --memory-limit 300: status $status"
-  cat "$tmp/f-en.err"
-  fail=1
-else
-  check_fewest "$tmp/f-one.json" "$tmp/f-en.json" english "fewest english on 2 ranks" || fail=1
-fi
+after_fewest "-np 2 fewest --board english --memory-limit 300" "$tmp/f-one.json" english f-en
 # Under a memory limit with levels spilled to disk (the spill's own files, removed at the end).
 mkdir -p "$tmp/f-spill"
 "$pegsol" fewest --board triangle:7 --json >"$tmp/f-one.json"
 status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:7 --memory-limit 40 \
   --spill-dir "$tmp/f-spill" --json >"$tmp/f-sp.json" 2>"$tmp/f-sp.err" || status=$?
-if [ "$status" != 0 ] || [ -n "$(ls -A "$tmp/f-spill")" ]; then
-  echo "FAIL: -np 2 fewest --memory-limit 40 --spill-dir: status $status"
-  cat "$tmp/f-sp.err"
-  fail=1
-else
-  check_fewest "$tmp/f-one.json" "$tmp/f-sp.json" triangle:7 "fewest spilled" || fail=1
-fi
+# shellcheck disable=SC2016 # after_fewest evaluates the condition
+after_fewest "-np 2 fewest --memory-limit 40 --spill-dir" "$tmp/f-one.json" triangle:7 f-sp \
+  '[ -z "$(ls -A "$tmp/f-spill")" ]'
 # Checkpoints: a run stopped by SIGTERM to mpirun once rank 0 has written its first state (it
 # keeps one after each pass and level) goes on with --resume on another number of ranks to the
 # one-process answer; a state of another board is bad input on rank 0 and ends every rank.
@@ -361,13 +365,8 @@ wait "$pid" 2>/dev/null || true
 status=0
 "$mpiexec" --oversubscribe -np 3 "$pegsol_mpi" fewest --board triangle:7 --resume "$tmp/f-ck" \
   --json >"$tmp/f-ck.json" 2>"$tmp/f-ck.err" || status=$?
-if [ "$status" != 0 ] || [ ! -s "$tmp/f-ck/fewest.state" ]; then
-  echo "FAIL: -np 3 fewest --resume: status $status"
-  cat "$tmp/f-ck.err"
-  fail=1
-else
-  check_fewest "$tmp/f-one.json" "$tmp/f-ck.json" triangle:7 "fewest resumed" || fail=1
-fi
+# shellcheck disable=SC2016
+after_fewest "-np 3 fewest --resume" "$tmp/f-one.json" triangle:7 f-ck '[ -s "$tmp/f-ck/fewest.state" ]'
 status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:6 --resume "$tmp/f-ck" \
   --json >"$tmp/f-other.json" 2>/dev/null || status=$?

@@ -49,6 +49,20 @@ void expect_valid(const Problem& p, const SolveResult& r) {
   }
 }
 
+// Makes `p`'s goal the whole position two jumps before the end of its DFS solution (three pegs
+// where the goal was one peg).
+void end_two_jumps_short(Problem& p) {
+  SolveOptions d;
+  d.algorithm = Algorithm::Dfs;
+  SolveResult full = solve(p, d);
+  ASSERT_EQ(full.status, Status::Solved);
+  Replay part =
+      replay(*p.board, p.start, std::vector<Jump>(full.moves.begin(), full.moves.end() - 2));
+  ASSERT_TRUE(part.ok);
+  p.goal.kind = Goal::Kind::Position;
+  p.goal.position = part.final;
+}
+
 TEST(BeamReport, AverageBoardTakesTheMostFrequentHoles) {
   // Frequencies over holes 0..5: 3, 1, 2, 0, 2, 1. Three pegs each: holes 0 (3), then 2 and 4 (2).
   std::vector<Bits<64>> level = {from_string("101010"), from_string("110010"),
@@ -426,16 +440,7 @@ TEST(Sweep, RepeatsRunToRun) {
 TEST(Beam, WholePositionGoal) {
   // A goal of three pegs: the sweep, then the meet at the same capacity if needed.
   Problem p = reference::vacancy("triangle:8", "1", "1");
-  SolveOptions d;
-  d.algorithm = Algorithm::Dfs;
-  SolveResult full = solve(p, d);
-  ASSERT_EQ(full.status, Status::Solved);
-  // The position two jumps before the end of the DFS solution: three pegs.
-  Replay part =
-      replay(*p.board, p.start, std::vector<Jump>(full.moves.begin(), full.moves.end() - 2));
-  ASSERT_TRUE(part.ok);
-  p.goal.kind = Goal::Kind::Position;
-  p.goal.position = part.final;
+  ASSERT_NO_FATAL_FAILURE(end_two_jumps_short(p));
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
   SolveResult r = solve(p, o);
@@ -492,15 +497,7 @@ TEST(Beam, SweepAloneNeverMeets) {
   // A whole-position goal (three pegs) that the sweep misses at capacity 2: Auto then alternates
   // sweep and meet attempts, while Sweep runs only sweeps, each at twice the capacity before.
   Problem p = default_problem(make_board("english"));
-  SolveOptions d;
-  d.algorithm = Algorithm::Dfs;
-  SolveResult full = solve(p, d);
-  ASSERT_EQ(full.status, Status::Solved);
-  Replay part =
-      replay(*p.board, p.start, std::vector<Jump>(full.moves.begin(), full.moves.end() - 2));
-  ASSERT_TRUE(part.ok);
-  p.goal.kind = Goal::Kind::Position;
-  p.goal.position = part.final;
+  ASSERT_NO_FATAL_FAILURE(end_two_jumps_short(p));
   SolveOptions o;
   o.algorithm = Algorithm::Beam;
   o.threads = 1;
