@@ -48,10 +48,10 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o, int count_
   [[maybe_unused]] const Isa isa =
       o.engine == CensusEngine::CompactPortable ? Isa::Portable : kernel_info().census;
 #if defined(__x86_64__) && !defined(PEGSOL_PORTABLE_ONLY)
-  if (isa == Isa::Avx512) return avx512::compact_census_isa(p, o, syms, twist, count_bits);
-  if (isa == Isa::Avx2) return avx2::compact_census_isa(p, o, syms, twist, count_bits);
+  if (isa == Isa::Avx512) return compact_census_avx512(p, o, syms, twist, count_bits);
+  if (isa == Isa::Avx2) return compact_census_avx2(p, o, syms, twist, count_bits);
 #endif
-  return portable::compact_census_isa(p, o, syms, twist, count_bits);
+  return compact_census_portable(p, o, syms, twist, count_bits);
 }
 
 }  // namespace pegsol::census_detail

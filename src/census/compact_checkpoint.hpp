@@ -33,17 +33,13 @@
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 // A hash of what the files depend on: the problem, the options that change the levels, the
 // key layout and the residues.
-template <class Kernel, bool kVec>
-inline u64 Engine<Kernel, kVec>::fingerprint() const {
+template <class Tier, class Kernel>
+inline u64 Engine<Tier, Kernel>::fingerprint() const {
   Fingerprint f;
   f.chars(b_.name());
   f.word(static_cast<u64>(n_));
@@ -85,9 +81,9 @@ inline std::string stored(const std::string& dir, int k) {
 }  // namespace checkpoint_file
 
 // Saves the state with level k complete, its figures in r, before it is expanded.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cur, int k) {
+inline void Engine<Tier, Kernel>::save(const CensusResult& r, const Level<C>& cur, int k) {
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
@@ -170,9 +166,9 @@ inline void Engine<Kernel, kVec>::save(const CensusResult& r, const Level<C>& cu
 }
 
 // Reads one level's segments from f into lv (arrays from the pool, as the forward pass's).
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool stored) {
+inline void Engine<Tier, Kernel>::load_level(FileReader& f, Level<C>& lv, bool stored) {
   const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
   constexpr std::size_t kBlock = checkpoint_file::kKeyBlock;
   std::vector<std::uint8_t> block(stored ? 0 : kBlock * w + 8);
@@ -231,9 +227,9 @@ inline void Engine<Kernel, kVec>::load_level(FileReader& f, Level<C>& lv, bool s
 }
 
 // Loads the state in the checkpoint directory and runs the forward pass on from it.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
+inline void Engine<Tier, Kernel>::resume(CensusResult& r) {
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
   if (::access(cf::state(dir).c_str(), F_OK) != 0)
@@ -343,4 +339,4 @@ inline void Engine<Kernel, kVec>::resume(CensusResult& r) {
 }
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

@@ -3,10 +3,9 @@
 //
 // The engine's headers (compact_*.hpp but compact_memory.hpp) are compiled once per CPU tier, as
 // kernels_grid.hpp is: a tier's source (compact_portable.cpp, compact_avx2.cpp,
-// compact_avx512.cpp) defines PEGSOL_CENSUS_ISA (the namespace, inside pegsol::census_detail),
-// PEGSOL_AVX512, PEGSOL_AVX2 and PEGSOL_BMI2, and includes compact_tier.hpp, which includes them
-// inside that instruction set's target region. Their contents sit in an unnamed namespace in
-// that namespace, so that nothing of one tier's copy is shared with another's.
+// compact_avx512.cpp) includes compact_tier.hpp, which includes them inside that tier's target
+// region, and instantiates them on the tier's traits. Their contents sit in an unnamed namespace,
+// so that nothing of one tier's copy is shared with another's.
 #pragma once
 
 #include <cstddef>
@@ -14,11 +13,7 @@
 
 #include "residues.hpp"
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 using u64 = std::uint64_t;
@@ -42,4 +37,4 @@ constexpr double kItemPositions = kCounts == kPaths ? 24000 : 16000;
 constexpr double kSmallLevel = 200000;
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

@@ -12,16 +12,12 @@
 #include "pegsol/census.hpp"
 #include "skeleton.hpp"
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 // Solutions up to reordering of independent jumps (paths.hpp), over the solution paths.
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::distinct(CensusResult& r) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::distinct(CensusResult& r) {
   count_distinct(
       r, o_, o_.on_path, g_, g_.to_bits(p_.start), goal_pegs_, k0_, mem_, run_.control,
       [&](const Pos& x, int k) {
@@ -33,4 +29,4 @@ inline void Engine<Kernel, kVec>::distinct(CensusResult& r) {
 }
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

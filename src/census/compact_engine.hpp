@@ -39,16 +39,13 @@
 #include "pegsol/census.hpp"
 #include "reach.hpp"
 #include "residues.hpp"
+#include "simd_x86.hpp"
 #include "skeleton.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 // Per-worker figures of one level, one cache line each (two workers' counters on one line cost
@@ -63,7 +60,8 @@ struct alignas(64) Tally {
   u64 join_raw = 0, join_sym = 0;  // solution-path positions found by the complement join
 };
 
-template <class Kernel, bool kVec>
+// Tier: the CPU tier's traits (compact_tier.hpp); Kernel: its grid kernel or TableKernel.
+template <class Tier, class Kernel>
 class Engine : public Context<64> {
  public:
   // twist: the board symmetry of the complement trick (complement_twist), or -1.
@@ -139,8 +137,8 @@ class Engine : public Context<64> {
   }
   // Residues of the 8 keys at x.
   void residue8(const u64* x, u32* out) const {
-#if PEGSOL_AVX512
-    if constexpr (kVec) {
+#if defined(__x86_64__)
+    if constexpr (Tier::avx512) {
       const __m512i v = _mm512_loadu_si512(x);
       __m512i s = _mm512_setzero_si512();
       for (const auto& [mask, w] : classes_) {
@@ -154,10 +152,7 @@ class Engine : public Context<64> {
               _mm256_setzero_si256(), 0xFF,
               _mm512_and_si512(s, _mm512_set1_epi64(static_cast<long long>(kResidueMask)))));
       return;
-    }
-#endif
-#if PEGSOL_AVX2
-    if constexpr (!kVec) {
+    } else if constexpr (Tier::avx2) {
       // Four keys a vector: each class's pegs counted by nibble look-ups summed per lane.
       const __m256i zero = _mm256_setzero_si256();
       for (int h = 0; h < 8; h += 4) {
@@ -284,11 +279,13 @@ class Engine : public Context<64> {
   template <class C, Carry kCounts>
   void compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my, bool pack,
                bool discard = false) const;
-#if PEGSOL_AVX512 || PEGSOL_AVX2
+  // (defined on x86-64 alone: the AVX-512 and AVX2 forms of compact_scalar's first passes)
   template <class C, Carry kCounts>
-  void compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,
-                      Tally& my) const;
-#endif
+  void compact_values_avx512(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn,
+                             double* S, Tally& my) const;
+  template <class C, Carry kCounts>
+  void compact_values_avx2(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, u64* Cn, double* S,
+                           Tally& my) const;
   template <class C, Carry kCounts>
   std::size_t compact_scalar(Worker<C, kCounts>& w, std::size_t m, u64* K, u32* R, C* Cn, double* S,
                              Tally& my) const;
@@ -369,9 +366,9 @@ class Engine : public Context<64> {
 };
 
 // A worker's scratch: one batch of children, and the table of its work item.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-struct Engine<Kernel, kVec>::Worker {
+struct Engine<Tier, Kernel>::Worker {
   explicit Worker(Memory& m)
       : table(m),
         scratch_key(m),
@@ -397,4 +394,4 @@ struct Engine<Kernel, kVec>::Worker {
 };
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

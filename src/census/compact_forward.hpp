@@ -38,20 +38,17 @@
 #include "compact_tables.hpp"
 #include "engine.hpp"
 #include "pegsol/census.hpp"
+#include "simd_x86.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::forward(CensusResult& r) {
+inline void Engine<Tier, Kernel>::forward(CensusResult& r) {
   if (o_.resume) {
     resume<C, kCounts>(r);
     return;
@@ -95,9 +92,9 @@ inline void Engine<Kernel, kVec>::forward(CensusResult& r) {
 }
 
 // Expands level k (its figures done when `fresh` is false) and every level below it.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int k, bool fresh) {
+inline void Engine<Tier, Kernel>::run_levels(CensusResult& r, Level<C>& cur, int k, bool fresh) {
   for (;; --k, fresh = true) {
     mem_.set_level(k);
     if (fresh) at_level<C, kCounts>(r, cur, k);
@@ -120,9 +117,9 @@ inline void Engine<Kernel, kVec>::run_levels(CensusResult& r, Level<C>& cur, int
 
 // What a finished level k gives before it is expanded: the goal's count, the one-peg figures,
 // the solution-path counts of the complement trick.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::at_level(CensusResult& r, const Level<C>& cur, int k) {
+inline void Engine<Tier, Kernel>::at_level(CensusResult& r, const Level<C>& cur, int k) {
   if constexpr (kCounts != kKeys) {
     if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
       const u64 c = kern_.canon(goal_);
@@ -147,8 +144,8 @@ inline void Engine<Kernel, kVec>::at_level(CensusResult& r, const Level<C>& cur,
 // the counts of (parent, jump) pairs, and a pair is told by the jump and its child's image: at
 // most |group| x jumps terms, each no more than the level's largest count (below 2^w, w the bit
 // width of the counts' OR). The paths leaving the level bound every next count too.
-template <class Kernel, bool kVec>
-inline bool Engine<Kernel, kVec>::counts_may_pass() const {
+template <class Tier, class Kernel>
+inline bool Engine<Tier, Kernel>::counts_may_pass() const {
   const int w = std::bit_width(count_or_);
   const u128 largest = w >= 64 ? ~u64{0} : (u64{1} << w) - 1;
   const u128 terms = static_cast<u128>(kern_.group_size()) * b_.jumps().size();
@@ -158,17 +155,17 @@ inline bool Engine<Kernel, kVec>::counts_may_pass() const {
 
 // Whether level k will be stored for a solution-path pass, so that its compaction packs its
 // keys (the complement join of level n-k with level k as it is expanded needs no store).
-template <class Kernel, bool kVec>
-inline bool Engine<Kernel, kVec>::will_keep(int k) const {
+template <class Tier, class Kernel>
+inline bool Engine<Tier, Kernel>::will_keep(int k) const {
   if (!o_.counts || !o_.on_path) return false;
   if (complementary_) return 2 * k > n_ && n_ - k >= goal_pegs_ && 2 * k != n_ + 1;
   return k >= goal_pegs_;
 }
 
 // Keeps level k's keys when a solution-path pass will need them; releases the rest.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C>
-inline void Engine<Kernel, kVec>::keep_or_release(Level<C>& lv, int k) {
+inline void Engine<Tier, Kernel>::keep_or_release(Level<C>& lv, int k) {
   bool keep = false;
   if (o_.counts && o_.on_path) {
     if (complementary_)
@@ -214,8 +211,8 @@ inline void Engine<Kernel, kVec>::keep_or_release(Level<C>& lv, int k) {
   stored_[k] = std::move(s);
 }
 
-template <class Kernel, bool kVec>
-inline Level<u128> Engine<Kernel, kVec>::widen(Level<u64>& cur) {
+template <class Tier, class Kernel>
+inline Level<u128> Engine<Tier, Kernel>::widen(Level<u64>& cur) {
   Level<u128> w(pool_, mem_);
   w.seg.resize(cur.seg.size());
   // Copied on every worker, each into arrays of its own (serially, this took 2 ms of the English
@@ -252,9 +249,9 @@ inline Level<u128> Engine<Kernel, kVec>::widen(Level<u64>& cur) {
 }
 
 // One peg left: counts and chances by hole, and the one-peg goals' solutions.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::singles(CensusResult& r, const Level<C>& cur) {
+inline void Engine<Tier, Kernel>::singles(CensusResult& r, const Level<C>& cur) {
   for (const Segment<C>& s : cur.seg)
     for (std::size_t i = 0; i < s.size(); ++i) {
       std::vector<u64> im(static_cast<std::size_t>(kern_.group_size()));
@@ -278,9 +275,9 @@ inline void Engine<Kernel, kVec>::singles(CensusResult& r, const Level<C>& cur) 
 
 // The workers of one count type, kept from level to level with their tables and scratch (new
 // ones each level cost a fifth of the English census in the kernel zeroing fresh pages).
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline auto Engine<Kernel, kVec>::workers_for()
+inline auto Engine<Tier, Kernel>::workers_for()
     -> std::vector<std::unique_ptr<Worker<C, kCounts>>>& {
   if constexpr (kCounts == kKeys)
     return sets_workers_;
@@ -291,16 +288,16 @@ inline auto Engine<Kernel, kVec>::workers_for()
 }
 
 // e[i] += n * z[i] for i < len (a separate function, so that it vectorises).
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::add_scaled(u64* __restrict e, const u32* __restrict z,
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::add_scaled(u64* __restrict e, const u32* __restrict z,
                                              std::size_t len, u64 n) {
   for (std::size_t i = 0; i < len; ++i) e[i] += n * z[i];
 }
 
 // Builds level k-1 from level k (whose figures are already in r).
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int k) {
+inline Level<C> Engine<Tier, Kernel>::expand(CensusResult& r, Level<C>& par, int k) {
   // Work items: runs of residues expected to hold about kItemPositions positions each. The
   // estimate of residue r: for each class, its jumps times the parents of residue r - delta.
   const double per_est = ratio_;  // positions per unit of estimate, from the last level
@@ -495,9 +492,9 @@ inline Level<C> Engine<Kernel, kVec>::expand(CensusResult& r, Level<C>& par, int
 }
 
 // Children of parents [i0, i1) of segment s through the jumps of class sp, into the table.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s,
+inline void Engine<Tier, Kernel>::scan(Worker<C, kCounts>& w, const Spec& sp, const Segment<C>& s,
                                        std::size_t i0, std::size_t i1) const {
   const u64* keys = s.key;
   u64* ck = w.child;
@@ -505,7 +502,7 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
   std::size_t nc = 0;
   // Counts and shares go into the batch beside the children (the vector paths with 64-bit
   // counts) or are gathered by parent index at the flush.
-  constexpr bool direct = (kVec || PEGSOL_AVX2) && kCounts != kKeys && std::is_same_v<C, u64>;
+  constexpr bool direct = Tier::avx2 && kCounts != kKeys && std::is_same_v<C, u64>;
   auto flush = [&] {
     if (nc == 0) return;
     canon_batch(ck, nc);
@@ -517,11 +514,11 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
         }
       }
     }
-    w.table.template add<kVec>(ck, nc, w.count, w.share);
+    w.table.template add<Tier>(ck, nc, w.count, w.share);
     nc = 0;
   };
-#if PEGSOL_AVX512
-  if constexpr (kVec) {
+#if defined(__x86_64__)
+  if constexpr (Tier::avx512) {
     // One bit shuffle per selector tests every jump of the class in all eight lanes.
     alignas(64) u64 flips[8] = {};
     for (int j = 0; j < sp.n; ++j) flips[j] = sp.flip[static_cast<std::size_t>(j)];
@@ -584,10 +581,7 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
     }
     flush();
     return;
-  }
-#endif
-#if PEGSOL_AVX2
-  if constexpr (!kVec) {
+  } else if constexpr (Tier::avx2) {
     // Four parents a vector, the class's jumps one at a time: a jump's legal lanes are packed
     // to the front by a permutation looked up from its legality bits, and the children written
     // with their counts and chances (64-bit counts) or their parents' indices (128-bit counts,
@@ -678,9 +672,9 @@ inline void Engine<Kernel, kVec>::scan(Worker<C, kCounts>& w, const Spec& sp, co
 
 // Writes the work item's table into segment `out`, sorted by residue, with the level's figures;
 // with `discard`, the figures alone (out stays empty).
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my,
+inline void Engine<Tier, Kernel>::compact(Worker<C, kCounts>& w, Segment<C>& out, Tally& my,
                                           bool pack, bool discard) const {
   std::size_t m = w.table.size();
   my.tabled += m;
@@ -692,14 +686,13 @@ inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out
   u32* R = w.scratch_res.vec().data();
   C* Cn = kCounts != kKeys ? w.scratch_count.vec().data() : nullptr;
   double* S = kCounts == kChance ? w.scratch_share.vec().data() : nullptr;
-#if PEGSOL_AVX512 || PEGSOL_AVX2
-  if constexpr (kVec == PEGSOL_AVX512 && kCounts != kKeys && std::is_same_v<C, u64>) {
-    compact_values(w, m, K, R, Cn, S, my);
-  } else
-#endif
-  {
+  constexpr bool vec_values = kCounts != kKeys && std::is_same_v<C, u64>;
+  if constexpr (Tier::avx512 && vec_values)
+    compact_values_avx512(w, m, K, R, Cn, S, my);
+  else if constexpr (Tier::avx2 && vec_values)
+    compact_values_avx2(w, m, K, R, Cn, S, my);
+  else
     m = compact_scalar(w, m, K, R, Cn, S, my);
-  }
   if (discard) {
     const u32 len = out.hi - out.lo;
     out.off = w.key_bump.template alloc<u32>(len + 1);
@@ -710,14 +703,15 @@ inline void Engine<Kernel, kVec>::compact(Worker<C, kCounts>& w, Segment<C>& out
   sort_out(w, out, my, pack, m, K, R, Cn, S);
 }
 
-#if PEGSOL_AVX512
+#if defined(__x86_64__)
 // compact()'s first passes with 64-bit counts, eight slots at a time: the occupied slots'
 // keys, counts and chances packed in table order (one pass over the table's lines), then
 // residues, orbits, jumps, shares and the level's figures.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K,
-                                                 u32* R, u64* Cn, double* S, Tally& my) const {
+inline void Engine<Tier, Kernel>::compact_values_avx512(Worker<C, kCounts>& w, std::size_t m,
+                                                        u64* K, u32* R, u64* Cn, double* S,
+                                                        Tally& my) const {
   const auto& tab = w.table;
   const std::size_t cap = tab.capacity();
   // count, chance, count, ... (or counts alone)
@@ -786,14 +780,14 @@ inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::siz
   fold();
   my.raw += hsum(raw);
 }
-#elif PEGSOL_AVX2
+
 // compact()'s first passes with 64-bit counts, four slots a vector (AVX2): the occupied slots'
 // keys, counts and chances packed in table order by looked-up permutations, then residues,
 // orbits, jumps, shares and the level's figures, as the AVX-512 form above does them.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::size_t m, u64* K,
-                                                 u32* R, u64* Cn, double* S, Tally& my) const {
+inline void Engine<Tier, Kernel>::compact_values_avx2(Worker<C, kCounts>& w, std::size_t m, u64* K,
+                                                      u32* R, u64* Cn, double* S, Tally& my) const {
   const auto& tab = w.table;
   const std::size_t cap = tab.capacity();
   // count, chance, count, ... (or counts alone)
@@ -878,9 +872,9 @@ inline void Engine<Kernel, kVec>::compact_values(Worker<C, kCounts>& w, std::siz
 
 // compact()'s first passes, a slot at a time where the vectors do not serve; returns how many
 // positions the pagoda filter keeps of the table's m (all without the filter).
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline std::size_t Engine<Kernel, kVec>::compact_scalar(Worker<C, kCounts>& w, std::size_t m,
+inline std::size_t Engine<Tier, Kernel>::compact_scalar(Worker<C, kCounts>& w, std::size_t m,
                                                         u64* K, u32* R, C* Cn, double* S,
                                                         Tally& my) const {
   const auto& tab = w.table;
@@ -891,8 +885,8 @@ inline std::size_t Engine<Kernel, kVec>::compact_scalar(Worker<C, kCounts>& w, s
   std::size_t n = 0;
   for (std::size_t b = 0; b < cap; b += 8) {
     const u64* kb = tab.keys() + b;
-#if PEGSOL_AVX512
-    if constexpr (kVec) {
+#if defined(__x86_64__)
+    if constexpr (Tier::avx512) {
       const __m512i x = _mm512_load_si512(kb);
       const __mmask8 occ = _mm512_test_epi64_mask(x, x);
       _mm512_storeu_si512(K + n, _mm512_maskz_compress_epi64(occ, x));
@@ -902,10 +896,7 @@ inline std::size_t Engine<Kernel, kVec>::compact_scalar(Worker<C, kCounts>& w, s
                                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
       n += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(occ)));
       continue;
-    }
-#endif
-#if PEGSOL_AVX2
-    if constexpr (!kVec) {
+    } else if constexpr (Tier::avx2) {
       // Four slots a vector: the occupied ones packed by looked-up permutations.
       for (int h = 0; h < 8; h += 4) {
         const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(kb + h));
@@ -970,9 +961,9 @@ inline std::size_t Engine<Kernel, kVec>::compact_scalar(Worker<C, kCounts>& w, s
 
 // compact()'s last pass: the positions by residue into the segment (a counting sort), and
 // packed for storing when `pack`.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts>
-inline void Engine<Kernel, kVec>::sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my,
+inline void Engine<Tier, Kernel>::sort_out(Worker<C, kCounts>& w, Segment<C>& out, Tally& my,
                                            bool pack, std::size_t m, const u64* K, const u32* R,
                                            const C* Cn, const double* S) const {
   const u32 len = out.hi - out.lo;
@@ -1010,4 +1001,4 @@ inline void Engine<Kernel, kVec>::sort_out(Worker<C, kCounts>& w, Segment<C>& ou
 }
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

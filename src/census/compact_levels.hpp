@@ -12,11 +12,7 @@
 #include "compact_common.hpp"
 #include "compact_memory.hpp"
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 // A run of residues [lo, hi) of one level: the positions sorted by residue (off[r - lo] is the
@@ -96,4 +92,4 @@ struct Spec {
 };
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

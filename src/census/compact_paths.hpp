@@ -19,11 +19,7 @@
 #include "pegsol/census.hpp"
 #include "skeleton.hpp"
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
 // Self-complementary problems (the goal is the start's complement, as in the central game): a
@@ -33,9 +29,9 @@ namespace {
 // stored level n-k, and their complements are level n-k's: both figures at once. The
 // complement's residue is total - residue(x), so each residue of level k meets one residue of
 // level n-k, joined through a small set.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C>
-inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C>& cur, int k) {
+inline void Engine<Tier, Kernel>::complement_join(CensusResult& r, const Level<C>& cur, int k) {
   const Level<u64>* other = nullptr;
   Level<u64> self;
   if (2 * k == n_) {
@@ -84,7 +80,7 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
           for (std::size_t u = 0; u < 8; ++u) q[u] = s.key[i + (u < e ? u : 0)];
           kern_.twist8(q, q, orbit);  // the twisted complement's orbit is the position's size
           for (std::size_t u = 0; u < e; ++u) {
-            const bool hit = set.template contains<kVec>(q[u]);
+            const bool hit = set.template contains<Tier>(q[u]);
             my.sym += hit;
             my.raw += hit ? orbit[u] : 0;
             if (collect && hit && !(meet_ && !found[static_cast<std::size_t>(t)].empty()))
@@ -126,8 +122,8 @@ inline void Engine<Kernel, kVec>::complement_join(CensusResult& r, const Level<C
 }
 
 // Level k's solution-path figures from the complement join, and level n-k's (the same).
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::join_figures(CensusResult& r, int k, u64 raw, u64 sym) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::join_figures(CensusResult& r, int k, u64 raw, u64 sym) {
   r.levels[static_cast<std::size_t>(k)].on_path_raw = raw;
   r.levels[static_cast<std::size_t>(k)].on_path_sym = sym;
   r.levels[static_cast<std::size_t>(n_ - k)].on_path_raw = raw;
@@ -137,8 +133,8 @@ inline void Engine<Kernel, kVec>::join_figures(CensusResult& r, int k, u64 raw, 
 
 // The middle join's answer (CensusOptions::meet): sym solution-path positions in the lower middle
 // level, one of them `witness` (a key; null when there are none).
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::meet_figures(CensusResult& r, u64 sym, const u64* witness) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::meet_figures(CensusResult& r, u64 sym, const u64* witness) {
   met_ = true;
   r.met = true;
   r.meet_reaches_goal = sym > 0;
@@ -154,9 +150,9 @@ inline void Engine<Kernel, kVec>::meet_figures(CensusResult& r, u64 sym, const u
 // The complement join for the work item [lo, hi) of the level being built, whose positions
 // are in the worker's table: the other level's positions of the complementary residues,
 // twisted and complemented, looked up there.
-template <class Kernel, bool kVec>
+template <class Tier, class Kernel>
 template <class C, Carry kCounts, class L>
-inline void Engine<Kernel, kVec>::join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi,
+inline void Engine<Tier, Kernel>::join_item(Worker<C, kCounts>& w, const L& other, u32 lo, u32 hi,
                                             Tally& my, bool collect) const {
   std::vector<u64>& q = w.join_keys;
   q.clear();
@@ -175,7 +171,7 @@ inline void Engine<Kernel, kVec>::join_item(Worker<C, kCounts>& w, const L& othe
     kern_.twist8(q.data() + i, z, orbit);  // the twisted complement's orbit is the position's
     const std::size_t e = std::min<std::size_t>(8, m - i);
     for (std::size_t u = 0; u < e; ++u) {
-      const bool hit = w.table.template contains<kVec>(z[u]);
+      const bool hit = w.table.template contains<Tier>(z[u]);
       my.join_sym += hit;
       my.join_raw += hit ? orbit[u] : 0;
       if (collect && hit && !(meet_ && !w.join_mine.empty())) {  // meet: one witness
@@ -188,8 +184,8 @@ inline void Engine<Kernel, kVec>::join_item(Worker<C, kCounts>& w, const L& othe
 
 // Whether the solution-path sets should be kept for the reordering count: only while they
 // stay within its limit.
-template <class Kernel, bool kVec>
-inline bool Engine<Kernel, kVec>::want_paths(const CensusResult&) const {
+template <class Tier, class Kernel>
+inline bool Engine<Tier, Kernel>::want_paths(const CensusResult&) const {
   return CensusAccess::keep_paths(o_) || (o_.distinct && path_raw_ <= o_.distinct_max_positions);
 }
 
@@ -199,8 +195,8 @@ inline bool Engine<Kernel, kVec>::want_paths(const CensusResult&) const {
 // below's solution-path positions (their complements' jumps, undone) can only come from
 // residues shifted by the jump classes' deltas; they go into a set, and the stored positions
 // found in it are the run's solution-path positions.
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::backward(CensusResult& r) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::backward(CensusResult& r) {
   if (goal_pegs_ > k0_) return;
   auto it = stored_.find(goal_pegs_);
   if (it == stored_.end()) return;
@@ -282,7 +278,7 @@ inline void Engine<Kernel, kVec>::backward(CensusResult& r) {
           out.off[res - s.lo] = static_cast<u32>(out.n);
           for (std::size_t i = s.off[res - s.lo]; i < s.off[res - s.lo + 1]; ++i) {
             const u64 x = key_at(s, i);
-            if (cand.template contains<kVec>(x)) out.key[out.n++] = x;
+            if (cand.template contains<Tier>(x)) out.key[out.n++] = x;
           }
         }
         out.off[s.hi - s.lo] = static_cast<u32>(out.n);
@@ -302,8 +298,8 @@ inline void Engine<Kernel, kVec>::backward(CensusResult& r) {
 
 // Level k's solution-path figures from its positions (and the positions themselves, sorted,
 // while the reordering count may still run).
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::record_path_level(CensusResult& r, const Level<u64>& lv, int k) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::record_path_level(CensusResult& r, const Level<u64>& lv, int k) {
   CensusLevel& figures = r.levels[static_cast<std::size_t>(k)];
   figures.on_path_sym = lv.size();
   figures.on_path_raw = 0;
@@ -350,8 +346,8 @@ inline void radix_sort(std::vector<u64>& v) {
 // The kept solution-path levels (census_detail::KeptPaths) from the kept keys: layout bits, each
 // the least of its orbit under the census group by Geometry::canonical (the kernels' canonical
 // form orders keys, not layouts).
-template <class Kernel, bool kVec>
-inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
+template <class Tier, class Kernel>
+inline void Engine<Tier, Kernel>::export_paths(CensusResult& r) {
   std::array<int, 64> key_to_layout{};
   for (int h = 0; h < n_; ++h)
     key_to_layout[static_cast<std::size_t>(std::countr_zero(kern_.bit(h)))] = layout(b_).bit(h);
@@ -375,4 +371,4 @@ inline void Engine<Kernel, kVec>::export_paths(CensusResult& r) {
 }
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

@@ -18,83 +18,52 @@
 #include "compact_common.hpp"
 #include "compact_memory.hpp"
 #include "memory.hpp"
+#include "simd_x86.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-#ifndef PEGSOL_CENSUS_ISA
-#error "compiled once per CPU tier: a tier's source includes compact_tier.hpp"
-#endif
-
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
-#if PEGSOL_AVX2
-// The 32-bit lane permutations that move the lanes set in m (4 bits) to the front, in order, for
-// each m: lanes of `words` 32-bit words (2: 64-bit lanes; 1: the low four 32-bit lanes).
-constexpr auto make_pack4(int words) {
-  std::array<std::array<int, 8>, 16> t{};
-  for (int m = 0; m < 16; ++m) {
-    int out = 0;
-    for (int l = 0; l < 4; ++l)
-      if (m >> l & 1) {
-        for (int w = 0; w < words; ++w)
-          t[static_cast<std::size_t>(m)][static_cast<std::size_t>(words * out + w)] = words * l + w;
-        ++out;
-      }
-  }
-  return t;
-}
-alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4Table = make_pack4(2);
-alignas(32) constexpr std::array<std::array<int, 8>, 16> kPack4x32Table = make_pack4(1);
-// Bit l: lane l of x holds the pegs and hole of the lane's jump ((x & need) == have).
-inline unsigned legal4(__m256i x, __m256i need, __m256i have) {
-  return static_cast<unsigned>(
-      _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(x, need), have))));
-}
-// The permutation packing the lanes set in m: pack4 for 64-bit lanes, pack4_32 for the low four
-// 32-bit lanes.
-inline __m256i pack4(unsigned m) {
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4Table[m].data()));
-}
-inline __m256i pack4_32(unsigned m) {
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack4x32Table[m].data()));
-}
-#endif
-
 // The lanes of the eight keys at b (32-byte aligned) equal to k, as bits.
+template <class Tier>
 inline unsigned equal8(const u64* b, u64 k) {
-#if PEGSOL_AVX2
-  const __m256i kk = _mm256_set1_epi64x(static_cast<long long>(k));
-  const __m256i lo = _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b)), kk);
-  const __m256i hi =
-      _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 4)), kk);
-  return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(lo)) |
-                               _mm256_movemask_pd(_mm256_castsi256_pd(hi)) << 4);
+#if defined(__x86_64__)
+  if constexpr (Tier::avx2) {
+    const __m256i kk = _mm256_set1_epi64x(static_cast<long long>(k));
+    const __m256i lo =
+        _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b)), kk);
+    const __m256i hi =
+        _mm256_cmpeq_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(b + 4)), kk);
+    return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(lo)) |
+                                 _mm256_movemask_pd(_mm256_castsi256_pd(hi)) << 4);
+  }
 #elif defined(__wasm_simd128__)
-  const v128_t kk = wasm_i64x2_splat(static_cast<std::int64_t>(k));
-  unsigned m = 0;
-  for (unsigned e = 0; e < 8; e += 2)
-    m |= static_cast<unsigned>(wasm_i64x2_bitmask(wasm_i64x2_eq(wasm_v128_load(b + e), kk))) << e;
-  return m;
-#else
+  {
+    const v128_t kk = wasm_i64x2_splat(static_cast<std::int64_t>(k));
+    unsigned m = 0;
+    for (unsigned e = 0; e < 8; e += 2)
+      m |= static_cast<unsigned>(wasm_i64x2_bitmask(wasm_i64x2_eq(wasm_v128_load(b + e), kk))) << e;
+    return m;
+  }
+#endif
   unsigned m = 0;
   for (unsigned e = 0; e < 8; ++e) m |= static_cast<unsigned>(b[e] == k) << e;
   return m;
-#endif
 }
 
 // The lanes of the eight-key bucket at b (64-byte aligned) holding k, and those empty (0).
-template <bool kVec>
+template <class Tier>
 std::pair<unsigned, unsigned> bucket_masks(const u64* b, u64 k) {
-#if PEGSOL_AVX512
-  if constexpr (kVec) {
+#if defined(__x86_64__)
+  if constexpr (Tier::avx512) {
     const __m512i v = _mm512_load_si512(b);
     return {_mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k))),
             _mm512_testn_epi64_mask(v, v)};
   }
 #endif
-  return {equal8(b, k), equal8(b, 0)};
+  return {equal8<Tier>(b, k), equal8<Tier>(b, 0)};
 }
 
 // An open set of keys (0 = empty) in buckets of eight: the solution-path passes' membership
@@ -131,10 +100,10 @@ class KeySet {
         }
       }
   }
-  template <bool kVec>
+  template <class Tier>
   bool contains(u64 k) const {
     for (std::size_t i = home(k);; i = (i + 8) & (cap_ - 1)) {
-      const auto [found, free] = bucket_masks<kVec>(keys_ + i, k);
+      const auto [found, free] = bucket_masks<Tier>(keys_ + i, k);
       if (found | free) return found != 0;
     }
   }
@@ -202,16 +171,16 @@ class Table {
   const Value* values() const { return values_; }
 
   // Whether key k is in the table.
-  template <bool kVec>
+  template <class Tier>
   bool contains(u64 k) const {
     for (std::size_t i = home(k, 64 - bits_);; i = (i + 8) & (cap_ - 1)) {
-      const auto [found, free] = bucket_masks<kVec>(keys_ + i, k);
+      const auto [found, free] = bucket_masks<Tier>(keys_ + i, k);
       if (found | free) return found != 0;
     }
   }
 
   // Adds child ck[q] with the count and share of parent cp[q], for q < nc.
-  template <bool kVec>
+  template <class Tier>
   void add(const u64* ck, std::size_t nc, const C* pcount, const double* pshare) {
     while ((n_ + nc) * 5 > cap_ * 4) grow();
     u64* __restrict K = keys_;
@@ -222,8 +191,8 @@ class Table {
     // chains of dependent instructions start from a load.
     u32* home_of = slot_.data();
     std::size_t q0 = 0;
-#if PEGSOL_AVX512
-    if constexpr (kVec) {
+#if defined(__x86_64__)
+    if constexpr (Tier::avx512) {
       const __m512i mul = _mm512_set1_epi64(static_cast<long long>(kGolden));
       const __m512i low = _mm512_set1_epi64(~7ll);
       for (; q0 + 8 <= nc; q0 += 8) {
@@ -243,16 +212,17 @@ class Table {
       const u64 k = ck[q];
       std::size_t i = home_of[q];
       for (;;) {
-        unsigned found;
-#if PEGSOL_AVX512
-        __m512i v;
-        if constexpr (kVec) {
-          v = _mm512_load_si512(K + i);
+        // (AVX-512: the empty lanes come from the same load, wanted only when k is not found.)
+        unsigned found, free = 0;
+#if defined(__x86_64__)
+        if constexpr (Tier::avx512) {
+          const __m512i v = _mm512_load_si512(K + i);
           found = _mm512_cmpeq_epu64_mask(v, _mm512_set1_epi64(static_cast<long long>(k)));
+          free = _mm512_testn_epi64_mask(v, v);
         } else
 #endif
         {
-          found = equal8(K + i, k);
+          found = equal8<Tier>(K + i, k);
         }
         if (__builtin_expect(found != 0, 1)) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(found));
@@ -260,13 +230,7 @@ class Table {
           if constexpr (kCounts == kChance) V[slot].chance += pshare[q];
           return;
         }
-        unsigned free = 0;
-#if PEGSOL_AVX512
-        if constexpr (kVec)
-          free = _mm512_testn_epi64_mask(v, v);
-        else
-#endif
-          free = equal8(K + i, 0);
+        if constexpr (!Tier::avx512) free = equal8<Tier>(K + i, 0);
         if (free) {
           const std::size_t slot = i + static_cast<std::size_t>(std::countr_zero(free));
           K[slot] = k;
@@ -358,4 +322,4 @@ class Table {
 };
 
 }  // namespace
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail

@@ -16,12 +16,24 @@
 // and no buffers beyond one batch of children, and the same split can put residue ranges on other
 // machines.
 //
-// The engine is one class, Engine (compact_engine.hpp), templated on the kernel and compiled
-// whole in each tier's translation unit (compact_portable.cpp, compact_avx2.cpp,
-// compact_avx512.cpp include this file once each), so that the hot loops inline as one piece.
-// Its components, each a header of its own:
+// The engine is one class, Engine (compact_engine.hpp), templated on the tier's traits and the
+// kernel and compiled whole in each tier's translation unit (compact_portable.cpp,
+// compact_avx2.cpp, compact_avx512.cpp include this file once each), so that the hot loops inline
+// as one piece. A tier's traits are a struct of its own (in its source):
 //
-//   compact_common.hpp      the words and constants (and how the tiers compile: read it first)
+//   struct Avx2Tier {
+//     static constexpr bool avx512 = false, avx2 = true, bmi2 = true;  // instructions it may use
+//     using Grid = Avx2GridKernel;                                      // its grid kernel
+//   };
+//
+// (avx512 implies avx2 and bmi2), and the components choose their vector forms with
+// `if constexpr` on them. What stays a preprocessor test is what the compiler needs: the target
+// region (a pragma), and `#if defined(__x86_64__)` around the intrinsics, which other
+// architectures lack. Everything here sits in an unnamed namespace: the tiers' translation units
+// never share one (CMakeLists.txt keeps them out of unity builds), so no tier's copy of a function
+// can stand in for another's at link time. Its components, each a header of its own:
+//
+//   compact_common.hpp      the words and constants
 //   compact_levels.hpp      a level's storage by residue, the jump classes
 //   compact_tables.hpp      the hash tables (work items' tables, key sets)
 //   compact_engine.hpp      class Engine: its run, keys, residues, the state of its passes
@@ -31,15 +43,14 @@
 //   compact_checkpoint.hpp  checkpoint and resume of the forward pass
 //
 // What the forward pass tried and lost is at the top of compact_forward.hpp.
+//
+// A tier's source: PEGSOL_CENSUS_TARGET (target.hpp's instruction-set string; none for the
+// baseline), then this file, then its kernel header and traits in a target region of its own.
 #pragma once
-
-#ifndef PEGSOL_CENSUS_ISA
-#error "define PEGSOL_CENSUS_ISA and the PEGSOL_AVX* macros first (as compact_avx2.cpp does)"
-#endif
 
 // What the components include from outside the tier, first: the standard library's templates
 // and the shared headers stay baseline (only what the target region below defines is compiled for
-// the tier's instruction set).
+// the tier's instruction set). simd_x86.hpp's helpers carry their own instruction sets.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -74,6 +85,7 @@
 #include "pegsol/error.hpp"
 #include "reach.hpp"
 #include "residues.hpp"
+#include "simd_x86.hpp"
 #include "skeleton.hpp"
 #include "target.hpp"
 #if defined(__x86_64__)
@@ -84,17 +96,11 @@
 #endif
 
 // Everything below is compiled for the includer's instruction set (PEGSOL_CENSUS_TARGET, or the
-// baseline when it is empty) in a namespace of its own, so that nothing of it is shared with the
-// other instruction sets' copies.
+// baseline when it is not defined).
 #ifdef PEGSOL_CENSUS_TARGET
 PEGSOL_TARGET_BEGIN(PEGSOL_CENSUS_TARGET)
 #endif
 #include "kernels_grid.hpp"
-#if PEGSOL_AVX512
-#include "kernels_avx512.hpp"
-#elif PEGSOL_AVX2
-#include "kernels_avx2.hpp"
-#endif
 
 #include "compact_common.hpp"
 #include "compact_levels.hpp"
@@ -107,37 +113,24 @@ PEGSOL_TARGET_BEGIN(PEGSOL_CENSUS_TARGET)
 
 #include "compact_checkpoint.hpp"
 
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
 namespace {
 
-template <class Kernel, bool kVec>
-CensusResult run(const Problem& p, const CensusOptions& o, Kernel kernel, std::vector<int> syms,
-                 int twist, int count_bits) {
-  return Engine<Kernel, kVec>(p, o, std::move(kernel), std::move(syms), twist).run(count_bits);
+// The census on tier Tier: on its grid kernel where the board fits one, else on the table kernel.
+template <class Tier>
+CensusResult compact_census_tier(const Problem& p, const CensusOptions& o,
+                                 const std::vector<int>& syms, int twist, int count_bits) {
+  static_assert(!Tier::avx512 || (Tier::avx2 && Tier::bmi2), "avx512 implies avx2 and bmi2");
+  const Board& b = *p.board;
+  const int t = std::max(twist, 0);
+  using Grid = typename Tier::Grid;
+  if (auto grid = Grid::make(b, syms, t))
+    return Engine<Tier, Grid>(p, o, std::move(*grid), syms, twist).run(count_bits);
+  return Engine<Tier, TableKernel>(p, o, TableKernel(b, syms, t), syms, twist).run(count_bits);
 }
 
 }  // namespace
-
-CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, int count_bits) {
-  const Board& b = *p.board;
-  const int t = std::max(twist, 0);
-#if PEGSOL_AVX512
-  if (auto grid = GridKernel::make(b, syms, t))
-    return run<GridKernel, true>(p, o, std::move(*grid), syms, twist, count_bits);
-  return run<TableKernel, true>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
-#elif PEGSOL_AVX2
-  if (auto grid = Avx2GridKernel::make(b, syms, t))
-    return run<Avx2GridKernel, false>(p, o, std::move(*grid), syms, twist, count_bits);
-  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
-#else
-  if (auto grid = ScalarGridKernel::make(b, syms, t))
-    return run<ScalarGridKernel, false>(p, o, std::move(*grid), syms, twist, count_bits);
-  return run<TableKernel, false>(p, o, TableKernel(b, syms, t), syms, twist, count_bits);
-#endif
-}
-
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace pegsol::census_detail
 
 #ifdef PEGSOL_CENSUS_TARGET
 PEGSOL_TARGET_END

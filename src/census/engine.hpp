@@ -69,18 +69,12 @@ CensusResult compact_census(const Problem& p, const CensusOptions& o, int count_
 // The compact engine compiled for one instruction-set tier (compact_tier.hpp): the census
 // group's symmetries (indices into the board's, the identity first) and the complement twist
 // given. Only the tiers this CPU supports may be called (pegsol::kernel_info()).
-namespace portable {
-CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, int count_bits);
-}
-namespace avx2 {
-CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, int count_bits);
-}
-namespace avx512 {
-CensusResult compact_census_isa(const Problem& p, const CensusOptions& o,
-                                const std::vector<int>& syms, int twist, int count_bits);
-}
+CensusResult compact_census_portable(const Problem& p, const CensusOptions& o,
+                                     const std::vector<int>& syms, int twist, int count_bits);
+CensusResult compact_census_avx2(const Problem& p, const CensusOptions& o,
+                                 const std::vector<int>& syms, int twist, int count_bits);
+CensusResult compact_census_avx512(const Problem& p, const CensusOptions& o,
+                                   const std::vector<int>& syms, int twist, int count_bits);
 
 // The control a census engine polls: a child of the caller's (options.control).
 struct RunControl {

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "kernels_grid.hpp"
+#include "simd_x86.hpp"
 
-namespace pegsol::census_detail::avx2 {
+namespace pegsol::census_detail {
+namespace {
 
-class Avx2GridKernel : public GridLayout {
+class Avx2GridKernel : public GridLayout<true> {
  public:
   // The kernel for this board and group, or nullopt (see GridLayout::build).
   static std::optional<Avx2GridKernel> make(const Board& b, const std::vector<int>& syms,
@@ -221,4 +223,5 @@ class Avx2GridKernel : public GridLayout {
   }
 };
 
-}  // namespace pegsol::census_detail::avx2
+}  // namespace
+}  // namespace pegsol::census_detail

@@ -10,40 +10,16 @@
 #include "kernels.hpp"
 
 #include "kernels_grid.hpp"
+#include "simd_x86.hpp"
 
-namespace pegsol::census_detail::avx512 {
-
-// Full-mask forms with a source operand in place of the plain intrinsics, whose GCC 12
-// definitions read an undefined register and trip -Wmaybe-uninitialized.
-inline __m512i vmin(__m512i a, __m512i b) {
-  return _mm512_mask_min_epu64(a, 0xFF, a, b);
-}
-inline __m512i vsrli(__m512i a, unsigned n) {
-  return _mm512_mask_srli_epi64(a, 0xFF, a, n);
-}
-inline __m512i vslli(__m512i a, unsigned n) {
-  return _mm512_mask_slli_epi64(a, 0xFF, a, n);
-}
-inline __m512i vsrl(__m512i a, std::uint64_t n) {
-  return _mm512_mask_srl_epi64(a, 0xFF, a, _mm_cvtsi64_si128(static_cast<long long>(n)));
-}
-inline __m512i vandnot(__m512i a, __m512i b) {
-  return _mm512_mask_andnot_epi64(b, 0xFF, a, b);
-}
-// The sum of the eight lanes (modulo 2^64).
-inline std::uint64_t hsum(__m512i a) {
-  const __m256i z = _mm256_setzero_si256();
-  const __m256i h = _mm256_add_epi64(_mm512_mask_extracti64x4_epi64(z, 0xF, a, 0),
-                                     _mm512_mask_extracti64x4_epi64(z, 0xF, a, 1));
-  const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(q) + _mm_extract_epi64(q, 1));
-}
+namespace pegsol::census_detail {
+namespace {
 
 // Square boards (with or without diagonal jumps) within an 8x8 box: the grid layout
 // (kernels_grid.hpp) with the eight box transforms computed for eight keys at once, one per 64-bit
 // lane (the transpose by GFNI bit-matrix products). Transforms outside the census group are
 // computed and replaced by x itself before the minimum.
-class GridKernel : public GridLayout {
+class GridKernel : public GridLayout<true> {
  public:
   // The kernel for this board and group, or nullopt (see GridLayout::build).
   static std::optional<GridKernel> make(const Board& b, const std::vector<int>& syms,
@@ -162,4 +138,5 @@ class GridKernel : public GridLayout {
   }
 };
 
-}  // namespace pegsol::census_detail::avx512
+}  // namespace
+}  // namespace pegsol::census_detail

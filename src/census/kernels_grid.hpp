@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The grid layout of square boards within an 8x8 box, and the scalar kernel on it (internal to
-// src/census). Compiled once per instruction set: the includer defines PEGSOL_CENSUS_ISA (the
-// namespace, inside pegsol::census_detail) and PEGSOL_BMI2 (1 when pext/pdep may be used), and
-// includes this inside that instruction set's target region (compact_tier.hpp).
+// src/census). Compiled once per CPU tier: the tier's source includes this inside its target
+// region (compact_tier.hpp), in an unnamed namespace, so that no tier's copy is shared with
+// another's; kBmi2 (the tier's traits) says whether pext and pdep may be used.
 //
 // The key is the grid word
 //
@@ -36,7 +36,8 @@
 
 #include "kernels.hpp"
 
-namespace pegsol::census_detail::PEGSOL_CENSUS_ISA {
+namespace pegsol::census_detail {
+namespace {
 
 // x with the bits selected by m exchanged with those `delta` places above them.
 inline std::uint64_t delta_swap(std::uint64_t x, std::uint64_t m, int delta) {
@@ -85,31 +86,9 @@ inline v128_t grid_transpose2(v128_t x) {
 }
 #endif
 
-#if PEGSOL_AVX2
-// Each byte of x replaced by its number of set bits, by two nibble look-ups.
-inline __m256i byte_popcounts(__m256i x) {
-  const __m256i bits4 = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2,
-                                         1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-  const __m256i low = _mm256_set1_epi8(0x0F);
-  return _mm256_add_epi8(
-      _mm256_shuffle_epi8(bits4, _mm256_and_si256(x, low)),
-      _mm256_shuffle_epi8(bits4, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
-}
-// out[0..3] = the low 32 bits of x's four 64-bit lanes.
-inline void store_low32x4(std::uint32_t* out, __m256i x) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
-                   _mm256_castsi256_si128(
-                       _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
-}
-// The sum of the four 64-bit lanes (modulo 2^64).
-inline std::uint64_t hsum(__m256i a) {
-  const __m128i q = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(q) + _mm_extract_epi64(q, 1));
-}
-#endif
-
 // Where each hole sits in the grid word, which box transforms make up the census group, the
-// jumps as masks and by direction, and the dense packing of keys.
+// jumps as masks and by direction, and the dense packing of keys (by pext and pdep when kBmi2).
+template <bool kBmi2>
 class GridLayout {
  public:
   std::uint64_t bit(int hole) const {
@@ -126,24 +105,22 @@ class GridLayout {
   int packed_bytes() const { return (n_ + 7) / 8; }
   // x's hole bits side by side (bit i = the i-th hole in grid order), and back.
   std::uint64_t pack(std::uint64_t x) const {
-#if PEGSOL_BMI2
-    return _pext_u64(x, holes_);
-#else
+#if defined(__x86_64__)
+    if constexpr (kBmi2) return _pext_u64(x, holes_);
+#endif
     std::uint64_t d = 0;
     for (int i = 0; i < 8; ++i)
       d |= std::uint64_t{pack_[static_cast<std::size_t>(i)][(x >> (8 * i)) & 0xff]} << offset_[i];
     return d;
-#endif
   }
   std::uint64_t unpack(std::uint64_t d) const {
-#if PEGSOL_BMI2
-    return _pdep_u64(d, holes_);
-#else
+#if defined(__x86_64__)
+    if constexpr (kBmi2) return _pdep_u64(d, holes_);
+#endif
     std::uint64_t x = 0;
     for (int i = 0; i < 8; ++i)
       x |= std::uint64_t{unpack_[static_cast<std::size_t>(i)][(d >> offset_[i]) & 0xff]} << (8 * i);
     return x;
-#endif
   }
 
   // The box transform q (0..7, the table above) of x.
@@ -266,13 +243,24 @@ class GridLayout {
 
 // Square boards within an 8x8 box on any CPU: the grid layout with images by word operations,
 // eight keys at a time in branch-free loops that the compiler may vectorise.
-class ScalarGridKernel : public GridLayout {
+template <bool kBmi2>
+class ScalarGridKernel : public GridLayout<kBmi2> {
+  using Layout = GridLayout<kBmi2>;
+  using Layout::holes_;
+  using Layout::image;
+  using Layout::in_group_;
+  using Layout::legal_jumps;
+  using Layout::shift_;
+  using Layout::twist_;
+
  public:
+  using Layout::group_size;
+
   // The kernel for this board and group, or nullopt (see GridLayout::build).
   static std::optional<ScalarGridKernel> make(const Board& b, const std::vector<int>& syms,
                                               int twist = 0) {
     ScalarGridKernel k;
-    if (!build(k, b, syms, twist)) return std::nullopt;
+    if (!Layout::build(k, b, syms, twist)) return std::nullopt;
     for (int q = 0; q < 8; ++q) k.keep_[q] = k.in_group_[q] ? ~std::uint64_t{0} : 0;
     return k;
   }
@@ -384,4 +372,5 @@ class ScalarGridKernel : public GridLayout {
   std::uint64_t keep_[8] = {};  // all ones for the group's transforms, zero for the others
 };
 
-}  // namespace pegsol::census_detail::PEGSOL_CENSUS_ISA
+}  // namespace
+}  // namespace pegsol::census_detail

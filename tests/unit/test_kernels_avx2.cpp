@@ -2,16 +2,13 @@
 // The compact engine's avx2 kernel on square boards within 8x8 (run when this CPU has avx2).
 #include <immintrin.h>
 
+#include "census/simd_x86.hpp"
 #include "census/target.hpp"
 #include "kernel_check.hpp"
 #include "pegsol/version.hpp"
 
 #if defined(__x86_64__)
 PEGSOL_TARGET_BEGIN(PEGSOL_ISA_AVX2)
-#define PEGSOL_CENSUS_ISA avx2
-#define PEGSOL_BMI2 1
-#define PEGSOL_AVX512 0
-#define PEGSOL_AVX2 1
 #include "census/kernels_avx2.hpp"
 #include "census/kernels_grid.hpp"
 
@@ -25,9 +22,9 @@ TEST(CensusKernels, AVX2GridKernel) {
 #if defined(__x86_64__)
   if (kernel_info().cpu < Isa::Avx2) GTEST_SKIP() << "this CPU has no avx2";
   kernel_check::check_all([](const Board& b, const std::vector<int>& syms, int twist, auto run) {
-    auto k = census_detail::avx2::Avx2GridKernel::make(b, syms, twist);
+    auto k = census_detail::Avx2GridKernel::make(b, syms, twist);
     if (k) run(*k);
-    auto scalar = census_detail::avx2::ScalarGridKernel::make(b, syms, twist);
+    auto scalar = census_detail::ScalarGridKernel<true>::make(b, syms, twist);
     if (scalar) run(*scalar);
     EXPECT_EQ(k.has_value(), scalar.has_value());
     return k.has_value();
@@ -45,7 +42,7 @@ TEST(CensusKernels, AVX2GridKernelWithDenormalsAsZero) {
   const unsigned saved = _mm_getcsr();
   _mm_setcsr(saved | 0x0040);
   kernel_check::check_all([](const Board& b, const std::vector<int>& syms, int twist, auto run) {
-    auto k = census_detail::avx2::Avx2GridKernel::make(b, syms, twist);
+    auto k = census_detail::Avx2GridKernel::make(b, syms, twist);
     if (k) run(*k);
     return k.has_value();
   });
