@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The wide census engine's storage (internal to src/census, wide.cpp): a level's entries and the
-// hash tables of a level's shards, for keys of any width.
+// The wide census engine's storage (internal to src/census, wide.cpp; the MPI census's ranks build
+// their levels in it too, src/mpi): a level's entries and the hash table that sums a level's
+// children, for keys of any width.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "../core/bits.hpp"
 #include "../core/probe.hpp"
@@ -27,6 +31,21 @@ struct Entry {
 };
 static_assert(sizeof(Entry<64>) == 32);
 
+// Adds e's count and chance to x's (an entry of the same key).
+template <int W>
+inline void absorb(Entry<W>& x, const Entry<W>& e) {
+  Count c = x.count();
+  add_count(c, e.count());
+  x.set_count(c);
+  x.prob += e.prob;
+}
+
+// Orders entries by key.
+template <int W>
+inline bool by_key(const Entry<W>& a, const Entry<W>& b) {
+  return a.key < b.key;
+}
+
 // Word-by-word equality (the defaulted Bits::operator== compiles to a memcmp call here).
 template <int W>
 inline bool same(const Bits<W>& a, const Bits<W>& b) {
@@ -47,8 +66,16 @@ class Table {
  public:
   explicit Table(Memory& m) : mem_(&m), slots_(m) {}
 
+  // Room for about `expect` entries, in at least 1,024 slots (before the first add).
+  void reserve(std::size_t expect) {
+    std::size_t cap = 1024;
+    while (cap * 7 < expect * 10) cap *= 2;
+    rehash(cap);
+  }
+  // Adds e, whose key's digest() is h: a new key takes a slot, a known one gets e's count and
+  // chance added to its own.
   void add(const Entry<W>& e, std::uint64_t h) {
-    if ((size_ + 1) * 10 > cap_ * 7) grow();
+    if (grows_next()) grow();
     auto& s = slots_.vec();
     Entry<W>& x = s[probe_slot(s.data(), cap_ - 1, h, empty,
                                [&](const Entry<W>& y) { return same(y.key, e.key); })];
@@ -57,12 +84,16 @@ class Table {
       ++size_;
       return;
     }
-    Count c = x.count();
-    add_count(c, e.count());
-    x.set_count(c);
-    x.prob += e.prob;
+    absorb(x, e);
   }
   std::size_t size() const { return size_; }
+  // Brings the line of the first slot of digest h into the cache (an add of it follows soon).
+  void prefetch(std::uint64_t h) const { __builtin_prefetch(&slots_.vec()[h & (cap_ - 1)]); }
+  // Whether the next add of a new key doubles the table, and the bytes the doubled one takes.
+  bool grows_next() const { return (size_ + 1) * 10 > cap_ * 7; }
+  std::size_t grow_bytes() const {
+    return TableAllocator<Entry<W>>::footprint((cap_ ? cap_ * 2 : 16) * sizeof(Entry<W>));
+  }
 
   // The entries, densely, in slot order; the table is released.
   Booked<Entry<W>> take_entries() {
@@ -74,12 +105,34 @@ class Table {
     cap_ = size_ = 0;
     return out;
   }
+  // The entries sorted by key; the table is released.
+  Booked<Entry<W>> take_sorted() {
+    Booked<Entry<W>> out = take_entries();
+    std::sort(out.vec().begin(), out.vec().end(), by_key<W>);
+    return out;
+  }
+  // The entries sorted by key at the front of the table's own storage (no adds after it; then
+  // release()).
+  std::pair<const Entry<W>*, std::size_t> sorted_in_place() {
+    auto& v = slots_.vec();
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i].key.any()) v[n++] = v[i];
+    std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), by_key<W>);
+    return {v.data(), n};
+  }
+  void release() {
+    slots_.release();
+    cap_ = size_ = 0;
+  }
 
  private:
   void grow() {
     // Tables start small: a level has kShards of them, and a first size of 1,024 slots made
     // every small level map and zero that many slots in each shard it touched (docs/census.md).
-    std::size_t ncap = cap_ ? cap_ * 2 : 16;
+    rehash(cap_ ? cap_ * 2 : 16);
+  }
+  void rehash(std::size_t ncap) {
     Booked<Entry<W>> n(*mem_);
     n.assign(ncap, Entry<W>{});
     rehash_into(

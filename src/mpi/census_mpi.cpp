@@ -18,6 +18,7 @@
 #include "../census/paths.hpp"
 #include "../census/residues.hpp"
 #include "../census/skeleton.hpp"
+#include "../census/wide_table.hpp"
 #include "../core/geometry.hpp"
 #include "../core/hash.hpp"
 #include "../core/layout.hpp"
@@ -36,22 +37,20 @@ using census_detail::add_count;
 using census_detail::Booked;
 using census_detail::Memory;
 using census_detail::MemoryExceeded;
+using census_detail::wide::absorb;
+using census_detail::wide::by_key;
 using u64 = std::uint64_t;
 using u32 = std::uint32_t;
 using Pos = Bits<64>;
 
 // A position of a level on its owner: the canonical key, the jump sequences reaching its orbit
-// (128 bits as two words) and the random player's chance of passing through the orbit.
-struct Entry {
-  u64 key = 0, lo = 0, hi = 0;
-  double chance = 0;
-  Count count() const { return (static_cast<Count>(hi) << 64) | lo; }
-};
-static_assert(sizeof(Entry) == 32);
+// (128 bits as two words) and the random player's chance of passing through the orbit (prob):
+// the wide engine's entry (census/wide_table.hpp).
+using Entry = census_detail::wide::Entry<64>;
 
 // A table's free slot (key 0: the empty position, which no level holds).
 inline bool free_slot(const Entry& e) {
-  return e.key == 0;
+  return e.key.none();
 }
 
 // A child on its way to its owner, with its parent's key: the owner adds the shares of a child
@@ -74,81 +73,10 @@ inline Pos pos(u64 key) {
   return p;
 }
 
-// The next level on its owner while it is built: open addressing on the key (0, the empty
-// position, marks a free slot: no level holds it), at most 70% full. It receives one entry per
-// child and round (RoundTable), so a child's chance is the sum of its round sums in round order.
-class LevelTable {
- public:
-  explicit LevelTable(Memory& m) : slots_(m) {}
-  // Room for about `expect` positions (called once, before the first add).
-  void reserve(std::size_t expect) {
-    std::size_t cap = 1024;
-    while (cap * 7 < expect * 10) cap *= 2;
-    rehash(cap);
-  }
-  // Brings the line of key's first slot into the cache (an add of it follows soon).
-  void prefetch(u64 key) const { __builtin_prefetch(&slots_.vec()[mix64(key) & mask_]); }
-  // Whether the next add of a new key doubles the table, and the bytes the doubled one takes.
-  bool grows_next() const { return (size_ + 1) * 10 > slots_.size() * 7; }
-  std::size_t grow_bytes() const {
-    return census_detail::TableAllocator<Entry>::footprint(slots_.size() * 2 * sizeof(Entry));
-  }
-  // Adds x's count to its key's entry, and x's chance to the entry's chance.
-  void add(const Entry& y) {
-    if (grows_next()) rehash(slots_.size() * 2);
-    Entry& x = slots_[probe_slot(slots_.vec().data(), mask_, mix64(y.key), free_slot,
-                                 [&](const Entry& e) { return e.key == y.key; })];
-    if (x.key == 0) {
-      x = y;
-      ++size_;
-      return;
-    }
-    Count c = x.count();
-    add_count(c, y.count());
-    x.lo = static_cast<u64>(c);
-    x.hi = static_cast<u64>(c >> 64);
-    x.chance += y.chance;
-  }
-  // The entries sorted by key; the table is released.
-  Booked<Entry> sorted() {
-    Booked<Entry> out(slots_.memory());
-    out.reserve(size_);
-    for (const Entry& x : slots_.vec())
-      if (x.key) out.vec().push_back(x);
-    release();
-    std::sort(out.vec().begin(), out.vec().end(),
-              [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    return out;
-  }
-  // The entries sorted by key at the front of the table's own storage (no more adds after it).
-  std::pair<const Entry*, std::size_t> sorted_in_place() {
-    auto& v = slots_.vec();
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (v[i].key) v[n++] = v[i];
-    std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n),
-              [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    return {v.data(), n};
-  }
-  void release() {
-    slots_.release();
-    size_ = mask_ = 0;
-  }
-
- private:
-  void rehash(std::size_t cap) {
-    Booked<Entry> n(slots_.memory());
-    n.assign(cap, Entry{});
-    const std::size_t m = cap - 1;
-    rehash_into(
-        slots_.vec().data(), slots_.size(), n.vec().data(), m, free_slot,
-        [](const Entry& x) { return mix64(x.key); }, [] {});
-    slots_ = std::move(n);
-    mask_ = m;
-  }
-  Booked<Entry> slots_;
-  std::size_t mask_ = 0, size_ = 0;
-};
+// The next level on its owner while it is built: the wide engine's level table (open addressing
+// on the key's digest, at most 70% full). It receives one entry per child and round
+// (RoundTable), so a child's chance is the sum of its round sums in round order.
+using LevelTable = census_detail::wide::Table<64>;
 
 // The children of one round, each with its count and its shares added in the order they come
 // (their parents' key order): one entry per child, listed in the order of their first add.
@@ -172,18 +100,15 @@ class RoundTable {
   // Adds the edge's count and share to its child's entry.
   void add(const Edge& e) {
     const std::size_t i = probe_slot(slots_.vec().data(), mask_, mix64(e.child), free_slot,
-                                     [&](const Entry& x) { return x.key == e.child; });
+                                     [&](const Entry& x) { return x.key.w[0] == e.child; });
     Entry& x = slots_[i];
-    if (x.key == 0) {
-      x = Entry{e.child, e.lo, e.hi, e.share};
+    const Entry y{pos(e.child), e.lo, e.hi, e.share};
+    if (x.key.none()) {
+      x = y;
       used_.vec().push_back(static_cast<std::uint32_t>(i));
       return;
     }
-    Count c = x.count();
-    add_count(c, (static_cast<Count>(e.hi) << 64) | e.lo);
-    x.lo = static_cast<u64>(c);
-    x.hi = static_cast<u64>(c >> 64);
-    x.chance += e.share;
+    absorb(x, y);
   }
   std::size_t size() const { return used_.size(); }
   std::size_t bytes() const {
@@ -307,8 +232,8 @@ class DistributedCensus : public census_detail::Context<64> {
   // Index of key in the sorted level, or -1.
   static std::ptrdiff_t find(const Booked<Entry>& level, u64 key) {
     auto it = std::lower_bound(level.vec().begin(), level.vec().end(), key,
-                               [](const Entry& e, u64 k) { return e.key < k; });
-    return it != level.vec().end() && it->key == key ? it - level.vec().begin() : -1;
+                               [](const Entry& e, u64 k) { return e.key.w[0] < k; });
+    return it != level.vec().end() && it->key.w[0] == key ? it - level.vec().begin() : -1;
   }
   // Collective: the control gets the level, the positions so far and the most any rank holds.
   void progress(int level, u64 positions) {
@@ -346,7 +271,7 @@ class DistributedCensus : public census_detail::Context<64> {
       const u64 s0 = canon(start_pos_);
       if (owner(s0) == ex_.rank()) {
         cur_.reserve(1);
-        cur_.push_back(Entry{s0, 1, 0, 1.0});
+        cur_.push_back(Entry{pos(s0), 1, 0, 1.0});
       }
     }
     for (int k = from; k >= 1; --k) {
@@ -360,7 +285,7 @@ class DistributedCensus : public census_detail::Context<64> {
         if (!store) return;
         Booked<u64>& keys = stored_[static_cast<std::size_t>(k)];
         keys.reserve(cur_.size());
-        for (const Entry& e : cur_.vec()) keys.vec().push_back(e.key);
+        for (const Entry& e : cur_.vec()) keys.vec().push_back(e.key.w[0]);
       });
       ex_.agree(run_.control);
       at_level(r, k);
@@ -399,7 +324,7 @@ class DistributedCensus : public census_detail::Context<64> {
                      cur_.size() * sizeof(Entry));
       if (store) {
         std::vector<u64> keys(cur_.size());
-        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_[i].key;
+        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_[i].key.w[0];
         ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
       }
       std::vector<char> buf(sizeof(ck::State) + r.levels.size() * sizeof(ck::LevelRow));
@@ -504,7 +429,7 @@ class DistributedCensus : public census_detail::Context<64> {
         int moves = 0;
         g_.for_each_jump(pos(key), [&](int) { ++moves; });
         // As the one-process engine forms it: the share times the jumps, over the orbit.
-        const double share = moves ? e.chance / moves : e.chance;
+        const double share = moves ? e.prob / moves : e.prob;
         c = e.count() / orbit;
         chance = share * std::max(moves, 1) / orbit;
       }
@@ -519,16 +444,16 @@ class DistributedCensus : public census_detail::Context<64> {
   // order), and the one-peg goals' solutions.
   void singles(CensusResult& r) {
     std::vector<Entry> all = ex_.gather(std::vector<Entry>(cur_.vec().begin(), cur_.vec().end()));
-    std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::sort(all.begin(), all.end(), by_key<64>);
     for (const Entry& e : all) {
-      const auto orbit = static_cast<unsigned>(orbit_size(e.key));
+      const auto orbit = static_cast<unsigned>(orbit_size(e.key.w[0]));
       for (int s : syms_) {
         const auto h =
-            static_cast<std::size_t>(layout(b_).hole_at_bit(g_.apply(s, pos(e.key)).lowest()));
+            static_cast<std::size_t>(layout(b_).hole_at_bit(g_.apply(s, e.key).lowest()));
         r.solutions_by_hole[h] = e.count() / orbit;
-        r.p_by_hole[h] = e.chance / orbit;
+        r.p_by_hole[h] = e.prob / orbit;
       }
-      r.p_one_peg += e.chance;
+      r.p_one_peg += e.prob;
     }
     goal_figures(r);
   }
@@ -544,13 +469,13 @@ class DistributedCensus : public census_detail::Context<64> {
     std::vector<std::size_t> first(groups + 1, 0);
     auto group = [&](u64 key) { return mix64(key ^ 0x5851f42d4c957f2dull) % groups; };
     ex_.guarded([&] {
-      for (const Entry& e : cur_.vec()) ++first[group(e.key) + 1];
+      for (const Entry& e : cur_.vec()) ++first[group(e.key.w[0]) + 1];
       for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];
       order.reserve(cur_.size());
       order.vec().resize(cur_.size());
       std::vector<std::size_t> at(first.begin(), first.end() - 1);
       for (std::size_t i = 0; i < cur_.size(); ++i)
-        order[at[group(cur_[i].key)]++] = static_cast<std::uint32_t>(i);
+        order[at[group(cur_[i].key.w[0])]++] = static_cast<std::uint32_t>(i);
     });
     CensusLevel lv;
     // Expected positions of the next level on this rank: this level's growth again.
@@ -585,28 +510,28 @@ class DistributedCensus : public census_detail::Context<64> {
         for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
           if (travelling && (q & 1023) == 0) Exchange::progress(*travelling);
           const Entry& x = cur_[order[q]];
+          const u64 key = x.key.w[0];
           int stab = 0;
           for (std::size_t s = 0; s < ns; ++s) {
-            imgs[s] = g_.apply(syms_[s], pos(x.key)).w[0];
-            stab += imgs[s] == x.key;
+            imgs[s] = g_.apply(syms_[s], x.key).w[0];
+            stab += imgs[s] == key;
           }
           ++lv.reachable_sym;
           lv.reachable_raw += static_cast<u64>(static_cast<int>(ns) / stab);
           std::size_t nk = 0;
-          g_.for_each_jump(pos(x.key), [&](int j) { kids[nk++] = j; });
+          g_.for_each_jump(x.key, [&](int j) { kids[nk++] = j; });
           if (nk == 0) {
             add_count(lv.games, x.count());
             continue;
           }
           ledger_.edges += nk;
-          const double share = x.chance / static_cast<double>(nk);
+          const double share = x.prob / static_cast<double>(nk);
           for (std::size_t u = 0; u < nk; ++u) {
             const auto j = static_cast<std::size_t>(kids[u]);
             u64 best = imgs[0] ^ sym_jump_[j];
             for (std::size_t s = 1; s < ns; ++s)
               best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
-            o[static_cast<std::size_t>(owner(best))].push_back(
-                Edge{best, x.key, x.lo, x.hi, share});
+            o[static_cast<std::size_t>(owner(best))].push_back(Edge{best, key, x.lo, x.hi, share});
           }
         }
       });
@@ -642,7 +567,7 @@ class DistributedCensus : public census_detail::Context<64> {
     ex_.guarded([&] {
       cur_.release();
       if (!sp.on) {
-        cur_ = next.sorted();
+        cur_ = next.take_sorted();
         return;
       }
       write_pending(sp, k);
@@ -726,8 +651,8 @@ class DistributedCensus : public census_detail::Context<64> {
       if (!sp.on) {
         if (!spill_.enabled() || !next.grows_next() ||
             mem_.used() + next.grow_bytes() + spare <= mem_.limit()) {
-          if (i + kAhead < n) next.prefetch(round[i + kAhead].key);
-          next.add(x);
+          if (i + kAhead < n) next.prefetch(round[i + kAhead].key.digest());
+          next.add(x, x.key.digest());
           continue;
         }
         start_spill(next, sp, k, spare);
@@ -764,8 +689,7 @@ class DistributedCensus : public census_detail::Context<64> {
   static void close_segment(Spilling& sp) {
     auto& v = sp.pending.vec();
     if (sp.open == v.size()) return;
-    std::sort(v.begin() + static_cast<std::ptrdiff_t>(sp.open), v.end(),
-              [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(sp.open), v.end(), by_key<64>);
     sp.segments.push_back(sp.open);
     sp.open = v.size();
   }
@@ -810,7 +734,7 @@ class DistributedCensus : public census_detail::Context<64> {
     using Item = std::pair<u64, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
     for (std::size_t i = 0; i < cs.size(); ++i)
-      if (!cs[i].done()) heap.push({cs[i].top().key, static_cast<std::uint32_t>(i)});
+      if (!cs[i].done()) heap.push({cs[i].top().key.w[0], static_cast<std::uint32_t>(i)});
     Entry acc;
     bool have = false;
     while (!heap.empty()) {
@@ -818,15 +742,11 @@ class DistributedCensus : public census_detail::Context<64> {
       heap.pop();
       const Entry x = cs[i].top();
       cs[i].next();
-      if (!cs[i].done()) heap.push({cs[i].top().key, i});
+      if (!cs[i].done()) heap.push({cs[i].top().key.w[0], i});
       if (!sum) {
         emit(x);
       } else if (have && acc.key == x.key) {
-        Count c = acc.count();
-        add_count(c, x.count());
-        acc.lo = static_cast<u64>(c);
-        acc.hi = static_cast<u64>(c >> 64);
-        acc.chance += x.chance;
+        absorb(acc, x);
       } else {
         if (have) emit(acc);
         acc = x;
