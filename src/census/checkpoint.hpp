@@ -231,6 +231,28 @@ class FileReader {
   std::size_t payload_ = 0, pos_ = 0;
 };
 
+// A census's figures when a level is complete, as its checkpoint state holds them (the compact
+// engine's and an MPI rank's): the games so far, a whole goal's solutions and chance, and the
+// number of levels followed by each level's figures.
+inline void put_figures(FileWriter& f, const CensusResult& r) {
+  f.put(r.games);
+  f.put(r.solutions);
+  f.put(r.p_goal);
+  f.put(static_cast<std::uint64_t>(r.levels.size()));
+  for (const CensusLevel& lv : r.levels) f.put(lv);
+}
+
+// Reads put_figures' record into r, whose levels are sized for the board already; CensusError
+// naming the file when it holds another number of levels.
+inline void get_figures(FileReader& f, CensusResult& r) {
+  r.games = f.get<Count>();
+  r.solutions = f.get<Count>();
+  r.p_goal = f.get<double>();
+  if (f.get<std::uint64_t>() != r.levels.size())
+    throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
+  for (CensusLevel& lv : r.levels) lv = f.get<CensusLevel>();
+}
+
 // Holds DIR/census.lock for the life of a run, so that two runs cannot write one checkpoint
 // directory (the lock goes with the process, a kill included). InputError when another holds it.
 class DirLock {

@@ -141,11 +141,7 @@ inline void Engine<Tier, Kernel>::save(const CensusResult& r, const Level<C>& cu
   f.put(joined_);
   f.put(path_raw_);
   f.put(static_cast<u64>(positions_));
-  f.put(r.games);
-  f.put(r.solutions);
-  f.put(r.p_goal);
-  f.put(static_cast<u64>(r.levels.size()));
-  for (const CensusLevel& lv : r.levels) f.put(lv);
+  put_figures(f, r);
   f.put(static_cast<u64>(paths_.size()));
   for (const std::vector<u64>& v : paths_) {
     f.put(static_cast<u64>(v.size()));
@@ -270,12 +266,7 @@ inline void Engine<Tier, Kernel>::resume(CensusResult& r) {
     joined_ = f.get<int>();
     path_raw_ = f.get<u64>();
     positions_ = f.get<u64>();
-    r.games = f.get<Count>();
-    r.solutions = f.get<Count>();
-    r.p_goal = f.get<double>();
-    if (f.get<u64>() != r.levels.size())
-      throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
-    for (CensusLevel& lv : r.levels) lv = f.get<CensusLevel>();
+    get_figures(f, r);
     if (f.get<u64>() != paths_.size())
       throw CensusError("checkpoint: " + f.name() + " is not a state of this board");
     for (std::vector<u64>& v : paths_) {

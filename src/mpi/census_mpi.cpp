@@ -278,7 +278,6 @@ class DistributedCensus : public census_detail::Context<64> {
       mem_.set_level(k);
       const u64 total = ex_.sum(static_cast<u64>(cur_.size()));
       if (total == 0) break;
-      if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
       ledger_.stored += cur_.size();
       ledger_.largest_level = std::max<u64>(ledger_.largest_level, cur_.size());
       ex_.guarded([&] {
@@ -288,6 +287,7 @@ class DistributedCensus : public census_detail::Context<64> {
         for (const Entry& e : cur_.vec()) keys.vec().push_back(e.key.w[0]);
       });
       ex_.agree(run_.control);
+      if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
       at_level(r, k);
       expand(r, k, total);
       positions_ += total;
@@ -314,8 +314,9 @@ class DistributedCensus : public census_detail::Context<64> {
     return f.value();
   }
 
-  // Writes this rank's part of level k (complete, not yet expanded) and the figures so far,
-  // then commits level k once every rank has, and drops the files of level k+1.
+  // Writes this rank's part of level k (complete, not yet expanded, its keys stored when the
+  // later passes need them) and the figures so far, then commits level k once every rank has,
+  // and drops the files of level k+1.
   void save(const CensusResult& r, int k, bool store) {
     namespace ck = checkpoint;
     const int me = ex_.rank();
@@ -323,32 +324,16 @@ class DistributedCensus : public census_detail::Context<64> {
       ck::write_file(ck::path(cp_.dir, me, k, "level"), cur_.vec().data(),
                      cur_.size() * sizeof(Entry));
       if (store) {
-        std::vector<u64> keys(cur_.size());
-        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_[i].key.w[0];
+        const auto& keys = stored_[static_cast<std::size_t>(k)].vec();
         ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
       }
-      std::vector<char> buf(sizeof(ck::State) + r.levels.size() * sizeof(ck::LevelRow));
-      ck::State st;
-      st.fingerprint = fingerprint(store);
-      st.ranks = static_cast<u64>(ex_.size());
-      st.rank = static_cast<u64>(me);
-      st.level = k;
-      st.last_total = last_total_;
-      st.positions = positions_;
-      st.games[0] = static_cast<u64>(r.games);
-      st.games[1] = static_cast<u64>(r.games >> 64);
-      st.solutions[0] = static_cast<u64>(r.solutions);
-      st.solutions[1] = static_cast<u64>(r.solutions >> 64);
-      st.p_goal = r.p_goal;
-      std::memcpy(buf.data(), &st, sizeof st);
-      for (std::size_t j = 0; j < r.levels.size(); ++j) {
-        const CensusLevel& l = r.levels[j];
-        const ck::LevelRow row{l.reachable_raw,
-                               l.reachable_sym,
-                               {static_cast<u64>(l.games), static_cast<u64>(l.games >> 64)}};
-        std::memcpy(buf.data() + sizeof st + j * sizeof row, &row, sizeof row);
-      }
-      ck::write_file(ck::path(cp_.dir, me, k, "state"), buf.data(), buf.size());
+      census_detail::FileWriter f(ck::path(cp_.dir, me, k, "state"));
+      f.write(ck::kMagic, sizeof ck::kMagic);
+      for (u64 x : {fingerprint(store), static_cast<u64>(ex_.size()), static_cast<u64>(me),
+                    static_cast<u64>(k), last_total_, positions_})
+        f.put(x);
+      census_detail::put_figures(f, r);
+      f.commit();
     });
     ex_.agree(run_.control);
     if (me == 0) ex_.guarded([&] { ck::write_committed(cp_.dir, k); });
@@ -368,48 +353,34 @@ class DistributedCensus : public census_detail::Context<64> {
     ex_.agree(run_.control);
     MPI_Bcast(&k, 1, MPI_INT, 0, ex_.comm());
     ex_.guarded([&] {
-      std::vector<char> buf;
       const std::string file = ck::path(cp_.dir, me, k, "state");
-      // Format 2 (told by its magic before its checksum is checked).
-      if (census_detail::file_head(file, sizeof ck::kMagicV2) ==
-          std::string_view(ck::kMagicV2, sizeof ck::kMagicV2))
-        throw CensusError("checkpoint: " + file +
-                          " is in an earlier format (2: each level split among the ranks by a "
-                          "hash, now by residue) written by an older pegsol-mpi, which this one "
-                          "does not read; run the census again without --resume");
-      ck::read_file(file, buf);
-      ck::State st;
-      if (buf.size() != sizeof st + r.levels.size() * sizeof(ck::LevelRow))
-        throw CensusError("checkpoint: " + file + " is not a state of this board");
-      std::memcpy(&st, buf.data(), sizeof st);
-      if (std::memcmp(st.magic, ck::State{}.magic, sizeof st.magic) != 0 ||
-          st.fingerprint != fingerprint(store) || st.ranks != static_cast<u64>(ex_.size()) ||
-          st.rank != static_cast<u64>(me) || st.level != k)
+      // An earlier format, told by its magic before its checksum is checked.
+      const std::string head = census_detail::file_head(file, sizeof ck::kMagic);
+      for (const ck::Earlier& e : ck::kEarlier)
+        if (head == std::string_view(e.magic, sizeof e.magic))
+          throw CensusError("checkpoint: " + file + " is in an earlier format (" + e.what +
+                            ") written by an older pegsol-mpi, which this one does not read; "
+                            "run the census again without --resume");
+      census_detail::FileReader f(file);
+      char magic[sizeof ck::kMagic];
+      f.read(magic, sizeof magic);
+      if (std::memcmp(magic, ck::kMagic, sizeof magic) != 0)
+        throw CensusError("checkpoint: " + file + " is not a census state");
+      const u64 print = f.get<u64>(), ranks = f.get<u64>(), rank = f.get<u64>(),
+                level = f.get<u64>();
+      if (print != fingerprint(store) || ranks != static_cast<u64>(ex_.size()) ||
+          rank != static_cast<u64>(me) || level != static_cast<u64>(k))
         throw CensusError("checkpoint: " + cp_.dir +
                           " was written by another census (another problem, other options or "
                           "another number of ranks: resume with the same command and -np)");
-      last_total_ = st.last_total;
-      positions_ = st.positions;
-      r.games = (static_cast<Count>(st.games[1]) << 64) | st.games[0];
-      r.solutions = (static_cast<Count>(st.solutions[1]) << 64) | st.solutions[0];
-      r.p_goal = st.p_goal;
-      for (std::size_t j = 0; j < r.levels.size(); ++j) {
-        ck::LevelRow row;
-        std::memcpy(&row, buf.data() + sizeof st + j * sizeof row, sizeof row);
-        r.levels[j].reachable_raw = row.reachable_raw;
-        r.levels[j].reachable_sym = row.reachable_sym;
-        r.levels[j].games = (static_cast<Count>(row.games[1]) << 64) | row.games[0];
-      }
-      const std::string level = ck::path(cp_.dir, me, k, "level");
-      cur_.reserve(ck::records<Entry>(level));
-      ck::read_file(level, cur_.vec());
+      last_total_ = f.get<u64>();
+      positions_ = f.get<u64>();
+      census_detail::get_figures(f, r);
+      if (!f.at_end()) throw CensusError("checkpoint: " + file + " is damaged (bytes left over)");
+      ck::read_records(ck::path(cp_.dir, me, k, "level"), cur_);
       if (store)
-        for (int j = k + 1; j <= k0_; ++j) {
-          const std::string keys = ck::path(cp_.dir, me, j, "keys");
-          Booked<u64>& v = stored_[static_cast<std::size_t>(j)];
-          v.reserve(ck::records<u64>(keys));
-          ck::read_file(keys, v.vec());
-        }
+        for (int j = k + 1; j <= k0_; ++j)
+          ck::read_records(ck::path(cp_.dir, me, j, "keys"), stored_[static_cast<std::size_t>(j)]);
     });
     ex_.agree(run_.control);
     return k;

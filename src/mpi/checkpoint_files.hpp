@@ -4,18 +4,21 @@
 //   committed      the last level every rank wrote, as text (digits and a newline, no trailer:
 //                  read whole and parsed strictly); rank 0 writes it after all ranks wrote
 //                  theirs, so it is the point a resume starts from
-//   rR.kK.state    rank R's figures when level K was complete (a State, then one LevelRow per
-//                  level); the files of level K+1 go once K is committed
+//   rR.kK.state    rank R's figures when level K was complete: the magic "PEGCKPT4", then
+//                  (u64 each) the fingerprint, the ranks, R, K, the positions of level K+1 and
+//                  of the levels above K over all ranks, then the census's figures record
+//                  (census/checkpoint.hpp's put_figures, the compact engine's too); the files of
+//                  level K+1 go once K is committed
 //   rR.kK.level    rank R's positions of level K: its sorted entries (key, count, chance)
 //   rR.kK.keys     rank R's keys of level K, kept for the solution-path pass
 //
 // Every file is written under a temporary name, flushed and renamed, and ends in a checksum
 // trailer (census/checkpoint.hpp), so a kill leaves whole files only and a damaged file is
-// refused before it is used. Format 3 (state magic "PEGCKPT3") splits each level among the ranks
-// by the compact engine's residue (census/residues.hpp); format 2 split it by a hash, so its files
-// hold other positions per rank: a resume refuses them, naming the state file. Files of format 1
-// have no trailer and are refused as written by an older version. Failures throw CensusError
-// naming the file.
+// refused before it is used. Format 4 writes the state's figures as the census's record; format
+// 3 ("PEGCKPT3") had a fixed state record of its own with the same owners (by the compact
+// engine's residue, census/residues.hpp); format 2 split each level among the ranks by a hash.
+// A resume refuses either, naming the state file. Files of format 1 have no trailer and are
+// refused as written by an older version. Failures throw CensusError naming the file.
 #pragma once
 
 #include <sys/stat.h>
@@ -27,27 +30,22 @@
 #include <vector>
 
 #include "../census/checkpoint.hpp"
+#include "../census/memory.hpp"
 #include "pegsol/census.hpp"
 
 namespace pegsol::mpi::checkpoint {
 
-// The header of a state file.
-struct State {
-  char magic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '3'};
-  std::uint64_t fingerprint = 0;  // the problem, the options that change the files, the ranks
-  std::uint64_t ranks = 0, rank = 0;
-  std::int64_t level = 0;               // the level the files hold, complete and not yet expanded
-  std::uint64_t last_total = 0;         // positions of the level above it, over all ranks
-  std::uint64_t positions = 0;          // positions of the levels above it, over all ranks
-  std::uint64_t games[2] = {0, 0};      // the games counted so far (low, high words)
-  std::uint64_t solutions[2] = {0, 0};  // a whole goal's solutions, once its level is done
-  double p_goal = 0;
+// The state file's magic, and those of the earlier formats a resume refuses with what changed.
+constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '4'};
+struct Earlier {
+  char magic[8];
+  const char* what;
 };
-// The state magic of format 2 (levels split by a hash), refused by a resume.
-constexpr char kMagicV2[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '2'};
-// One level's figures in a state file.
-struct LevelRow {
-  std::uint64_t reachable_raw = 0, reachable_sym = 0, games[2] = {0, 0};
+constexpr Earlier kEarlier[] = {
+    {{'P', 'E', 'G', 'C', 'K', 'P', 'T', '2'},
+     "2: each level split among the ranks by a hash, now by residue"},
+    {{'P', 'E', 'G', 'C', 'K', 'P', 'T', '3'},
+     "3: its state a record of its own, now the census's figures record"},
 };
 
 inline std::string path(const std::string& dir, int rank, int level, const char* ext) {
@@ -61,27 +59,15 @@ inline void write_file(const std::string& file, const void* data, std::size_t by
   w.commit();
 }
 
-// The whole of `file`, read into `out` (resized to whole elements).
-template <class V>
-void read_file(const std::string& file, V& out) {
-  using T = typename V::value_type;
-  census_detail::FileReader r(file);
-  const std::size_t size = r.size();
-  if (size % sizeof(T) != 0)
-    throw CensusError("checkpoint: " + file + " is not a whole number of records");
-  out.resize(size / sizeof(T));
-  r.read(out.data(), size);
-}
-
-// Records of T in `file`, from its size less the trailer (read_file checks the file).
+// The records of T in `file`, read into `out` (booked at their number first).
 template <class T>
-std::size_t records(const std::string& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0)
-    throw CensusError("checkpoint: cannot read " + file + ": " + std::strerror(errno));
-  const std::size_t size = static_cast<std::size_t>(st.st_size);
-  constexpr std::size_t kTrailer = sizeof(census_detail::ChecksumTrailer);
-  return size < kTrailer ? 0 : (size - kTrailer) / sizeof(T);
+void read_records(const std::string& file, census_detail::Booked<T>& out) {
+  census_detail::FileReader r(file);
+  if (r.size() % sizeof(T) != 0)
+    throw CensusError("checkpoint: " + file + " is not a whole number of records");
+  out.reserve(r.size() / sizeof(T));
+  out.vec().resize(r.size() / sizeof(T));
+  r.read(out.vec().data(), r.size());
 }
 
 // The last committed level in dir; CensusError when there is none.

@@ -155,20 +155,23 @@ if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; t
   cat "$tmp/ck-np.err"
   fail=1
 fi
-# A checkpoint of format 2 (levels split among the ranks by a hash) is refused, naming the file.
-cp -r "$tmp/ck-3" "$tmp/ck-v2"
-for f in "$tmp/ck-v2"/r*.k"$(cat "$tmp/ck-v2/committed")".state; do
-  printf 'PEGCKPT2' | dd of="$f" bs=8 count=1 conv=notrunc status=none
+# A checkpoint of format 2 (levels split among the ranks by a hash) or 3 (a state record of its
+# own) is refused, naming the file.
+for v in 2 3; do
+  cp -r "$tmp/ck-3" "$tmp/ck-v$v"
+  for f in "$tmp/ck-v$v"/r*.k"$(cat "$tmp/ck-v$v/committed")".state; do
+    printf 'PEGCKPT%s' "$v" | dd of="$f" bs=8 count=1 conv=notrunc status=none
+  done
+  status=0
+  "$mpiexec" --oversubscribe -np 3 "$pegsol_mpi" count "${ck_prob[@]}" --resume "$tmp/ck-v$v" \
+    >/dev/null 2>"$tmp/ck-v$v.err" || status=$?
+  if [ "$status" != 3 ] || ! grep -q "ck-v$v/r0\.k[0-9]*\.state is in an earlier format ($v" \
+    "$tmp/ck-v$v.err"; then
+    echo "FAIL: --resume of a format-$v checkpoint: status $status"
+    cat "$tmp/ck-v$v.err"
+    fail=1
+  fi
 done
-status=0
-"$mpiexec" --oversubscribe -np 3 "$pegsol_mpi" count "${ck_prob[@]}" --resume "$tmp/ck-v2" \
-  >/dev/null 2>"$tmp/ck-v2.err" || status=$?
-if [ "$status" != 3 ] || ! grep -q "ck-v2/r0\.k[0-9]*\.state is in an earlier format (2" \
-  "$tmp/ck-v2.err"; then
-  echo "FAIL: --resume of a format-2 checkpoint: status $status"
-  cat "$tmp/ck-v2.err"
-  fail=1
-fi
 # Disk spill: with rounds of 512 parents (so that the 20-peg English sub-problem takes several
 # rounds a level) and a memory limit per rank that the level tables pass, every rank spills sorted
 # runs (its ledger says so) and the JSON is the in-memory run's, chances bit for bit, and within
