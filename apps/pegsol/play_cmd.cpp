@@ -309,12 +309,12 @@ class Session {
     const Goal& g = game_.problem().goal;
     if (!a.exact) preparing();
     std::string ways;
-    if (a.counted) ways = fmt::format(" ({} ways left)", grouped(count_text(a.ways_goal)));
+    if (a.counted) ways = fmt::format(" ({} ways left)", grouped(a.ways_goal));
     fmt::print("goal, {}: {}{}\n", goal_words(b, g), verdict(a.goal, a.goal_explanation, full),
                a.goal.verdict == Solvability::Solvable ? ways : "");
     if (g.kind != Goal::Kind::Any) {
       std::string ways1;
-      if (a.counted) ways1 = fmt::format(" ({} ways left)", grouped(count_text(a.ways_one_peg)));
+      if (a.counted) ways1 = fmt::format(" ({} ways left)", grouped(a.ways_one_peg));
       fmt::print("one peg anywhere: {}{}\n", verdict(a.one_peg, a.one_peg_explanation, full),
                  a.one_peg.verdict == Solvability::Solvable ? ways1 : "");
     }

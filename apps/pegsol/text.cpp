@@ -8,19 +8,11 @@
 
 namespace pegsol::cli {
 
-std::string grouped(const std::string& digits) {
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
-}
 std::string grouped(Count c) {
-  return grouped(count_text(c));
+  return grouped_count_text(c);
 }
 std::string grouped(std::uint64_t c) {
-  return grouped(std::to_string(c));
+  return grouped_count_text(c);
 }
 
 std::string mib(std::size_t b) {

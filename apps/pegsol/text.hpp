@@ -12,8 +12,7 @@
 
 namespace pegsol::cli {
 
-// "40861647040079968" -> "40,861,647,040,079,968"
-std::string grouped(const std::string& digits);
+// 40861647040079968 -> "40,861,647,040,079,968" (the library's grouped_count_text)
 std::string grouped(Count c);
 std::string grouped(std::uint64_t c);
 // Bytes as "12.3 MiB".

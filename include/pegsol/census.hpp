@@ -43,6 +43,9 @@ using Count = unsigned __int128;
 
 /// Decimal text of a count.
 PEGSOL_API std::string count_text(Count c);
+/// Decimal text of a count with its digits grouped in threes by commas ("1,161,436"): the
+/// library's one digit grouping, for text meant for people.
+PEGSOL_API std::string grouped_count_text(Count c);
 
 /// The name a census's own failures had before pegsol::Error: now InternalError (a count
 /// overflow, a checkpoint file that cannot be written).

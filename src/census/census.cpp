@@ -30,6 +30,16 @@ std::string count_text(Count c) {
   return {s.rbegin(), s.rend()};
 }
 
+std::string grouped_count_text(Count c) {
+  const std::string digits = count_text(c);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
 CensusResult census(const Problem& p, const CensusOptions& o) {
   check_problem(p);
   checks::census_options(o);

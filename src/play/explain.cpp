@@ -8,6 +8,7 @@
 
 #include "../core/pagodas.hpp"
 #include "pegsol/analysis.hpp"
+#include "pegsol/census.hpp"
 #include "pegsol/invariants.hpp"
 
 namespace pegsol {
@@ -25,17 +26,6 @@ std::string target_words(const Board& b, const Goal& g) {
       return "the goal position";
   }
   return "the goal";
-}
-
-// Thousands separated by commas.
-std::string grouped(const std::string& digits) {
-  std::string out;
-  const std::size_t n = digits.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 std::string parity(int n) {
@@ -150,7 +140,7 @@ Explanation play_detail::explain(const Position& p, const Goal& goal, const Solv
     case Solvability::Solvable:
       if (goal_reached(pr, p.pegs())) return {"done: " + target + " is left", std::nullopt};
       if (ways && *ways > 0)
-        return {"still possible: " + grouped(count_text(*ways)) +
+        return {"still possible: " + grouped_count_text(*ways) +
                     (*ways == 1 ? " sequence of jumps from here ends"
                                 : " sequences of jumps "
                                   "from here end") +
