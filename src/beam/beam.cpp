@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -31,7 +30,6 @@ namespace pegsol {
 namespace {
 
 using beam_detail::AttemptControl;
-using beam_detail::Clock;
 using beam_detail::Link;
 using beam_detail::Outcome;
 using beam_detail::SweepGoal;
@@ -147,7 +145,7 @@ std::string stopped_reason(const std::string& how, StopReason stop, std::size_t 
 }
 
 template <int W>
-SolveResult beam_width(const Problem& p, const SolveOptions& o, Clock::time_point t0) {
+SolveResult beam_width(const Problem& p, const SolveOptions& o) {
   const Board& board = *p.board;
   const Geometry<W> g(board);
   const bool report = o.algorithm == Algorithm::BeamReport;
@@ -269,9 +267,7 @@ SolveResult beam_solve(const Problem& p, const SolveOptions& o) {
   if (o.algorithm == Algorithm::Dfs)
     throw InputError("SolveOptions::algorithm",
                      "Dfs is not a beam search (Beam, BeamReport, or Auto for Beam)");
-  const auto t0 = Clock::now();
-  return with_width(p.board->width(),
-                    [&](auto w) { return beam_width<decltype(w)::value>(p, o, t0); });
+  return with_width(p.board->width(), [&](auto w) { return beam_width<decltype(w)::value>(p, o); });
 }
 
 }  // namespace pegsol
