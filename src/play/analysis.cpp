@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Position analysis (include/pegsol/analysis.hpp): a memoised count of every jump sequence from a
 // position for boards of up to 64 bits, and solve() for what the count cannot reach.
+//
+// Large because the analyzer is one idea: one verdict for a position, settled by the cheapest of
+// several means (a remembered solution, short searches, the census look-ups, the memoised count,
+// the search to its end), which all read and feed the state of one Analyzer::Impl (the memo, what
+// the searches learnt, the look-ups); apart, each part would reach into that state.
 #include "pegsol/analysis.hpp"
 
 #include <algorithm>
