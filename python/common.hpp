@@ -55,8 +55,8 @@ Jump jump_of(const Board& b, py::handle j);
 // A move of `b`: a pegsol.Move, a pegsol.Jump, its chain's text ("f3-d3-d5") or a sequence of
 // jumps.
 Move move_of(const Board& b, py::handle m);
-// Moves of `b`: None (none), one string of chains separated by spaces or commas, or a sequence
-// of moves. Errors name the move by its number.
+// Moves of `b`: None (none), one string of moves as parse_move_list reads it (numbered or not,
+// separated by spaces or commas), or a sequence of moves. Errors name the move by its number.
 std::vector<Move> moves_of(const Board& b, py::handle moves);
 
 // A problem as the keyword arguments name it (the command's options): `board` a catalogue spec,

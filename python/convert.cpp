@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/notation.hpp"
+#include "pegsol/play.hpp"
 
 namespace pegsol::python {
 
@@ -170,20 +171,19 @@ Move move_of(const Board& b, py::handle m) {
 std::vector<Move> moves_of(const Board& b, py::handle moves) {
   std::vector<Move> out;
   if (moves.is_none()) return out;
-  std::vector<py::object> items;
   if (py::isinstance<py::str>(moves)) {
-    const std::string s = moves.cast<std::string>();
-    for (std::size_t i = 0; i < s.size();) {
-      const std::size_t end = std::min(s.find_first_of(" ,\t\n", i), s.size());
-      if (end > i) items.push_back(py::str(s.substr(i, end - i)));
-      i = end + 1;
+    // One string of moves, read as the dispatcher reads the API's "moves".
+    try {
+      return parse_move_list(b, moves.cast<std::string>());
+    } catch (const InputError& e) {
+      throw InputError(std::string("moves: ") + e.what());
     }
-  } else if (py::isinstance<py::sequence>(moves)) {
-    for (py::handle m : moves) items.push_back(py::reinterpret_borrow<py::object>(m));
-  } else {
+  }
+  if (!py::isinstance<py::sequence>(moves))
     throw py::type_error("moves: expected a string of moves or a list of moves, got " +
                          shown(moves));
-  }
+  std::vector<py::object> items;
+  for (py::handle m : moves) items.push_back(py::reinterpret_borrow<py::object>(m));
   for (std::size_t i = 0; i < items.size(); ++i) {
     try {
       out.push_back(move_of(b, items[i]));

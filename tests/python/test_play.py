@@ -131,6 +131,9 @@ def test_games_play_undo_redo_and_text():
     # A game of moves given at once, as the API's "moves".
     same = pegsol.Game(board="triangle:5", start="1", end="13", moves="4-1 6-4")
     assert same.position == game.position
+    # Numbered and comma-separated, as the command prints moves (parse_move_list).
+    numbered = pegsol.Game(board="triangle:5", start="1", end="13", moves="1.4-1, 2.6-4")
+    assert numbered.position == game.position and numbered.moves == same.moves
 
 
 def test_problems_from_objects_and_text():
@@ -166,5 +169,7 @@ def test_bad_input_raises_input_error_with_the_message():
         pegsol.Game.parse("not a game\n")
     with pytest.raises(pegsol.InputError, match="move 2"):
         pegsol.Game(board="triangle:5", start="1", moves=["4-1", "4-1"])
+    with pytest.raises(pegsol.InputError, match="moves: move 2: move 'zz'"):
+        pegsol.Game(board="triangle:5", start="1", moves="4-1 zz")
     with pytest.raises(TypeError):
         p.apply(3.5)
