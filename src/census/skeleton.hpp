@@ -72,6 +72,16 @@ class Context {
     return r;
   }
 
+  // The least image of x under the census group (layout bits), the key a level stores.
+  Pos canon(const Pos& x) const { return syms_.size() > 1 ? g_.canonical(x, syms_) : x; }
+  // The number of positions in the orbit of canonical c.
+  int orbit_size(const Pos& c) const {
+    if (syms_.size() == 1) return 1;
+    int stab = 0;
+    for (int s : syms_) stab += g_.apply(s, c) == c;
+    return static_cast<int>(syms_.size()) / stab;
+  }
+
   // Whether x (layout bits) is the goal: one peg for a goal anywhere, else the goal position.
   bool is_goal(const Pos& x) const {
     return p_.goal.kind == Goal::Kind::Any ? x.count() == 1 : x == goal_pos_;

@@ -29,7 +29,7 @@ class Engine : public Context<W> {
   using Base::b_, Base::g_, Base::p_, Base::o_, Base::syms_, Base::run_, Base::mem_, Base::workers_,
       Base::team_, Base::n_, Base::goal_pegs_, Base::k0_, Base::positions_, Base::start_pos_,
       Base::goal_pos_;
-  using Base::check_cancel, Base::report, Base::is_goal;
+  using Base::check_cancel, Base::report, Base::is_goal, Base::canon, Base::orbit_size;
 
  public:
   using Pos = Bits<W>;
@@ -57,14 +57,6 @@ class Engine : public Context<W> {
   }
 
  private:
-  Pos canon(const Pos& x) const { return syms_.size() > 1 ? g_.canonical(x, syms_) : x; }
-  int orbit_size(const Pos& c) const {
-    if (syms_.size() == 1) return 1;
-    int stab = 0;
-    for (int s : syms_) stab += g_.apply(s, c) == c;
-    return static_cast<int>(syms_.size()) / stab;
-  }
-
   // Forward pass: every level from the start's down to one peg. Stores each level's sorted
   // canonical keys when the backward pass needs them.
   void forward(CensusResult& r, bool store) {

@@ -222,13 +222,6 @@ class DistributedCensus : public census_detail::Context<64> {
     return static_cast<int>((static_cast<u64>(residue(key)) * static_cast<u64>(ex_.size())) >>
                             census_detail::kResidueBits);
   }
-  u64 canon(const Pos& x) const { return (syms_.size() > 1 ? g_.canonical(x, syms_) : x).w[0]; }
-  int orbit_size(u64 key) const {
-    if (syms_.size() == 1) return 1;
-    int stab = 0;
-    for (int s : syms_) stab += g_.apply(s, pos(key)).w[0] == key;
-    return static_cast<int>(syms_.size()) / stab;
-  }
   // Index of key in the sorted level, or -1.
   static std::ptrdiff_t find(const Booked<Entry>& level, u64 key) {
     auto it = std::lower_bound(level.vec().begin(), level.vec().end(), key,
@@ -268,7 +261,7 @@ class DistributedCensus : public census_detail::Context<64> {
     if (cp_.resume) {
       from = resume(r, store);
     } else {
-      const u64 s0 = canon(start_pos_);
+      const u64 s0 = canon(start_pos_).w[0];
       if (owner(s0) == ex_.rank()) {
         cur_.reserve(1);
         cur_.push_back(Entry{pos(s0), 1, 0, 1.0});
@@ -392,11 +385,11 @@ class DistributedCensus : public census_detail::Context<64> {
     if (k == goal_pegs_ && p_.goal.kind == Goal::Kind::Position && k > 1) {
       Count c = 0;
       double chance = 0;
-      const u64 key = canon(goal_pos_);
+      const u64 key = canon(goal_pos_).w[0];
       const std::ptrdiff_t i = find(cur_, key);
       if (i >= 0) {
         const Entry& e = cur_[static_cast<std::size_t>(i)];
-        const auto orbit = static_cast<unsigned>(orbit_size(key));
+        const auto orbit = static_cast<unsigned>(orbit_size(pos(key)));
         int moves = 0;
         g_.for_each_jump(pos(key), [&](int) { ++moves; });
         // As the one-process engine forms it: the share times the jumps, over the orbit.
@@ -417,7 +410,7 @@ class DistributedCensus : public census_detail::Context<64> {
     std::vector<Entry> all = ex_.gather(std::vector<Entry>(cur_.vec().begin(), cur_.vec().end()));
     std::sort(all.begin(), all.end(), by_key<64>);
     for (const Entry& e : all) {
-      const auto orbit = static_cast<unsigned>(orbit_size(e.key.w[0]));
+      const auto orbit = static_cast<unsigned>(orbit_size(e.key));
       for (int s : syms_) {
         const auto h =
             static_cast<std::size_t>(layout(b_).hole_at_bit(g_.apply(s, e.key).lowest()));
@@ -769,7 +762,7 @@ class DistributedCensus : public census_detail::Context<64> {
         first.reserve(at_goal.size());
         first.vec().assign(at_goal.begin(), at_goal.end());
       } else {
-        const u64 c = canon(goal_pos_);
+        const u64 c = canon(goal_pos_).w[0];
         if (std::binary_search(at_goal.begin(), at_goal.end(), c)) first.push_back(c);
       }
     });
@@ -791,7 +784,7 @@ class DistributedCensus : public census_detail::Context<64> {
           for (std::size_t q = lo; q < hi; ++q) {
             const Pos x = pos(below[q]);
             g_.for_each_jump(g_.complement(x), [&](int j) {
-              const u64 c = canon(x ^ g_.jump_mask(j));
+              const u64 c = canon(x ^ g_.jump_mask(j)).w[0];
               out[static_cast<std::size_t>(owner(c))].push_back(c);
             });
           }
@@ -817,7 +810,7 @@ class DistributedCensus : public census_detail::Context<64> {
       u64 raw = 0, sym = 0;
       for (u64 x : path_[static_cast<std::size_t>(k)].vec()) {
         ++sym;
-        raw += static_cast<u64>(orbit_size(x));
+        raw += static_cast<u64>(orbit_size(pos(x)));
       }
       CensusLevel& lv = r.levels[static_cast<std::size_t>(k)];
       lv.on_path_raw = ex_.sum(raw);
@@ -849,7 +842,7 @@ class DistributedCensus : public census_detail::Context<64> {
           g_, start_pos_, goal_pegs_, mem_, run_.control,
           [&](const Pos& x, int k) {
             const auto& v = sets[static_cast<std::size_t>(k)];
-            return std::binary_search(v.begin(), v.end(), canon(x));
+            return std::binary_search(v.begin(), v.end(), canon(x).w[0]);
           },
           [&](const Pos& x) { return is_goal(x); });
     } catch (const CensusError& e) {
