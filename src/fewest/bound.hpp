@@ -301,8 +301,10 @@ class Bound {
       return x.count() > k;
     };
     unsigned need = 0, cover = 0;
-    for (int t = 0; t < types_; ++t)
-      if (((used | land) & mask_[static_cast<std::size_t>(t)]).any()) cover |= 1u << t;
+    // Every kMaxTypes mask, the unused ones empty: a loop of known length, unrolled.
+    const Bits<W> at = used | land;
+    for (int t = 0; t < kMaxTypes; ++t)
+      if ((at & mask_[static_cast<std::size_t>(t)]).any()) cover |= 1u << t;
     if (!most_[Backward][cover]) return 0;  // no need can add a move to this cover
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);

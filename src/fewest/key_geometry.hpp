@@ -90,10 +90,13 @@ struct KeyGeometry {
 
   static Bits<W> apply(const std::vector<Bits<W>>& tab, int bytes, Bits<W> x) {
     Bits<W> r;
-    for (int by = 0; by < bytes; ++by)
-      r |= tab[static_cast<std::size_t>(
-          by * 256 +
-          static_cast<int>((x.w[static_cast<std::size_t>(by >> 3)] >> (8 * (by & 7))) & 255))];
+    // A word at a time, shifted a byte a step (one word, one loop, at W = 64).
+    for (int k = 0; k < Bits<W>::kWords; ++k) {
+      std::uint64_t v = x.w[static_cast<std::size_t>(k)];
+      const int end = std::min(bytes, 8 * (k + 1));
+      for (int by = 8 * k; by < end; ++by, v >>= 8)
+        r |= tab[static_cast<std::size_t>(by * 256 + static_cast<int>(v & 255))];
+    }
     return r;
   }
   Bits<W> image(int g, Bits<W> x) const {

@@ -140,23 +140,21 @@ class LevelMap {
   // Keeps the cheaper state; at equal cost the union of the landing sets.
   template <class Grow>
   void merge(Bits<W> key, std::uint32_t cost, Bits<W> land, Grow&& grow) {
-    if ((size_ + 1) * 8 > slots_.size() * 5)
-      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
-    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<W>,
-                                    [&](const Entry<W>& x) { return x.key == key; })];
-    if (e.key.none()) {
-      e = Entry<W>::make(key, cost, land);
-      ++size_;
-    } else if (cost < e.cost()) {
-      e.set(cost, land);
-    } else if (cost == e.cost()) {
-      e.add_land(land);
-    }
+    make_room(grow);
+    merge_at(mix(key), key, cost, land);
+  }
+  // merge() given `low`, the low 32 bits of mix(key): the hash's bits that pick a slot while the
+  // table has at most 2^32 slots (past that, mix(key) again).
+  template <class Grow>
+  void merge_hashed(Bits<W> key, std::uint32_t low, std::uint32_t cost, Bits<W> land, Grow&& grow) {
+    make_room(grow);
+    merge_at(mask_ >> 32 ? mix(key) : low, key, cost, land);
   }
 
-  // Brings the key's first slot into cache before merge() needs it.
-  void prefetch(Bits<W> key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[mix(key) & mask_]);
+  // Brings the first slot of the key whose mix(key) has these low 32 bits into cache before
+  // merge_hashed() needs it.
+  void prefetch(std::uint32_t low) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[low & mask_]);
   }
 
   // Room for `n` positions without growing.
@@ -250,6 +248,25 @@ class LevelMap {
   }
 
  private:
+  // Grows at 5/8 load, before a merge.
+  template <class Grow>
+  void make_room(Grow&& grow) {
+    if ((size_ + 1) * 8 > slots_.size() * 5)
+      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
+  }
+  void merge_at(std::uint64_t hash, Bits<W> key, std::uint32_t cost, Bits<W> land) {
+    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, hash, vacant<W>,
+                                    [&](const Entry<W>& x) { return x.key == key; })];
+    if (e.key.none()) {
+      e = Entry<W>::make(key, cost, land);
+      ++size_;
+    } else if (cost < e.cost()) {
+      e.set(cost, land);
+    } else if (cost == e.cost()) {
+      e.add_land(land);
+    }
+  }
+
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
     grow(n * sizeof(Entry<W>));
@@ -277,8 +294,10 @@ class Level {
   static constexpr int kShardBits = 4, kShards = 1 << kShardBits;
   Level() : shards_(kShards) {}
 
-  static std::size_t shard_of(Bits<W> key) {
-    return static_cast<std::size_t>(mix(key) >> (64 - kShardBits));
+  static std::size_t shard_of(Bits<W> key) { return shard_of_hash(mix(key)); }
+  // The shard of a key whose mix(key) is `hash`.
+  static std::size_t shard_of_hash(std::uint64_t hash) {
+    return static_cast<std::size_t>(hash >> (64 - kShardBits));
   }
   LevelMap<W>& shard(std::size_t i) { return shards_[i]; }
   const LevelMap<W>& shard(std::size_t i) const { return shards_[i]; }

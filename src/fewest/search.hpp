@@ -69,7 +69,9 @@ template <int W>
 struct alignas(W >= 128 ? 16 : 8) Child {  // 16: as the unsigned __int128 keys before
   Bits<W> key, land;
   std::uint32_t cost;
+  std::uint32_t low;  // the low 32 bits of mix(key), made with the shard: the merge's slot
 };
+static_assert(sizeof(Child<64>) == 24 && sizeof(Child<128>) == 48);  // `low` fills the padding
 
 // The bidirectional level pass between a set of starts (all with the same peg count) and a set of
 // goals (all with the same peg count).
@@ -348,6 +350,12 @@ class Search {
     if (m.bytes() != old_bytes) bytes_ -= old_bytes;
     positions_ += m.size() - before;
   }
+  void merge(LevelMap<W>& m, const Child<W>& c) {
+    std::size_t before = m.size(), old_bytes = m.bytes();
+    m.merge_hashed(c.key, c.low, c.cost, c.land, [&](std::size_t b) { grow(b); });
+    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+    positions_ += m.size() - before;
+  }
 
   void insert(Level<W>& lv, Bits<W> pegs, std::uint32_t cost, Bits<W> land) {
     auto [key, l] = geo_.canonical(pegs, land);
@@ -474,8 +482,8 @@ class Search {
           for (std::size_t q = 0; q < nt; ++q) {
             std::vector<Child<W>>& v = out_[q][d];
             for (std::size_t k = 0; k < v.size(); ++k) {
-              if (k + 8 < v.size()) m.prefetch(v[k + 8].key);
-              merge(m, v[k].key, v[k].cost, v[k].land);
+              if (k + 8 < v.size()) m.prefetch(v[k + 8].low);
+              merge(m, v[k]);
             }
             v.clear();
           }
@@ -544,8 +552,10 @@ class Search {
                   if (img[ug] == key) l |= hole_image[ug * W + static_cast<std::size_t>(land)];
                 }
               }
-              const std::size_t shard = Level<W>::shard_of(key);
-              if (group >> shard & 1) out[shard].push_back(Child<W>{key, l, c});
+              const std::uint64_t hash = mix(key);
+              const std::size_t shard = Level<W>::shard_of_hash(hash);
+              if (group >> shard & 1)
+                out[shard].push_back(Child<W>{key, l, c, static_cast<std::uint32_t>(hash)});
             }
           }
         },
