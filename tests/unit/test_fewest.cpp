@@ -11,8 +11,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <random>
 #include <thread>
 
+#include "fewest/key_geometry.hpp"
 #include "hole_classes.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
@@ -607,6 +609,37 @@ TEST(Fewest, Triangle11In24Moves) {
   }
   EXPECT_EQ(pegs, Wide{1} << *board->find("7"));
   EXPECT_EQ(recount(jumps), 24);
+}
+
+// The search's byte-table images of random keys against the board's permutations applied bit by
+// bit, and back through the inverse tables: 64- and 128-bit keys, triangle:11's 66 holes in nine
+// bytes across both words.
+template <int W>
+void expect_key_images(const char* spec) {
+  BoardPtr board = make_board(spec);
+  const auto& group = board->symmetries();
+  const fewest_detail::KeyGeometry<W> geo(*board, group);
+  ASSERT_EQ(geo.group_size(), static_cast<int>(group.size()));
+  std::mt19937_64 rng(45);
+  for (int trial = 0; trial < 200; ++trial) {
+    Bits<W> x;
+    for (int h = 0; h < board->size(); ++h)
+      if (rng() & 1) x.set(h);
+    for (int g = 0; g < geo.group_size(); ++g) {
+      Bits<W> want;
+      for (int h = 0; h < board->size(); ++h)
+        if (x.test(h)) want.set(group[static_cast<std::size_t>(g)][static_cast<std::size_t>(h)]);
+      ASSERT_TRUE(geo.image(g, x) == want) << spec << ", element " << g << ", trial " << trial;
+      ASSERT_TRUE(geo.preimage(g, want) == x) << spec << ", element " << g << ", trial " << trial;
+    }
+  }
+}
+
+TEST(Fewest, KeyImagesAreTheBoardsPermutations) {
+  expect_key_images<64>("english");
+  expect_key_images<64>("triangle:7");
+  expect_key_images<128>("english");
+  expect_key_images<128>("triangle:11");
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {
