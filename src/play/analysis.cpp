@@ -249,6 +249,8 @@ struct Analyzer::Impl {
       a.verdict = Solvability::NotSolvable;
       if (p.peg_count() == 0)
         a.reason = "there are no pegs on the board";
+      else if (p.stuck())
+        a.reason = "no jump is left";
       else if (auto why = detail::impossibility(problem(p, g), ctl))
         a.reason = *why;
       else
@@ -305,7 +307,7 @@ struct Analyzer::Impl {
   SolvabilityAnswer dfs(const Position& p, const Goal& g, bool to_goal, const Control& ctl,
                         std::uint64_t nodes) const {
     const Problem pr = problem(p, g);
-    if (auto settled = play_detail::settled_without_search(pr, p.pegs())) return *settled;
+    if (auto settled = play_detail::settled_without_search(pr, p)) return *settled;
     SolvabilityAnswer a;
     if (auto why = detail::impossibility(pr, &ctl)) {
       a.verdict = Solvability::NotSolvable;

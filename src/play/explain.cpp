@@ -164,10 +164,10 @@ Explanation play_detail::explain(const Position& p, const Goal& goal, const Solv
   if (need == have)
     return {"the goal has as many pegs as are left, on other holes, and every jump removes one",
             std::nullopt};
+  if (p.stuck())
+    return {"no jump is left, with " + pegs_words(have) + " on the board", std::nullopt};
   const bool one_peg_proved = a.reason.find(play_detail::kOnePegPagodas) != std::string::npos;
   if (auto why = proof(b, p.pegs(), goal, one_peg_proved, control)) return *why;
-  if (p.legal_jumps().empty())
-    return {"no jump is left, with " + pegs_words(have) + " on the board", std::nullopt};
   if (control && control->should_stop())
     return {target +
                 " can no longer be reached: pegsol has a proof (in the details); there was "

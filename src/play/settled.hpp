@@ -9,11 +9,12 @@
 
 namespace pegsol::play_detail {
 
-// Solvable when `pegs` already reach the problem's goal, NotSolvable when no peg is left;
-// nullopt when a search (or a proof) has to say.
+// Solvable when p already reaches the problem's goal, NotSolvable when no peg or no jump is
+// left; nullopt when a search (or a proof) has to say.
 inline std::optional<SolvabilityAnswer> settled_without_search(const Problem& problem,
-                                                               const HoleSet& pegs) {
+                                                               const Position& p) {
   SolvabilityAnswer a;
+  const HoleSet& pegs = p.pegs();
   if (goal_reached(problem, pegs)) {
     a.verdict = Solvability::Solvable;
     return a;
@@ -21,6 +22,11 @@ inline std::optional<SolvabilityAnswer> settled_without_search(const Problem& pr
   if (pegs.count() == 0) {
     a.verdict = Solvability::NotSolvable;
     a.reason = "there are no pegs on the board";
+    return a;
+  }
+  if (p.stuck()) {
+    a.verdict = Solvability::NotSolvable;
+    a.reason = "no jump is left";
     return a;
   }
   return std::nullopt;

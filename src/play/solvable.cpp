@@ -35,7 +35,7 @@ SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, double time_l
 SolvabilityAnswer is_solvable(const Position& p, const Goal& goal, const SolveOptions& options) {
   Problem problem{p.board_ptr(), p.pegs(), goal};
   check_problem(problem);
-  if (auto settled = play_detail::settled_without_search(problem, p.pegs())) return *settled;
+  if (auto settled = play_detail::settled_without_search(problem, p)) return *settled;
   SolvabilityAnswer a;
   SolveResult r = solve(problem, options);
   a.nodes = r.nodes;

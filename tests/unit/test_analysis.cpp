@@ -398,6 +398,28 @@ TEST(Analysis, ExplanationsAndImpossibilityStopWithTheirControl) {
   EXPECT_EQ(detail::impossibility(de4, &open), why);
 }
 
+// A position with no jump left is settled before any proof is sought: on a large board the pagoda
+// programs would otherwise spend the verdict's time first.
+TEST(Analysis, AStuckPositionIsSettledBeforeAnyProof) {
+  BoardPtr b = make_board("triangle:12");
+  HoleSet pegs(b->size());
+  for (int r = 0; r < 12; r += 2)  // no two pegs neighbours: every other hole of every other row
+    for (int c = 0; c <= r; c += 2) pegs.set(r * (r + 1) / 2 + c);
+  const Position p(b, pegs);
+  ASSERT_TRUE(p.stuck());
+  ASSERT_EQ(p.peg_count(), 21);
+  Analyzer an(b, Goal{});
+  AnalysisOptions o;
+  o.count = false;
+  const Analysis a = an.analyze(p, o);
+  EXPECT_EQ(a.one_peg.verdict, Solvability::NotSolvable);
+  EXPECT_EQ(a.one_peg.reason, "no jump is left");
+  EXPECT_EQ(a.one_peg_explanation.text, "no jump is left, with 21 pegs on the board");
+  const SolvabilityAnswer s = is_solvable(p, Goal{}, 2.0);
+  EXPECT_EQ(s.verdict, Solvability::NotSolvable);
+  EXPECT_EQ(s.reason, "no jump is left");
+}
+
 #ifdef PEGSOL_TEST_JSON
 TEST(Analysis, Json) {
   BoardPtr tri = make_board("triangle:5");
@@ -1085,6 +1107,7 @@ TEST(Analysis, ExplanationsInPlainWords) {
       s.set(x);
       s.set(y);
       if (tri->peg_type(x) == tri->peg_type(14) || tri->peg_type(y) == tri->peg_type(14)) continue;
+      if (Position(tri, s).stuck()) continue;  // "no jump is left" comes first
       if (position_class(*tri, s) == position_class(*tri, goal_set)) few = s;
     }
   ASSERT_TRUE(few.has_value());
