@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "../core/checksum.hpp"
+#include "../core/fd_io.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 
@@ -66,15 +67,9 @@ inline std::string file_head(const std::string& file, std::size_t n) {
   std::string head(n, '\0');
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: no wait
   if (fd < 0) return {};
-  std::size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::read(fd, head.data() + got, n - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += static_cast<std::size_t>(r);
-  }
+  const ssize_t got = io::read_up_to(fd, head.data(), n);
   ::close(fd);
-  head.resize(got);
+  head.resize(got < 0 ? 0 : static_cast<std::size_t>(got));
   return head;
 }
 
@@ -119,14 +114,7 @@ class FileWriter {
 
  private:
   void raw_write(const void* data, std::size_t bytes) {
-    const char* p = static_cast<const char*>(data);
-    while (bytes > 0) {
-      const ssize_t w = ::write(fd_, p, bytes);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) fail(tmp_);
-      p += w;
-      bytes -= static_cast<std::size_t>(w);
-    }
+    if (!io::write_all(fd_, data, bytes)) fail(tmp_);
   }
   [[noreturn]] static void fail(const std::string& f) {
     throw CensusError("checkpoint: cannot write " + f + ": " + std::strerror(errno));
@@ -177,16 +165,10 @@ class FileReader {
 
  private:
   void raw_read(void* data, std::size_t bytes) {
-    char* p = static_cast<char*>(data);
-    while (bytes > 0) {
-      const ssize_t r = ::read(fd_, p, bytes);
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0)
-        throw CensusError("checkpoint: cannot read " + file_ + ": " + std::strerror(errno));
-      if (r == 0) throw CensusError("checkpoint: " + file_ + " is cut short");
-      p += r;
-      bytes -= static_cast<std::size_t>(r);
-    }
+    const ssize_t r = io::read_up_to(fd_, data, bytes);
+    if (r < 0) throw CensusError("checkpoint: cannot read " + file_ + ": " + std::strerror(errno));
+    if (static_cast<std::size_t>(r) < bytes)
+      throw CensusError("checkpoint: " + file_ + " is cut short");
   }
   // Checks the trailer against the payload, then leaves the file at its start.
   void verify() {

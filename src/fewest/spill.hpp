@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "../core/fd_io.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
 
@@ -64,13 +65,8 @@ class SpillFile {
     if (ledger_.limit && ledger_.live.load() + bytes > ledger_.limit)
       throw Stopped(StopReason::Memory);
     const std::uint64_t at = size_;
-    const char* p = static_cast<const char*>(data);
-    for (std::size_t done = 0; done < bytes;) {
-      const ssize_t n = ::pwrite(fd_, p + done, bytes - done, static_cast<off_t>(at + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw Stopped(StopReason::Memory);  // the disk is full (or failing)
-      done += static_cast<std::size_t>(n);
-    }
+    if (!io::write_all(fd_, data, bytes, static_cast<off_t>(at)))
+      throw Stopped(StopReason::Memory);  // the disk is full (or failing)
     size_ += bytes;
     ledger_.add(bytes);
     return at;
@@ -78,15 +74,9 @@ class SpillFile {
 
   // Reads `bytes` bytes at `at`; throws std::runtime_error when the file cannot be read.
   void read(std::uint64_t at, void* data, std::size_t bytes) const {
-    char* p = static_cast<char*>(data);
-    for (std::size_t done = 0; done < bytes;) {
-      const ssize_t n = ::pread(fd_, p + done, bytes - done, static_cast<off_t>(at + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0)
-        throw std::runtime_error("fewest moves: the spill file in " + dir_ +
-                                 " cannot be read back (" + std::strerror(errno) + ")");
-      done += static_cast<std::size_t>(n);
-    }
+    if (io::read_up_to(fd_, data, bytes, static_cast<off_t>(at)) != static_cast<ssize_t>(bytes))
+      throw std::runtime_error("fewest moves: the spill file in " + dir_ +
+                               " cannot be read back (" + std::strerror(errno) + ")");
   }
 
   std::uint64_t size() const {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/fd_io.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/error.hpp"
 
@@ -105,12 +106,7 @@ inline void write_state(const std::string& dir, const FewestState& s) {
     throw InputError("checkpoint " + tmp + ": cannot " + what + " (" + std::strerror(e) + ")");
   };
   if (fd < 0) fail("create it");
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write it");
-    done += static_cast<std::size_t>(n);
-  }
+  if (!io::write_all(fd, text.data(), text.size())) fail("write it");
   if (::fsync(fd) != 0) fail("flush it");
   ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/fd_io.hpp"
 #include "pegsol/census.hpp"
 
 namespace pegsol::mpi::spill {
@@ -67,15 +68,8 @@ class Writer {
     if (fd_ >= 0) ::close(fd_);
   }
   void write(const void* data, std::size_t bytes) {
-    const char* p = static_cast<const char*>(data);
-    while (bytes > 0) {
-      const ssize_t w = ::write(fd_, p, bytes);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) fail();
-      p += w;
-      bytes -= static_cast<std::size_t>(w);
-      written_ += static_cast<std::uint64_t>(w);
-    }
+    if (!io::write_all(fd_, data, bytes)) fail();
+    written_ += bytes;
   }
   // Closes the file; returns the bytes written.
   std::uint64_t close() {
@@ -109,15 +103,9 @@ class Reader {
   }
   // Fills `out` with up to `n` records; returns how many (0 at the end of the file).
   std::size_t read(T* out, std::size_t n) {
-    char* p = reinterpret_cast<char*>(out);
-    std::size_t got = 0, want = n * sizeof(T);
-    while (got < want) {
-      const ssize_t r = ::read(fd_, p + got, want - got);
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw CensusError("spill: cannot read " + file_ + ": " + std::strerror(errno));
-      if (r == 0) break;
-      got += static_cast<std::size_t>(r);
-    }
+    const ssize_t r = io::read_up_to(fd_, out, n * sizeof(T));
+    if (r < 0) throw CensusError("spill: cannot read " + file_ + ": " + std::strerror(errno));
+    const auto got = static_cast<std::size_t>(r);
     if (got % sizeof(T) != 0) throw CensusError("spill: " + file_ + " ends inside a record");
     return got / sizeof(T);
   }
