@@ -138,17 +138,22 @@ class LevelMap {
   }
 
   // Keeps the cheaper state; at equal cost the union of the landing sets.
-  template <class Grow>
-  void merge(Bits<W> key, std::uint32_t cost, Bits<W> land, Grow&& grow) {
-    make_room(grow);
-    merge_at(mix(key), key, cost, land);
-  }
-  // merge() given `low`, the low 32 bits of mix(key): the hash's bits that pick a slot while the
-  // table has at most 2^32 slots (past that, mix(key) again).
+  // `low` is the low 32 bits of mix(key): the hash's bits that pick a slot while the table has
+  // at most 2^32 slots (past that, mix(key) again).
   template <class Grow>
   void merge_hashed(Bits<W> key, std::uint32_t low, std::uint32_t cost, Bits<W> land, Grow&& grow) {
-    make_room(grow);
-    merge_at(mask_ >> 32 ? mix(key) : low, key, cost, land);
+    if ((size_ + 1) * 8 > slots_.size() * 5)  // grows at 5/8 load
+      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
+    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mask_ >> 32 ? mix(key) : low, vacant<W>,
+                                    [&](const Entry<W>& x) { return x.key == key; })];
+    if (e.key.none()) {
+      e = Entry<W>::make(key, cost, land);
+      ++size_;
+    } else if (cost < e.cost()) {
+      e.set(cost, land);
+    } else if (cost == e.cost()) {
+      e.add_land(land);
+    }
   }
 
   // Brings the first slot of the key whose mix(key) has these low 32 bits into cache before
@@ -248,25 +253,6 @@ class LevelMap {
   }
 
  private:
-  // Grows at 5/8 load, before a merge.
-  template <class Grow>
-  void make_room(Grow&& grow) {
-    if ((size_ + 1) * 8 > slots_.size() * 5)
-      rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
-  }
-  void merge_at(std::uint64_t hash, Bits<W> key, std::uint32_t cost, Bits<W> land) {
-    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, hash, vacant<W>,
-                                    [&](const Entry<W>& x) { return x.key == key; })];
-    if (e.key.none()) {
-      e = Entry<W>::make(key, cost, land);
-      ++size_;
-    } else if (cost < e.cost()) {
-      e.set(cost, land);
-    } else if (cost == e.cost()) {
-      e.add_land(land);
-    }
-  }
-
   template <class Grow>
   void rehash(std::size_t n, Grow&& grow) {
     grow(n * sizeof(Entry<W>));

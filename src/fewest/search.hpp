@@ -345,10 +345,7 @@ class Search {
 
   // Merges into one shard, keeping the byte and position counts.
   void merge(LevelMap<W>& m, Bits<W> key, std::uint32_t cost, Bits<W> land) {
-    std::size_t before = m.size(), old_bytes = m.bytes();
-    m.merge(key, cost, land, [&](std::size_t b) { grow(b); });
-    if (m.bytes() != old_bytes) bytes_ -= old_bytes;
-    positions_ += m.size() - before;
+    merge(m, Child<W>{key, land, cost, static_cast<std::uint32_t>(mix(key))});
   }
   void merge(LevelMap<W>& m, const Child<W>& c) {
     std::size_t before = m.size(), old_bytes = m.bytes();

@@ -247,11 +247,10 @@ struct Analyzer::Impl {
         throw InternalError("analysis: the counted solution misses the target");
     } else {
       a.verdict = Solvability::NotSolvable;
-      if (p.peg_count() == 0)
-        a.reason = "there are no pegs on the board";
-      else if (p.stuck())
-        a.reason = "no jump is left";
-      else if (auto why = detail::impossibility(problem(p, g), ctl))
+      const Problem pr = problem(p, g);
+      if (auto settled = play_detail::settled_without_search(pr, p))
+        a.reason = settled->reason;
+      else if (auto why = detail::impossibility(pr, ctl))
         a.reason = *why;
       else
         a.reason = "no solution exists (searched: every jump sequence from this position)";
