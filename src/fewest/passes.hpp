@@ -235,12 +235,18 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
   }
 }
 
-// Forgets the pass saved part way and removes its level files.
-inline void end_pass(const std::string& dir, FewestState& st) {
-  if (!st.pass.on) return;
-  std::remove((dir + "/" + st.pass.ffile).c_str());
-  std::remove((dir + "/" + st.pass.bfile).c_str());
+// Forgets the pass saved part way; returns its level files, to be removed once a state without
+// it is written (a kill between the two leaves files no state names, never a state naming none).
+inline std::vector<std::string> end_pass(const std::string& dir, FewestState& st) {
+  if (!st.pass.on) return {};
+  std::vector<std::string> files{dir + "/" + st.pass.ffile, dir + "/" + st.pass.bfile};
   st.pass = PassState{};
+  return files;
+}
+
+// Removes files a saved state no longer names.
+inline void remove_files(const std::vector<std::string>& files) {
+  for (const std::string& f : files) std::remove(f.c_str());
 }
 
 // The hooks that keep `ck`'s state after each pass of a search (none when it is off), with the
@@ -252,11 +258,13 @@ PassHooks<W> checkpoint_hooks(Checkpoints& ck, const FewestOptions& o, double t0
   if (!ck.on()) return h;
   h.on_pass = [&ck, &o, t0](int floor, const std::vector<Jump>& best, std::uint64_t positions) {
     FewestState& st = ck.state();
-    if (st.pass.on && floor > st.pass.limit) end_pass(o.checkpoint_dir, st);
+    std::vector<std::string> ended;
+    if (st.pass.on && floor > st.pass.limit) ended = end_pass(o.checkpoint_dir, st);
     st.floor = std::max(st.floor, floor);
     if (!best.empty() && (st.best.empty() || count_moves(best) < count_moves(st.best)))
       st.best = best;
     ck.save(positions, o.control->elapsed_seconds() - t0);
+    remove_files(ended);
   };
   return h;
 }
@@ -293,9 +301,16 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
                          const FewestOptions& o, FewestResult& r, std::vector<Jump> known,
                          const std::string& what) {
   Checkpoints ck(o.checkpoint_dir, o.resume, problem_identity(b, what));
-  ck.after_save = o.checkpointed;
   FewestState& st = ck.state();
   check_state_solution(b, st, starts, goals, o);
+  if (st.pass.on && (old_level_file(o.checkpoint_dir + "/" + st.pass.ffile) ||
+                     old_level_file(o.checkpoint_dir + "/" + st.pass.bfile))) {
+    // Levels of the mixer before: the pass is made again.
+    const std::vector<std::string> ended = end_pass(o.checkpoint_dir, st);
+    ck.save(0, 0);
+    remove_files(ended);
+  }
+  ck.after_save = o.checkpointed;
   if (!st.best.empty() && (known.empty() || count_moves(st.best) < count_moves(known)))
     known = st.best;
   const double t0 = o.control->elapsed_seconds();
@@ -303,9 +318,6 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
   so.checkpoint_dir.clear();
   so.resume = false;
   PassHooks<W> h = checkpoint_hooks<W>(ck, o, t0);
-  if (st.pass.on && (old_level_file(o.checkpoint_dir + "/" + st.pass.ffile) ||
-                     old_level_file(o.checkpoint_dir + "/" + st.pass.bfile)))
-    end_pass(o.checkpoint_dir, st);  // levels of the mixer before: the pass is made again
   const PassState resume = st.pass;
   // Outlives the hooks: search() below calls on_level, which reads and sets it.
   double last_level_save = o.control->elapsed_seconds();
@@ -347,10 +359,12 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
     };
   }
   search<W>(b, starts, goals, start, so, r, known, true, &h);
-  if (r.stop == StopReason::None) end_pass(o.checkpoint_dir, st);
+  std::vector<std::string> ended;
+  if (r.stop == StopReason::None) ended = end_pass(o.checkpoint_dir, st);
   st.floor = std::max(st.floor, r.lower_bound);
   if (!r.jumps.empty()) st.best = r.jumps;
   ck.save(r.positions, o.control->elapsed_seconds() - t0);
+  remove_files(ended);
   r.positions += ck.base_positions();
   r.seconds += ck.base_seconds();
 }

@@ -810,6 +810,43 @@ TEST(Fewest, SolveCheckpointsResumeAtEachPassEveryGoal) {
     }
 }
 
+// A state that cannot be written (here: a directory where its new file goes) ends the run with
+// the state before it whole, every level file it names still there: a kill at that moment
+// resumes. A pass's files used to be removed before the state that forgets them was written.
+TEST(Fewest, AStateThatCannotBeWrittenLeavesTheOneBeforeResumable) {
+  BoardPtr board = make_board("triangle:6");
+  const HoleSet start = single_vacancy(*board, 0);
+  int any = -1;
+  for (auto& [pegs, m] : reference::fewest_moves(*board, reference::key(start), 1))
+    if (any < 0 || m < any) any = m;
+  ASSERT_GT(any, 0);
+  const Problem p{board, start, {Goal::Kind::Any, -1, {}}};
+  TempDir dir("failed-write");
+  const std::filesystem::path blocker = dir.path / "fewest.state.new";
+  int failed = 0;
+  for (bool resume = false;; resume = true) {
+    ASSERT_LT(failed, 2000);
+    FewestOptions o;
+    o.beam = 0;  // every pass from the bound, so that passes end part way through the run
+    o.checkpoint_dir = dir.path.string();
+    o.resume = resume;
+    int saves = 0;
+    o.checkpointed = [&](int) {
+      if (++saves == 1) std::filesystem::create_directory(blocker);
+    };
+    try {
+      FewestResult r = fewest_solve(p, o);
+      check_solution(p, r, any);
+      break;
+    } catch (const InputError& e) {
+      ASSERT_NE(std::string(e.what()).find("fewest.state.new"), std::string::npos) << e.what();
+      ++failed;
+    }
+    std::filesystem::remove(blocker);
+  }
+  EXPECT_GT(failed, 1);
+}
+
 namespace {
 
 // Threads standing in for the processes that share a split board minimum (pegsol-mpi fewest):
