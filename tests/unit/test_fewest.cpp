@@ -589,26 +589,52 @@ TEST(Fewest, TightPagodaOnDiamond41) {
   EXPECT_LT(a.rest.positions, b.rest.positions);
 }
 
-TEST(Fewest, Triangle11In24Moves) {
-  BoardPtr board = make_board("triangle:11");
-  const std::vector<Jump> jumps = parse_moves(
-      *board,
-      "36-55 21-36 10-21 66-45 45-28 28-15 43-28 64-43 43-45 3-10 10-21 21-36 36-55 62-64 64-66 "
-      "66-45 60-62 62-43 4-6 11-4 22-11 37-22 56-37 2-7 7-16 16-29 29-46 58-56 56-37 37-58 "
-      "58-60 40-61 61-59 59-40 30-49 49-47 47-30 33-52 52-50 50-33 33-35 19-34 34-36 36-55 "
-      "55-53 53-34 34-21 21-19 19-10 10-3 24-41 41-39 39-22 8-19 19-32 32-30 1-6 6-13 13-11 "
-      "18-16 16-31 31-29 29-16 16-7");
+namespace {
+
+// `jumps` (a flat list) played from the vacancy `start` on `spec` leave one peg on `end`, in
+// `moves` moves: a record solution kept by its replay.
+void expect_solution_in(const char* spec, const char* start, const char* end, const char* jumps,
+                        int moves) {
+  BoardPtr board = make_board(spec);
+  const std::vector<Jump> js = parse_moves(*board, jumps);
   using Wide = unsigned __int128;
   Wide pegs = 0;
   for (int h = 0; h < board->size(); ++h)
-    if (h != *board->find("55")) pegs |= Wide{1} << h;
-  for (const Jump& j : jumps) {
+    if (h != *board->find(start)) pegs |= Wide{1} << h;
+  for (const Jump& j : js) {
     const Wide f = Wide{1} << j.from, o = Wide{1} << j.over, t = Wide{1} << j.to;
     ASSERT_TRUE((pegs & f) && (pegs & o) && !(pegs & t));
     pegs = (pegs & ~f & ~o) | t;
   }
-  EXPECT_EQ(pegs, Wide{1} << *board->find("7"));
-  EXPECT_EQ(recount(jumps), 24);
+  EXPECT_EQ(pegs, Wide{1} << *board->find(end));
+  EXPECT_EQ(recount(js), moves);
+}
+
+}  // namespace
+
+// Below the published upper bound of 28 (OEIS A127500).
+TEST(Fewest, Triangle11In24Moves) {
+  expect_solution_in(
+      "triangle:11", "55", "7",
+      "36-55 21-36 10-21 66-45 45-28 28-15 43-28 64-43 43-45 3-10 10-21 21-36 36-55 62-64 64-66 "
+      "66-45 60-62 62-43 4-6 11-4 22-11 37-22 56-37 2-7 7-16 16-29 29-46 58-56 56-37 37-58 "
+      "58-60 40-61 61-59 59-40 30-49 49-47 47-30 33-52 52-50 50-33 33-35 19-34 34-36 36-55 "
+      "55-53 53-34 34-21 21-19 19-10 10-3 24-41 41-39 39-22 8-19 19-32 32-30 1-6 6-13 13-11 "
+      "18-16 16-31 31-29 29-16 16-7",
+      24);
+}
+
+// Below the published upper bound of 29 (OEIS A127500).
+TEST(Fewest, Triangle12In27Moves) {
+  expect_solution_in(
+      "triangle:12", "6", "8",
+      "1-6 10-3 21-10 13-6 6-15 7-9 16-7 29-16 46-29 67-46 36-21 21-10 4-1 1-6 6-15 15-13 13-6 "
+      "6-4 4-11 11-22 22-37 37-56 69-67 67-46 71-69 73-71 75-73 77-75 55-76 76-74 74-72 72-70 "
+      "70-68 53-36 36-55 55-53 53-74 39-37 37-56 48-69 69-67 67-46 46-48 24-13 13-11 11-24 "
+      "24-39 39-58 26-24 24-22 22-39 50-71 71-48 48-31 31-50 50-73 73-75 75-54 42-63 63-61 "
+      "61-42 42-44 57-59 59-40 40-25 25-42 41-43 43-26 26-13 78-55 55-53 53-36 36-34 34-21 "
+      "21-19 19-8",
+      27);
 }
 
 // The search's byte-table images of random keys against the board's permutations applied bit by
