@@ -2,6 +2,16 @@
 // The compact engine's avx2 kernel on square boards within 8x8 (run when this CPU has avx2).
 #include <immintrin.h>
 
+// What the kernel headers include comes first, outside the target region: only the kernels
+// themselves are compiled for the instruction set below.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "census/kernels.hpp"
 #include "census/simd_x86.hpp"
 #include "census/target.hpp"
 #include "kernel_check.hpp"
