@@ -34,7 +34,8 @@
 // can stand in for another's at link time. Its components, each a header of its own:
 //
 //   compact_common.hpp      the words and constants
-//   compact_levels.hpp      a level's storage by residue, the jump classes
+//   compact_levels.hpp      the jump classes (a level's storage by residue is level_store.hpp,
+//                           outside the tiers and included above: the MPI census shares it)
 //   compact_tables.hpp      the hash tables (work items' tables, key sets)
 //   compact_engine.hpp      class Engine: its run, keys, residues, the state of its passes
 //   compact_forward.hpp     the forward pass: expand, scan, compact
@@ -78,6 +79,7 @@
 #include "compact_memory.hpp"
 #include "engine.hpp"
 #include "kernels.hpp"
+#include "level_store.hpp"
 #include "memory.hpp"
 #include "paths.hpp"
 #include "pegsol/board.hpp"
