@@ -27,6 +27,7 @@
 #include "checkpoint_files.hpp"
 #include "exchange.hpp"
 #include "pegsol/error.hpp"
+#include "rank_level.hpp"
 #include "spill.hpp"
 
 namespace pegsol::mpi {
@@ -170,13 +171,21 @@ class DistributedCensus : public census_detail::Context<64> {
         cp_(cp),
         ex_(comm, ledger),
         ledger_(ledger),
-        cur_(mem_) {
+        pool_(mem_),
+        cur_(pool_, mem_) {
     for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
     // The compact engine's residues (its census group and complement twist), in layout bits: the
     // residue is linear in the pegs, so it is the sum of one look-up per byte of the key.
     const census_detail::ResidueWeights rw =
         census_detail::residue_weights(b_, syms_, census_detail::complement_twist(b_, p_));
     residue_classes_ = rw.classes([&](int h) { return u64{1} << layout(b_).bit(h); });
+    // This rank's residues: those whose owner() is the rank.
+    const auto first = [&](u64 r) {
+      return static_cast<u32>((r * census_detail::kResidues + static_cast<u64>(ex_.size()) - 1) /
+                              static_cast<u64>(ex_.size()));
+    };
+    res_lo_ = first(static_cast<u64>(ex_.rank()));
+    res_hi_ = first(static_cast<u64>(ex_.rank()) + 1);
     for (int h = 0; h < b_.size(); ++h) {
       const int bit = layout(b_).bit(h);
       for (u32 v = 0; v < 256; ++v)
@@ -222,11 +231,16 @@ class DistributedCensus : public census_detail::Context<64> {
     return static_cast<int>((static_cast<u64>(residue(key)) * static_cast<u64>(ex_.size())) >>
                             census_detail::kResidueBits);
   }
-  // Index of key in the sorted level, or -1.
-  static std::ptrdiff_t find(const Booked<Entry>& level, u64 key) {
-    auto it = std::lower_bound(level.vec().begin(), level.vec().end(), key,
-                               [](const Entry& e, u64 k) { return e.key.w[0] < k; });
-    return it != level.vec().end() && it->key.w[0] == key ? it - level.vec().begin() : -1;
+  // Makes the entries each(f) visits in key order (twice) this rank's level.
+  template <class Each>
+  void build_level(Each&& each) {
+    cur_.build(res_lo_, res_hi_, each, [&](u64 key) { return residue(key); });
+  }
+  // Makes the sorted entries [e, e + n) this rank's level.
+  void build_level(const Entry* e, std::size_t n) {
+    build_level([&](auto&& f) {
+      for (std::size_t i = 0; i < n; ++i) f(e[i]);
+    });
   }
   // Collective: the control gets the level, the positions so far and the most any rank holds.
   void progress(int level, u64 positions) {
@@ -262,10 +276,11 @@ class DistributedCensus : public census_detail::Context<64> {
       from = resume(r, store);
     } else {
       const u64 s0 = canon(start_pos_).w[0];
-      if (owner(s0) == ex_.rank()) {
-        cur_.reserve(1);
-        cur_.push_back(Entry{pos(s0), 1, 0, 1.0});
-      }
+      if (owner(s0) == ex_.rank())
+        ex_.guarded([&] {
+          const Entry e{pos(s0), 1, 0, 1.0};
+          build_level(&e, 1);
+        });
     }
     for (int k = from; k >= 1; --k) {
       mem_.set_level(k);
@@ -277,7 +292,8 @@ class DistributedCensus : public census_detail::Context<64> {
         if (!store) return;
         Booked<u64>& keys = stored_[static_cast<std::size_t>(k)];
         keys.reserve(cur_.size());
-        for (const Entry& e : cur_.vec()) keys.vec().push_back(e.key.w[0]);
+        for (std::size_t i = 0; i < cur_.size(); ++i)
+          keys.vec().push_back(cur_.key(cur_.by_key(i)));
       });
       ex_.agree(run_.control);
       if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
@@ -314,8 +330,7 @@ class DistributedCensus : public census_detail::Context<64> {
     namespace ck = checkpoint;
     const int me = ex_.rank();
     ex_.guarded([&] {
-      ck::write_file(ck::path(cp_.dir, me, k, "level"), cur_.vec().data(),
-                     cur_.size() * sizeof(Entry));
+      write_level(ck::path(cp_.dir, me, k, "level"));
       if (store) {
         const auto& keys = stored_[static_cast<std::size_t>(k)].vec();
         ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
@@ -370,7 +385,7 @@ class DistributedCensus : public census_detail::Context<64> {
       positions_ = f.get<u64>();
       census_detail::get_figures(f, r);
       if (!f.at_end()) throw CensusError("checkpoint: " + file + " is damaged (bytes left over)");
-      ck::read_records(ck::path(cp_.dir, me, k, "level"), cur_);
+      read_level(ck::path(cp_.dir, me, k, "level"));
       if (store)
         for (int j = k + 1; j <= k0_; ++j)
           ck::read_records(ck::path(cp_.dir, me, j, "keys"), stored_[static_cast<std::size_t>(j)]);
@@ -386,15 +401,15 @@ class DistributedCensus : public census_detail::Context<64> {
       Count c = 0;
       double chance = 0;
       const u64 key = canon(goal_pos_).w[0];
-      const std::ptrdiff_t i = find(cur_, key);
+      const std::ptrdiff_t i = cur_.find(key, residue(key));
       if (i >= 0) {
-        const Entry& e = cur_[static_cast<std::size_t>(i)];
+        const auto d = static_cast<std::size_t>(i);
         const auto orbit = static_cast<unsigned>(orbit_size(pos(key)));
         int moves = 0;
         g_.for_each_jump(pos(key), [&](int) { ++moves; });
         // As the one-process engine forms it: the share times the jumps, over the orbit.
-        const double share = moves ? e.prob / moves : e.prob;
-        c = e.count() / orbit;
+        const double share = moves ? cur_.chance(d) / moves : cur_.chance(d);
+        c = cur_.count(d) / orbit;
         chance = share * std::max(moves, 1) / orbit;
       }
       ex_.from_owner(c, chance);
@@ -407,7 +422,13 @@ class DistributedCensus : public census_detail::Context<64> {
   // One peg left, on rank 0: counts and chances by hole (the one-peg chance summed in key
   // order), and the one-peg goals' solutions.
   void singles(CensusResult& r) {
-    std::vector<Entry> all = ex_.gather(std::vector<Entry>(cur_.vec().begin(), cur_.vec().end()));
+    std::vector<Entry> mine(cur_.size());
+    for (std::size_t d = 0; d < cur_.size(); ++d) {
+      mine[d].key = pos(cur_.key(d));
+      mine[d].set_count(cur_.count(d));
+      mine[d].prob = cur_.chance(d);
+    }
+    std::vector<Entry> all = ex_.gather(std::move(mine));
     std::sort(all.begin(), all.end(), by_key<64>);
     for (const Entry& e : all) {
       const auto orbit = static_cast<unsigned>(orbit_size(e.key));
@@ -433,13 +454,16 @@ class DistributedCensus : public census_detail::Context<64> {
     std::vector<std::size_t> first(groups + 1, 0);
     auto group = [&](u64 key) { return mix64(key ^ 0x5851f42d4c957f2dull) % groups; };
     ex_.guarded([&] {
-      for (const Entry& e : cur_.vec()) ++first[group(e.key.w[0]) + 1];
+      for (std::size_t d = 0; d < cur_.size(); ++d) ++first[group(cur_.key(d)) + 1];
       for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];
       order.reserve(cur_.size());
       order.vec().resize(cur_.size());
       std::vector<std::size_t> at(first.begin(), first.end() - 1);
-      for (std::size_t i = 0; i < cur_.size(); ++i)
-        order[at[group(cur_[i].key.w[0])]++] = static_cast<std::uint32_t>(i);
+      for (std::size_t i = 0; i < cur_.size(); ++i) {
+        const std::uint32_t d = cur_.by_key(i);
+        order[at[group(cur_.key(d))]++] = d;
+      }
+      cur_.drop_key_order();
     });
     CensusLevel lv;
     // Expected positions of the next level on this rank: this level's growth again.
@@ -460,6 +484,8 @@ class DistributedCensus : public census_detail::Context<64> {
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
     std::vector<u64> imgs(ns);
     std::vector<int> kids(nj);
+    // Parents whose entries are fetched ahead of their expansion.
+    constexpr std::size_t kAhead = 8;
     // Two sets of buffers: round i's records travel while round i+1 is generated.
     std::array<Booked<Edge>, 2> in{Booked<Edge>(mem_), Booked<Edge>(mem_)};
     std::array<std::vector<Booked<Edge>>, 2> out;
@@ -473,29 +499,32 @@ class DistributedCensus : public census_detail::Context<64> {
       ex_.guarded([&] {
         for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
           if (travelling && (q & 1023) == 0) Exchange::progress(*travelling);
-          const Entry& x = cur_[order[q]];
-          const u64 key = x.key.w[0];
+          if (q + kAhead < first[gi + 1]) cur_.prefetch(order[q + kAhead]);
+          const std::size_t d = order[q];
+          const u64 key = cur_.key(d);
+          const Count count = cur_.count(d);
+          const auto lo = static_cast<u64>(count), hi = static_cast<u64>(count >> 64);
           int stab = 0;
           for (std::size_t s = 0; s < ns; ++s) {
-            imgs[s] = g_.apply(syms_[s], x.key).w[0];
+            imgs[s] = g_.apply(syms_[s], pos(key)).w[0];
             stab += imgs[s] == key;
           }
           ++lv.reachable_sym;
           lv.reachable_raw += static_cast<u64>(static_cast<int>(ns) / stab);
           std::size_t nk = 0;
-          g_.for_each_jump(x.key, [&](int j) { kids[nk++] = j; });
+          g_.for_each_jump(pos(key), [&](int j) { kids[nk++] = j; });
           if (nk == 0) {
-            add_count(lv.games, x.count());
+            add_count(lv.games, count);
             continue;
           }
           ledger_.edges += nk;
-          const double share = x.prob / static_cast<double>(nk);
+          const double share = cur_.chance(d) / static_cast<double>(nk);
           for (std::size_t u = 0; u < nk; ++u) {
             const auto j = static_cast<std::size_t>(kids[u]);
             u64 best = imgs[0] ^ sym_jump_[j];
             for (std::size_t s = 1; s < ns; ++s)
               best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
-            o[static_cast<std::size_t>(owner(best))].push_back(Edge{best, key, x.lo, x.hi, share});
+            o[static_cast<std::size_t>(owner(best))].push_back(Edge{best, key, lo, hi, share});
           }
         }
       });
@@ -529,14 +558,16 @@ class DistributedCensus : public census_detail::Context<64> {
     order.release();
     round.release();
     ex_.guarded([&] {
-      cur_.release();
+      cur_.clear();
       if (!sp.on) {
-        cur_ = next.take_sorted();
+        const auto [data, n] = next.sorted_in_place();
+        build_level(data, n);
+        next.release();
         return;
       }
       write_pending(sp, k);
       sp.pending.release();
-      cur_ = merge_runs(sp.runs);
+      merge_runs(sp.runs);
     });
     ex_.agree(run_.control);
     CensusLevel& g = r.levels[static_cast<std::size_t>(k)];
@@ -720,9 +751,9 @@ class DistributedCensus : public census_detail::Context<64> {
     if (have) emit(acc);
   }
 
-  // The finished level from its runs (read twice: to count its positions, then to fill the
-  // array), which are then removed.
-  Booked<Entry> merge_runs(const std::vector<std::string>& runs) {
+  // Makes the finished level from its runs (read twice: to count its positions by residue, then
+  // to fill the level), which are then removed.
+  void merge_runs(const std::vector<std::string>& runs) {
     // Each run's read buffer: a share of a quarter of what is free, within bounds.
     const std::size_t buffer = std::clamp<std::size_t>(
         free_bytes() / 4 / std::max<std::size_t>(1, runs.size()) / sizeof(Entry), 256, 8192);
@@ -731,25 +762,56 @@ class DistributedCensus : public census_detail::Context<64> {
       for (const std::string& f : runs) cs.emplace_back(f, buffer, mem_);
       return cs;
     };
-    std::size_t n = 0;
-    {
+    build_level([&](auto&& f) {
       std::vector<Cursor> cs = cursors();
-      merge(cs, true, [&](const Entry&) { ++n; });
-    }
-    Booked<Entry> out(mem_);
-    out.reserve(n);
-    {
-      std::vector<Cursor> cs = cursors();
-      merge(cs, true, [&](const Entry& x) { out.vec().push_back(x); });
-    }
+      merge(cs, true, f);
+    });
     for (const std::string& f : runs) spill_.remove(f);
-    return out;
+  }
+
+  // Entries a level file is written and read through at a time.
+  static constexpr std::size_t kFileBuffer = 4096;
+
+  // Writes this rank's level to `file` as its entries sorted by key.
+  void write_level(const std::string& file) {
+    census_detail::FileWriter w(file);
+    Booked<Entry> buf(mem_);
+    buf.reserve(std::min(cur_.size(), kFileBuffer));
+    for (std::size_t i = 0; i < cur_.size(); ++i) {
+      const std::size_t d = cur_.by_key(i);
+      Entry e{pos(cur_.key(d)), 0, 0, cur_.chance(d)};
+      e.set_count(cur_.count(d));
+      buf.vec().push_back(e);
+      if (buf.size() == kFileBuffer || i + 1 == cur_.size()) {
+        w.write(buf.vec().data(), buf.size() * sizeof(Entry));
+        buf.clear();
+      }
+    }
+    w.commit();
+  }
+
+  // Makes the level in `file` (write_level's) this rank's level.
+  void read_level(const std::string& file) {
+    Booked<Entry> buf(mem_);
+    build_level([&](auto&& f) {
+      census_detail::FileReader r(file);
+      if (r.size() % sizeof(Entry) != 0)
+        throw CensusError("checkpoint: " + file + " is not a whole number of records");
+      buf.reserve(std::min(r.size() / sizeof(Entry), kFileBuffer));
+      for (std::size_t left = r.size() / sizeof(Entry); left > 0;) {
+        const std::size_t m = std::min(left, kFileBuffer);
+        buf.vec().resize(m);
+        r.read(buf.vec().data(), m * sizeof(Entry));
+        for (const Entry& e : buf.vec()) f(e);
+        left -= m;
+      }
+    });
   }
 
   // Solution paths, backward from the goal: the parents of a level's on-path positions are
   // sent to their owners, who keep those they stored.
   void on_path(CensusResult& r) {
-    cur_.release();
+    cur_.clear();
     if (goal_pegs_ > k0_ || k0_ == 0) {
       r.on_path_done = true;
       return;
@@ -861,7 +923,9 @@ class DistributedCensus : public census_detail::Context<64> {
   std::vector<std::pair<u64, u32>> residue_classes_;  // (layout mask, weight) per weight class
   // [byte of the key][its value]: the residue of those pegs (mod 2^16).
   std::array<std::array<std::uint16_t, 256>, 8> residue_bytes_{};
-  Booked<Entry> cur_;                       // this rank's part of the level being expanded
+  u32 res_lo_ = 0, res_hi_ = 0;             // this rank's residues [res_lo_, res_hi_)
+  census_detail::Pool pool_;                // the memory of its levels' larger arrays
+  RankLevel cur_;                           // this rank's part of the level being expanded
   std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
   u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
   // (Context's positions_: the positions of the levels expanded so far, over all ranks.)

@@ -2,13 +2,13 @@
 // The exact census on the ranks of an MPI communicator (pegsol-mpi, docs/mpi.md).
 //
 // Every level is split across the ranks by the compact engine's residue of the canonical position
-// (census/residues.hpp): a rank owns a range of residues and keeps its positions as one array
-// sorted by key (key, count, chance). A level is expanded in rounds; in each round every rank
-// expands one group of its parents and sends every child to its owner in one all-to-all exchange,
-// so that what is in flight stays bounded. The solution-path pass sends each candidate parent to
-// its owner the same way, and the owner keeps it when it has stored it. With a checkpoint directory
-// every rank writes its part of each completed level there, and a run can resume from it. Built
-// only when CMake finds MPI.
+// (census/residues.hpp): a rank owns a range of residues and keeps its positions in the compact
+// engine's level store, by residue (rank_level.hpp: key, count, chance). A level is expanded in
+// rounds; in each round every rank expands one group of its parents and sends every child to its
+// owner in one all-to-all exchange, so that what is in flight stays bounded. The solution-path pass
+// sends each candidate parent to its owner the same way, and the owner keeps it when it has stored
+// it. With a checkpoint directory every rank writes its part of each completed level there, and a
+// run can resume from it. Built only when CMake finds MPI.
 #pragma once
 
 #include <mpi.h>

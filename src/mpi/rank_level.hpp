@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// A rank's part of a census level (docs/mpi.md, "One census engine"): the compact engine's level
+// store (census/level_store.hpp) over the rank's residues, its keys in layout bits, each with the
+// orbit's count and chance, and the positions' key order while the level waits to be expanded.
+//
+//   one array each for the level:   key[d]   count[d]   share[d]   (d = 0 .. n-1)
+//   segments, views into them:      residues [lo, hi), off[r - lo] .. off[r - lo + 1] the
+//                                   positions of residue r, by key
+//   by_key[i]:                      the index d of the level's i-th position in key order
+//
+// The segments cover the residues that hold positions, split where more than kGap residues in a
+// row hold none: one segment over the whole range cost 4 bytes a residue a level, which for small
+// problems (whose levels are sparser than the 2^16 residues) is more than their positions.
+//
+// The segments' share array holds each position's chance, not the compact engine's share (the
+// chance over the position's jumps): the expansion counts the jumps anyway and divides there,
+// while dividing at the build cost a second jump enumeration per position (tried and lost:
+// docs/mpi.md has the instruction counts).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "../census/level_store.hpp"
+#include "../census/memory.hpp"
+#include "../census/wide_table.hpp"
+#include "pegsol/census.hpp"
+
+namespace pegsol::mpi {
+
+class RankLevel {
+ public:
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  using Entry = census_detail::wide::Entry<64>;
+  using Store = census_detail::Level<Count>;
+
+  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : lv_(p, m), by_key_(m) {}
+  RankLevel(const RankLevel&) = delete;
+  RankLevel& operator=(const RankLevel&) = delete;
+
+  std::size_t size() const { return n_; }
+  u64 key(std::size_t d) const { return key_[d]; }
+  Count count(std::size_t d) const { return count_[d]; }
+  // The random player's chance of passing through the orbit (held in the segments' share array).
+  double chance(std::size_t d) const { return share_[d]; }
+  // Brings position d's key, count and share into the cache (it is read soon).
+  void prefetch(std::size_t d) const {
+    __builtin_prefetch(key_ + d);
+    __builtin_prefetch(count_ + d);
+    __builtin_prefetch(share_ + d);
+  }
+  // The index of the level's i-th position in key order (until drop_key_order()).
+  u32 by_key(std::size_t i) const { return by_key_[i]; }
+  void drop_key_order() { by_key_.release(); }
+  const Store& store() const { return lv_; }
+
+  // The index of `key`, whose residue is r, or -1.
+  std::ptrdiff_t find(u64 key, u32 r) const {
+    std::ptrdiff_t at = -1;
+    lv_.for_range(r, r + 1,
+                  [&](const census_detail::Segment<Count>& s, std::size_t i0, std::size_t i1) {
+                    const u64* k = std::lower_bound(s.key + i0, s.key + i1, key);
+                    if (k != s.key + i1 && *k == key) at = k - key_;
+                  });
+    return at;
+  }
+
+  void clear() {
+    lv_.seg.clear();
+    lv_.keys.clear();
+    lv_.values.clear();
+    by_key_.release();
+    key_ = nullptr;
+    count_ = nullptr;
+    share_ = nullptr;
+    n_ = 0;
+  }
+
+  // Builds the level from the entries each(f) visits in key order, calling f(const Entry&): it
+  // is called twice and must visit the same entries both times. residue(key) is in [lo, hi).
+  template <class Each, class Residue>
+  void build(u32 lo, u32 hi, Each&& each, Residue&& residue) {
+    clear();
+    census_detail::Memory& m = by_key_.memory();
+    // Positions per residue, then each residue's next index in the level.
+    census_detail::Booked<u32> at(m);
+    at.assign(hi - lo, 0);
+    std::size_t n = 0;
+    each([&](const Entry& e) {
+      ++at[residue(e.key.w[0]) - lo];
+      ++n;
+    });
+    if (n == 0) return;
+    std::vector<std::pair<u32, u32>> spans;
+    std::size_t offsets = 0;
+    for (u32 r = lo; r < hi; ++r) {
+      if (at[r - lo] == 0) continue;
+      if (spans.empty() || r - spans.back().second > kGap)
+        spans.emplace_back(r, r + 1);
+      else
+        spans.back().second = r + 1;
+    }
+    for (const auto& [a, b] : spans) offsets += b - a + 1;
+    census_detail::Bump kb, vb;
+    kb.begin(lv_.keys, n < kSmall);
+    vb.begin(lv_.values, n < kSmall);
+    u32* off = kb.alloc<u32>(offsets);
+    key_ = kb.alloc<u64>(n);
+    count_ = vb.alloc<Count>(n);
+    share_ = vb.alloc<double>(n);
+    by_key_.reserve(n);
+    by_key_.vec().resize(n);
+    std::size_t base = 0;
+    lv_.seg.reserve(spans.size());
+    for (const auto& [a, b] : spans) {
+      census_detail::Segment<Count> s;
+      s.lo = a;
+      s.hi = b;
+      s.off = off;
+      s.key = key_ + base;
+      s.count = count_ + base;
+      s.share = share_ + base;
+      off[0] = 0;
+      for (u32 r = a; r < b; ++r) {
+        const u32 c = at[r - lo];
+        at[r - lo] = static_cast<u32>(base + off[r - a]);
+        off[r - a + 1] = off[r - a] + c;
+      }
+      s.n = off[b - a];
+      base += s.n;
+      off += b - a + 1;
+      lv_.seg.push_back(s);
+    }
+    std::size_t i = 0;
+    each([&](const Entry& e) {
+      const u32 d = at[residue(e.key.w[0]) - lo]++;
+      key_[d] = e.key.w[0];
+      count_[d] = e.count();
+      share_[d] = e.prob;
+      by_key_[i++] = d;
+    });
+    n_ = n;
+  }
+
+ private:
+  // Empty residues a segment spans before a new one starts: 4 bytes of offsets each, against a
+  // new segment's own size.
+  static constexpr u32 kGap = 16;
+  // Levels of fewer positions take their arrays from the heap, booked exactly; larger ones from
+  // the pool's chunks (as the compact engine's levels do).
+  static constexpr std::size_t kSmall = 200000;
+  Store lv_;
+  census_detail::Booked<u32> by_key_;
+  u64* key_ = nullptr;
+  Count* count_ = nullptr;
+  double* share_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+}  // namespace pegsol::mpi
