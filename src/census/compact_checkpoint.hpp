@@ -4,9 +4,10 @@
 //
 //   census.state     the figures so far and the engine's state when level K was complete and
 //                    not yet expanded (written last: it is what a resume starts from)
-//   census.level.K   level K's positions: by segment, offsets, packed keys (packed_bytes()
-//                    each), counts, chances
-//   census.stored.J  level J's packed keys, kept for the solution-path pass (written once)
+//   census.level.K   K, then level K's positions: by segment, offsets, packed keys
+//                    (packed_bytes() each), counts, chances (level_file.hpp's write_level)
+//   census.stored.J  J, then level J's packed keys, kept for the solution-path pass (written
+//                    once; level_file.hpp too)
 //
 // Each file is written under a temporary name, flushed and renamed; files the state no longer
 // names are removed after it is written. A kill during the solution-path pass resumes from the
@@ -30,6 +31,7 @@
 #include "compact_forward.hpp"
 #include "compact_levels.hpp"
 #include "compact_memory.hpp"
+#include "level_file.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/error.hpp"
 
@@ -68,7 +70,6 @@ namespace checkpoint_file {
 constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '3'};
 constexpr char kMagicV1[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '1'};
 constexpr char kMagicV2[8] = {'P', 'E', 'G', 'C', 'E', 'N', 'S', '2'};
-constexpr std::size_t kKeyBlock = 1 << 16;  // keys packed or unpacked at a time
 inline std::string state(const std::string& dir) {
   return dir + "/census.state";
 }
@@ -86,48 +87,22 @@ template <class C, Carry kCounts>
 inline void Engine<Tier, Kernel>::save(const CensusResult& r, const Level<C>& cur, int k) {
   namespace cf = checkpoint_file;
   const std::string& dir = o_.checkpoint_dir;
-  const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
-  constexpr std::size_t kBlock = checkpoint_file::kKeyBlock;
-  std::vector<std::uint8_t> block(kBlock * w + 8);
+  auto pack = [&](const u64* keys, std::size_t m, std::uint8_t* out) { pack_keys(keys, m, out); };
   {
     FileWriter f(cf::level(dir, k));
     f.put(k);
-    f.put(static_cast<u64>(cur.seg.size()));
-    f.put(cur.packed_ready);
-    for (const Segment<C>& s : cur.seg) {
-      f.put(s.lo);
-      f.put(s.hi);
-      f.put(static_cast<u64>(s.n));
-      f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
-      if (s.n == 0) continue;
-      if (cur.packed_ready) {
-        f.write(s.packed_copy, s.n * w);
-      } else {
-        for (std::size_t i = 0; i < s.n; i += kBlock) {
-          const std::size_t m = std::min(kBlock, s.n - i);
-          pack_keys(s.key + i, m, block.data());
-          f.write(block.data(), m * w);
-        }
-      }
-      if constexpr (kCounts != kKeys) f.write(s.count, s.n * sizeof(C));
-      if constexpr (kCounts == kChance) f.write(s.share, s.n * sizeof(double));
+    write_level(f, cur, false, file_shape<C, kCounts>(), pack, [&] {
       if (pool_.spilled()) shed<C>(nullptr, true);  // no worker runs: every spilled page may go
-    }
+    });
     f.commit();
   }
   for (const auto& [j, lv] : stored_) {
     if (saved_stored_.count(j)) continue;
     FileWriter f(cf::stored(dir, j));
     f.put(j);
-    f.put(static_cast<u64>(lv.seg.size()));
-    for (const Segment<u64>& s : lv.seg) {
-      f.put(s.lo);
-      f.put(s.hi);
-      f.put(static_cast<u64>(s.n));
-      f.write(s.off, (s.hi - s.lo + 1) * sizeof(u32));
-      if (s.n) f.write(s.packed, s.n * w);
+    write_level(f, lv, true, file_shape<u64, kKeys>(), pack, [&] {
       if (pool_.spilled()) shed<u64>(nullptr, true);
-    }
+    });
     f.commit();
     saved_stored_.insert(j);
   }
@@ -165,61 +140,12 @@ inline void Engine<Tier, Kernel>::save(const CensusResult& r, const Level<C>& cu
 template <class Tier, class Kernel>
 template <class C, Carry kCounts>
 inline void Engine<Tier, Kernel>::load_level(FileReader& f, Level<C>& lv, bool stored) {
-  const std::size_t w = static_cast<std::size_t>(kern_.packed_bytes());
-  constexpr std::size_t kBlock = checkpoint_file::kKeyBlock;
-  std::vector<std::uint8_t> block(stored ? 0 : kBlock * w + 8);
-  auto not_a_level = [&] {
-    return CensusError("checkpoint: " + f.name() + " is not a census level");
-  };
-  const u64 segs = f.get<u64>();
-  if (!stored) lv.packed_ready = f.get<bool>();
-  if (segs > kResidues) throw not_a_level();
-  Bump kb, vb, pb;
-  kb.begin(lv.keys, false);
-  vb.begin(lv.values, false);
-  pb.begin(lv.kept, false);
-  u32 expect = 0;
-  for (u64 i = 0; i < segs; ++i) {
-    Segment<C> s;
-    s.lo = f.get<u32>();
-    s.hi = f.get<u32>();
-    s.n = f.get<u64>();
-    if (s.lo != expect || s.hi <= s.lo || s.hi > kResidues || s.n > (u64{1} << 40))
-      throw not_a_level();
-    expect = s.hi;
-    Bump& ob = !stored && lv.packed_ready ? pb : kb;  // where the forward pass keeps them
-    s.off = ob.template alloc<u32>(s.hi - s.lo + 1);
-    f.read(s.off, (s.hi - s.lo + 1) * sizeof(u32));
-    if (s.off[0] != 0 || s.off[s.hi - s.lo] != s.n) throw not_a_level();
-    if (stored) {
-      s.packed = kb.template alloc<std::uint8_t>(s.n * w + 8);
-      f.read(s.packed, s.n * w);
-    } else if (s.n > 0) {
-      s.key = kb.template alloc<u64>(s.n);
-      if (lv.packed_ready) {
-        s.packed_copy = pb.template alloc<std::uint8_t>(s.n * w + 8);
-        f.read(s.packed_copy, s.n * w);
-        unpack_keys(s.packed_copy, s.n, s.key);
-      } else {
-        for (std::size_t j = 0; j < s.n; j += kBlock) {
-          const std::size_t m = std::min(kBlock, s.n - j);
-          f.read(block.data(), m * w);
-          unpack_keys(block.data(), m, s.key + j);
-        }
-      }
-      if constexpr (kCounts != kKeys) {
-        s.count = vb.template alloc<C>(s.n);
-        f.read(s.count, s.n * sizeof(C));
-      }
-      if constexpr (kCounts == kChance) {
-        s.share = vb.template alloc<double>(s.n);
-        f.read(s.share, s.n * sizeof(double));
-      }
-    }
-    lv.seg.push_back(s);
-    if (pool_.spilled()) shed<C>(nullptr, true);
-  }
-  if (expect != kResidues) throw not_a_level();
+  read_level(
+      f, lv, stored, file_shape<C, kCounts>(),
+      [&](const std::uint8_t* in, std::size_t m, u64* out) { unpack_keys(in, m, out); },
+      [&] {
+        if (pool_.spilled()) shed<C>(nullptr, true);
+      });
 }
 
 // Loads the state in the checkpoint directory and runs the forward pass on from it.

@@ -310,6 +310,11 @@ class Engine : public Context<64> {
 
   // ---- checkpoint and resume (compact_checkpoint.hpp) ----
   u64 fingerprint() const;
+  // What a level's file holds (level_file.hpp): packed keys, and counts and shares as carried.
+  template <class C, Carry kCounts>
+  LevelFileShape file_shape() const {
+    return {static_cast<std::size_t>(kern_.packed_bytes()), kCounts != kKeys, kCounts == kChance};
+  }
   template <class C, Carry kCounts>
   void save(const CensusResult& r, const Level<C>& cur, int k);
   template <class C, Carry kCounts>

@@ -35,13 +35,15 @@
 //
 //   compact_common.hpp      the words and constants
 //   compact_levels.hpp      the jump classes (a level's storage by residue is level_store.hpp,
-//                           outside the tiers and included above: the MPI census shares it)
+//                           and its checkpoint file level_file.hpp, outside the tiers and
+//                           included above: the MPI census shares them)
 //   compact_tables.hpp      the hash tables (work items' tables, key sets)
 //   compact_engine.hpp      class Engine: its run, keys, residues, the state of its passes
 //   compact_forward.hpp     the forward pass: expand, scan, compact
 //   compact_paths.hpp       the solution paths: complement join, backward pass, export
 //   compact_distinct.hpp    the count up to reordering of independent jumps
-//   compact_checkpoint.hpp  checkpoint and resume of the forward pass
+//   compact_checkpoint.hpp  checkpoint and resume of the forward pass (its levels' files through
+//                           level_file.hpp)
 //
 // What the forward pass tried and lost is at the top of compact_forward.hpp.
 //
@@ -79,6 +81,7 @@
 #include "compact_memory.hpp"
 #include "engine.hpp"
 #include "kernels.hpp"
+#include "level_file.hpp"
 #include "level_store.hpp"
 #include "memory.hpp"
 #include "paths.hpp"
