@@ -10,7 +10,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,28 @@ struct PEGSOL_API FewestSweep {
   std::vector<Jump> best;                         ///< empty: none found yet
   StopReason stop = StopReason::None;             ///< a process stopped, and why
   std::uint64_t positions = 0;                    ///< stored since the last exchange
+};
+
+/// The processes a fewest-moves pass's levels are spread over (pegsol-mpi: the ranks of an MPI
+/// job). A process holds the positions whose hash falls in its share, expands them, and sends each
+/// child to the process that holds it; the collective steps below, which every process calls in
+/// the same order, carry that and what the pass decides together. FewestOptions::ranks null: one
+/// process (these steps are then the identity).
+class PEGSOL_API FewestRanks {
+ public:
+  virtual ~FewestRanks() = default;
+  virtual int rank() const = 0;  ///< this process, 0 .. size() - 1
+  virtual int size() const = 0;  ///< the processes
+  /// Every process's `bytes` bytes at `mine`, in rank order, into `all` (size() * bytes).
+  virtual void all_gather(const void* mine, std::size_t bytes, void* all) = 0;
+  /// out[r] (size() parts) to process r; `in` becomes what every process sent this one, in
+  /// rank order.
+  virtual void all_to_all(std::span<const std::span<const std::byte>> out,
+                          std::vector<std::byte>& in) = 0;
+  /// Returns when no process failed (failure null everywhere) and none is to stop; otherwise
+  /// throws on every process: Stopped with the worst stop, or the failing process's exception
+  /// there and an Error on the others.
+  virtual void agree(std::exception_ptr failure) = 0;
 };
 
 /// The bytes a fewest-moves search may hold when its control has no memory budget.
@@ -104,6 +128,10 @@ struct PEGSOL_API FewestOptions {
   int split_parts = 1;                              ///< processes sharing the split search
   std::function<void(FewestSweep&)> split_merge;    ///< the processes' exchange, as said above
   std::size_t shared_level = std::size_t{1} << 15;  ///< smaller levels run on the calling thread
+  /// The processes the passes' levels are spread over (collective: each passes its own, the
+  /// same problem and options); null: one process. Every process ends with the same fewest
+  /// moves, proof and lower bound. Not with checkpoints, spill_dir or split (InputError).
+  FewestRanks* ranks = nullptr;
 };
 
 /// A fewest-moves answer. status: Solved (a solution; `proven` when no shorter one exists),

@@ -87,6 +87,16 @@ void check_width(const Board& b) {
                      std::to_string(kHoles<kWidestKeys>));
 }
 
+// An InputError for options a pass spread over processes does not take.
+void check_ranks(const FewestOptions& o) {
+  if (!o.ranks) return;
+  if (!o.checkpoint_dir.empty() || o.resume)
+    throw InputError("FewestOptions::ranks", "a spread search takes no checkpoints");
+  if (!o.spill_dir.empty())
+    throw InputError("FewestOptions::ranks", "a spread search does not spill its levels");
+  if (o.split) throw InputError("FewestOptions::ranks", "a spread search is not split");
+}
+
 // The width of the search's keys (keys.hpp): 64 bits when the board fits them and the
 // options do not ask for wide keys, else 128. Its result goes to with_width, the one dispatch.
 int key_width(const Board& b, const FewestOptions& o) {
@@ -101,6 +111,7 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     throw InputError("fewest moves: the start has " + std::to_string(p.start.size()) +
                      " holes, the board " + std::to_string(b.size()));
   check_width(b);
+  check_ranks(options);
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
@@ -172,6 +183,7 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   if (!board) throw InputError("board", "fewest_board needs a board (the pointer is null)");
   const Board& b = *board;
   check_width(b);
+  check_ranks(options);
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;

@@ -15,6 +15,7 @@
 #include "keys.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
+#include "ranks.hpp"
 #include "search.hpp"
 #include "shorten.hpp"
 #include "state.hpp"
@@ -123,6 +124,17 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
     }
     if (o.control->checkpoint()) stop(o.control->stop_reason(), static_cast<int>(floor));
   }
+  const std::uint64_t alike = positions;  // the beam's: the same on every process
+  if (o.ranks) {  // every process goes into the passes with the same best solution and stop
+    agree_best(*o.ranks, best);
+    best_moves = best.empty() ? -1 : count_moves(best);
+    int why = 0;
+    for (int w : gather(*o.ranks, stopped ? static_cast<int>(r.stop) : 0)) why = std::max(why, w);
+    if (why != 0) {
+      stop(static_cast<StopReason>(why), static_cast<int>(floor));
+      out_of_memory = r.stop == StopReason::Memory;
+    }
+  }
   while (!stopped) {
     if (best_moves >= 0 && floor >= static_cast<std::uint32_t>(best_moves)) {
       settle(Status::Solved, best_moves);
@@ -139,6 +151,7 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
     // the peg types; docs/fewest.md.)
     const std::uint32_t limit = bound ? floor : kNoCost;
     Search<W> s(geo, o, bound ? &*bound : nullptr, limit);
+    s.spread_over(o.ranks);
     s.set_best_found(best_moves);
     s.set_floor(static_cast<int>(floor));
     int found = -1;
@@ -223,6 +236,15 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
       break;
     }
     stop(StopReason::Memory, lower);
+  }
+  if (o.ranks) {  // the shortened solutions of every process: the fewest moves of theirs
+    agree_best(*o.ranks, best);
+    best_moves = best.empty() ? -1 : count_moves(best);
+    if (r.status == Status::Unknown) stop(r.stop, r.lower_bound);
+    if (r.status == Status::Solved) settle(Status::Solved, best_moves);
+    std::uint64_t spread = 0;  // the passes' positions: each process stored its own
+    for (std::uint64_t p : gather(*o.ranks, positions - alike)) spread += p;
+    positions = alike + spread;
   }
   if (released_fewest >= 0 && best_moves > released_fewest)
     r.reason += " (the fewest is " + std::to_string(released_fewest) +

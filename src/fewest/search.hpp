@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@
 #include "mapped.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/fewest.hpp"
+#include "ranks.hpp"
 #include "spill.hpp"
 #include "state.hpp"
 
@@ -90,10 +92,20 @@ class Search {
         threads_(o.threads > 0 ? o.threads : default_threads()),
         out_(static_cast<std::size_t>(threads_),
              std::vector<std::vector<Child<W>>>(static_cast<std::size_t>(Level<W>::kShards))),
+        away_(static_cast<std::size_t>(threads_)),
         read_(static_cast<std::size_t>(threads_)),
         dropped_(static_cast<std::size_t>(threads_), kNoCost) {
     budget_ = tables_budget(o);
     ledger_.limit = o.spill_limit;
+  }
+
+  // Spreads the pass's levels over `ranks` (before seed(); collective from then on): this
+  // process holds the positions owner_of() gives it. A spread pass never releases or spills
+  // its levels.
+  void spread_over(FewestRanks* ranks) {
+    if (!ranks || ranks->size() == 1) return;
+    ranks_ = ranks;
+    for (auto& a : away_) a.resize(static_cast<std::size_t>(ranks->size()));
   }
 
   void seed(const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals) {
@@ -107,10 +119,20 @@ class Search {
 
   // Runs the pass until the sides meet; returns the fewest moves, or -1 when no solution exists.
   int run() {
-    may_release_ = true;
+    may_release_ = !spread();
     while (fl_ > bh_) {
-      if (level(fwd_, fl_).size() == 0 || level(bwd_, bh_).size() == 0) return -1;
-      const bool backward = level(fwd_, fl_).size() > level(bwd_, bh_).size();
+      const std::vector<std::array<std::size_t, 2>> sizes = gather(
+          ranks(), std::array<std::size_t, 2>{level(fwd_, fl_).size(), level(bwd_, bh_).size()});
+      std::size_t fs = 0, bs = 0;
+      for (const auto& z : sizes) {
+        fs += z[0];
+        bs += z[1];
+      }
+      if (fs == 0 || bs == 0) {
+        agree_dropped();
+        return -1;
+      }
+      const bool backward = fs > bs;
       if (backward)
         expand_backward();
       else
@@ -277,7 +299,7 @@ class Search {
   void set_floor(int moves) { floor_ = moves; }
 
   // The jumps of a solution of `best` moves through the meeting position found by run().
-  std::vector<Jump> path() const {
+  std::vector<Jump> path() {
     std::vector<Jump> front = side_path<false>(meet_, meet_fcost_, meet_hole_);
     std::vector<Jump> back = side_path<true>(meet_, meet_bcost_, meet_hole_);
     front.insert(front.end(), back.begin(), back.end());
@@ -356,6 +378,7 @@ class Search {
 
   void insert(Level<W>& lv, Bits<W> pegs, std::uint32_t cost, Bits<W> land) {
     auto [key, l] = geo_.canonical(pegs, land);
+    if (spread() && owner_of(mix(key), ranks_->size()) != ranks_->rank()) return;
     merge(lv.shard(Level<W>::shard_of(key)), key, cost, l);
   }
 
@@ -437,13 +460,15 @@ class Search {
   // other shards are made and dropped.
   template <bool Backward>
   void expand_group(const Level<W>& src, Level<W>& dst, std::uint32_t group) {
-    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
-      if (!(group >> d & 1)) continue;
-      LevelMap<W>& m = dst.shard(d);
-      std::size_t old_bytes = m.bytes();
-      m.reserve(src.size() / Level<W>::kShards + 1, [&](std::size_t b) { grow(b); });
-      if (m.bytes() != old_bytes) bytes_ -= old_bytes;
-    }
+    guard([&] {
+      for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+        if (!(group >> d & 1)) continue;
+        LevelMap<W>& m = dst.shard(d);
+        std::size_t old_bytes = m.bytes();
+        m.reserve(src.size() / Level<W>::kShards + 1, [&](std::size_t b) { grow(b); });
+        if (m.bytes() != old_bytes) bytes_ -= old_bytes;
+      }
+    });
     struct Unit {
       std::size_t shard, begin, end;
     };
@@ -462,16 +487,80 @@ class Search {
         pool_->run(threads, f);
     };
     const auto nt = static_cast<std::size_t>(threads);
-    for (std::size_t u0 = 0; u0 < units.size(); u0 += nt) {
-      run([&](int t) {
-        auto ut = static_cast<std::size_t>(t);
-        if (u0 + ut >= units.size()) return;
-        o_.control->throw_if_stopped();
-        const Unit& u = units[u0 + ut];
-        children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], dropped_[ut], read_[ut],
-                           group);
+    std::size_t rounds = (units.size() + nt - 1) / nt;
+    if (spread()) {  // as many rounds on every process: each is an exchange
+      agree();
+      for (std::size_t n : gather(*ranks_, rounds)) rounds = std::max(rounds, n);
+    }
+    for (std::size_t u0 = 0; u0 < rounds * nt; u0 += nt) {
+      guard([&] {
+        run([&](int t) {
+          auto ut = static_cast<std::size_t>(t);
+          if (u0 + ut >= units.size()) return;
+          o_.control->throw_if_stopped();
+          const Unit& u = units[u0 + ut];
+          children<Backward>(src.shard(u.shard), u.begin, u.end, out_[ut], away_[ut], dropped_[ut],
+                             read_[ut], group);
+        });
+        book_buffers();
       });
-      book_buffers();
+      if (spread()) send_away();
+      guard([&] { merge_round(dst, group, nt); });
+    }
+    if (spread()) agree();
+  }
+
+  // Runs f; on a spread pass, keeps its exception (or the one before it) for the next agree(), so
+  // that a process that fails still takes part in the collective steps the others wait in.
+  template <class F>
+  void guard(F&& f) {
+    if (!spread()) {
+      f();
+      return;
+    }
+    if (failure_) return;
+    try {
+      f();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+
+  // Collective: throws on every process when one failed or is to stop (FewestRanks::agree).
+  void agree() { ranks_->agree(std::exchange(failure_, nullptr)); }
+
+  // Collective: every process's children of the round that others hold go to them; those it
+  // receives join its own, by shard, in out_[0].
+  void send_away() {
+    agree();
+    const auto k = static_cast<std::size_t>(ranks_->size());
+    std::vector<std::span<const std::byte>> parts(k);
+    for (std::size_t r = 0; r < k; ++r) {
+      std::vector<Child<W>>& v = away_[0][r];
+      for (std::size_t q = 1; q < away_.size(); ++q) {
+        v.insert(v.end(), away_[q][r].begin(), away_[q][r].end());
+        away_[q][r].clear();
+      }
+      parts[r] = std::as_bytes(std::span<const Child<W>>(v));
+    }
+    ranks_->all_to_all(parts, received_);
+    for (auto& v : away_[0]) v.clear();
+    static_assert(alignof(Child<W>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    const auto* c = reinterpret_cast<const Child<W>*>(received_.data());
+    for (std::size_t i = 0, n = received_.size() / sizeof(Child<W>); i < n; ++i)
+      out_[0][Level<W>::shard_of(c[i].key)].push_back(c[i]);
+  }
+
+  // Merges the round's children into the shards of `dst` in `group`, each thread its own shards.
+  void merge_round(Level<W>& dst, std::uint32_t group, std::size_t nt) {
+    {
+      const int threads = static_cast<int>(nt);
+      auto run = [&](const std::function<void(int)>& f) {
+        if (threads == 1)
+          f(0);
+        else
+          pool_->run(threads, f);
+      };
       run([&](int t) {
         for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards; d += nt) {
           if (!(group >> d & 1)) continue;
@@ -490,11 +579,13 @@ class Search {
   }
 
   // The children of the entries [begin, end) of `src` (read through `buf` from disk) for the
-  // destination shards in `group`, by shard into `out`.
+  // destination shards in `group`, by shard into `out`, or by process into `away` for those
+  // another process holds.
   template <bool Backward>
   void children(const LevelMap<W>& src, std::size_t begin, std::size_t end,
-                std::vector<std::vector<Child<W>>>& out, std::uint32_t& dropped,
-                std::vector<Entry<W>>& buf, std::uint32_t group) const {
+                std::vector<std::vector<Child<W>>>& out, std::vector<std::vector<Child<W>>>& away,
+                std::uint32_t& dropped, std::vector<Entry<W>>& buf, std::uint32_t group) const {
+    const int ranks = spread() ? ranks_->size() : 1, me = spread() ? ranks_->rank() : 0;
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
     const Bits<W>* fo = geo_.fo.data();
@@ -551,8 +642,13 @@ class Search {
               }
               const std::uint64_t hash = mix(key);
               const std::size_t shard = Level<W>::shard_of_hash(hash);
-              if (group >> shard & 1)
-                out[shard].push_back(Child<W>{key, l, c, static_cast<std::uint32_t>(hash)});
+              if (!(group >> shard & 1)) continue;
+              const Child<W> child{key, l, c, static_cast<std::uint32_t>(hash)};
+              const int owner = ranks > 1 ? owner_of(hash, ranks) : me;
+              if (owner == me)
+                out[shard].push_back(child);
+              else
+                away[static_cast<std::size_t>(owner)].push_back(child);
             }
           }
         },
@@ -633,21 +729,41 @@ class Search {
 
   void expand_forward() {
     expand_or_release<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
-    settle_expanded(level(fwd_, fl_));
+    guard([&] { settle_expanded(level(fwd_, fl_)); });
     trim_heap();
     --fl_;
-    std::uint32_t m = min_cost(level(fwd_, fl_));
+    std::uint32_t m = least_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
   }
 
   void expand_backward() {
     expand_or_release<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
-    settle_expanded(level(bwd_, bh_));
+    guard([&] { settle_expanded(level(bwd_, bh_)); });
     trim_heap();
     ++bh_;
-    std::uint32_t m = min_cost(level(bwd_, bh_));
+    std::uint32_t m = least_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
   }
+
+  // The least cost of a level over every process (collective; it agrees first).
+  std::uint32_t least_cost(const Level<W>& lv) {
+    const std::uint32_t mine = min_cost(lv);
+    if (!spread()) return mine;
+    agree();
+    const std::vector<std::uint32_t> all = gather(*ranks_, mine);
+    return *std::min_element(all.begin(), all.end());
+  }
+
+  // Leaves the least dropped cost over every thread and process in dropped_[0] (collective).
+  void agree_dropped() {
+    const std::uint32_t mine = dropped();
+    std::fill(dropped_.begin(), dropped_.end(), kNoCost);
+    const std::vector<std::uint32_t> all = gather(ranks(), mine);
+    dropped_[0] = *std::min_element(all.begin(), all.end());
+  }
+
+  bool spread() const { return ranks_ != nullptr; }
+  FewestRanks& ranks() { return ranks_ ? *ranks_ : alone_; }
 
   int join() {
     const Level<W>& f = level(fwd_, fl_);
@@ -703,6 +819,28 @@ class Search {
           meet(o, e);
       });
     }
+    // The meetings of every process: the least cost, then the least key, as one process's join.
+    struct Meet {
+      Bits<W> key, plain_key;
+      std::uint32_t best, fcost, bcost, plain;
+      int hole;
+    };
+    agree_dropped();
+    const std::vector<Meet> all = gather(
+        ranks(), Meet{meet_, plain_meet_, best, meet_fcost_, meet_bcost_, plain_cost_, meet_hole_});
+    for (const Meet& m : all) {
+      if (m.best < best || (m.best == best && m.key < meet_)) {
+        best = m.best;
+        meet_ = m.key;
+        meet_fcost_ = m.fcost;
+        meet_bcost_ = m.bcost;
+        meet_hole_ = m.hole;
+      }
+      if (m.plain < plain_cost_ || (m.plain == plain_cost_ && m.plain_key < plain_meet_)) {
+        plain_cost_ = m.plain;
+        plain_meet_ = m.plain_key;
+      }
+    }
     return best == kNoCost ? -1 : static_cast<int>(best);
   }
 
@@ -716,12 +854,18 @@ class Search {
   // Forward: jumps from a start to `pegs` with `cost` moves whose last jump lands on `hole`.
   // Backward: jumps from `pegs` to a goal with `cost` moves whose first jump starts from `hole`.
   // (-1: any.) Each step finds a jump to a neighbouring level's position whose state gives it.
+  // On a spread pass each process looks up the neighbours it holds; the first jump any finds
+  // (one gather a step) is the step every process takes.
   template <bool Backward>
-  std::vector<Jump> side_path(Bits<W> pegs, std::uint32_t cost, int hole) const {
+  std::vector<Jump> side_path(Bits<W> pegs, std::uint32_t cost, int hole) {
     std::vector<Jump> out;
     for (int k = pegs.count(); Backward ? k > bottom_ : k < top_; k += Backward ? -1 : 1) {
-      bool found = false;
-      for (std::size_t j = 0; j < geo_.jumps.size() && !found; ++j) {
+      struct Step {
+        std::size_t j;
+        std::uint32_t cost;
+        int hole;
+      } step{geo_.jumps.size(), 0, -1};
+      for (std::size_t j = 0; j < geo_.jumps.size() && step.j == geo_.jumps.size(); ++j) {
         const Jump& jp = geo_.jumps[j];
         // The hole the path's end of the jump stands on, and the one the neighbour's L holds.
         const int near = Backward ? jp.from : jp.to, far = Backward ? jp.to : jp.from;
@@ -734,15 +878,17 @@ class Search {
         if (s.cost == kNoCost) continue;
         const bool chain = s.land.test(far);
         if (s.cost + (chain ? 0 : 1) != cost) continue;
-        out.push_back(jp);
-        pegs = other;
-        cost = s.cost;
-        hole = chain ? far : -1;
-        found = true;
+        step = {j, s.cost, chain ? far : -1};
       }
-      if (!found)
+      for (const Step& st : gather(ranks(), step))
+        if (st.j < step.j) step = st;
+      if (step.j == geo_.jumps.size())
         throw std::logic_error(std::string("fewest moves: the ") +
                                (Backward ? "backward" : "forward") + " path breaks off");
+      out.push_back(geo_.jumps[step.j]);
+      pegs = pegs ^ geo_.all[step.j];
+      cost = step.cost;
+      hole = step.hole;
     }
     if (!Backward) std::reverse(out.begin(), out.end());
     return out;
@@ -771,9 +917,14 @@ class Search {
   int fmin_ = 0, bmin_ = 0;
   int threads_ = 1;
   std::optional<WorkerPool> pool_;  // made for the first level large enough to share
-  std::vector<std::vector<std::vector<Child<W>>>> out_;  // [thread][destination shard]
-  std::vector<std::vector<Entry<W>>> read_;              // [thread]: entries read from disk
-  SpillLedger ledger_;                                   // the spill files' bytes on disk
+  std::vector<std::vector<std::vector<Child<W>>>> out_;   // [thread][destination shard]
+  std::vector<std::vector<std::vector<Child<W>>>> away_;  // [thread][process]: spread passes
+  std::vector<std::byte> received_;                       // the children other processes sent
+  FewestRanks* ranks_ = nullptr;                          // null: one process
+  OneProcess alone_;
+  std::exception_ptr failure_;               // a spread pass's failure, kept until the next agree()
+  std::vector<std::vector<Entry<W>>> read_;  // [thread]: entries read from disk
+  SpillLedger ledger_;                       // the spill files' bytes on disk
   int groups_ = 1;  // groups of destination shards a level is made in (spilling)
   std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
   std::atomic<std::size_t> bytes_{0};
