@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// pegsol-mpi: `pegsol count` and `pegsol fewest` on the ranks of an MPI job (docs/mpi.md,
-// docs/fewest.md). Every rank parses the same options and runs its part; rank 0 prints the text
-// or JSON that the one-process command prints, and (count) every rank's ledger goes to stderr.
+// pegsol-mpi: `pegsol count`, `pegsol fewest` and `pegsol solve --minimize moves` on the ranks of
+// an MPI job (docs/mpi.md, docs/fewest.md). Every rank parses the same options and runs its part;
+// rank 0 prints the text or JSON that the one-process command prints, and (count) every rank's
+// ledger goes to stderr.
 #include <mpi.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -132,6 +133,87 @@ struct FewestArgs {
   }
 };
 
+// `pegsol-mpi solve --minimize moves`'s options: `pegsol solve --minimize moves`'s, with one
+// thread a rank by default.
+struct SolveArgs {
+  pegsol::ProblemSpec spec;
+  std::string minimize;
+  double time_limit = 0, memory_mb = 0;
+  int threads = 1;
+  std::size_t beam = pegsol::FewestOptions{}.beam;
+  bool json = false, no_bound = false, no_pagodas = false;
+
+  CLI::App* add(CLI::App& app) {
+    using namespace pegsol;
+    auto* cmd = app.add_subcommand(
+        "solve",
+        "A solution with the fewest moves, proven, its passes' levels spread over the ranks");
+    cli::add_problem_options(cmd, spec);
+    cmd->add_option("--minimize", minimize, "moves (the only search pegsol-mpi solve runs)")
+        ->required()
+        ->check(CLI::IsMember({"moves"}));
+    cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
+        ->check(cli::seconds_check());
+    cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
+        ->check(cli::positive_check());
+    cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
+        ->check(cli::whole_number_check(0, cli::max_threads()));
+    cmd->add_flag("--json", json, "Print one JSON object");
+    cmd->add_option("--fewest-beam", beam,
+                    "Positions a level the first beam keeps (0: no beam; default " +
+                        std::to_string(FewestOptions{}.beam) + ")")
+        ->check(cli::whole_number_check(0, 1'000'000'000));
+    cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
+    cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    return cmd;
+  }
+};
+
+// Runs `pegsol-mpi solve --minimize moves` on this rank; rank 0 prints `pegsol solve --minimize
+// moves`'s text or JSON.
+int run_solve(const SolveArgs& a, int rank) {
+  using namespace pegsol;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
+  Control control;
+  control.watch(&g_stop, StopReason::Signal);
+  control.set_time_limit(a.time_limit);
+  control.set_memory_budget(cli::megabytes(a.memory_mb));
+  auto failed = [&](const char* kind, const std::string& why, bool own) -> int {
+    const bool input = std::string_view(kind) == "input";
+    if (rank == 0) return cli::finish_output(cli::report_error(kind, why, a.json));
+    if (own && !input) fmt::print(stderr, "pegsol-mpi: rank {}: {}\n", rank, why);
+    return input ? cli::kBadInput : cli::kInternal;
+  };
+  try {
+    const Problem p = build_problem(a.spec);
+    FewestOptions o;
+    o.control = &control;
+    o.threads = a.threads;
+    o.beam = a.beam;
+    o.prune = !a.no_bound;
+    if (a.no_pagodas) o.pagoda_jumps = -1;
+    const FewestResult r = mpi::spread_fewest(
+        o, MPI_COMM_WORLD, [&](const FewestOptions& so) { return fewest_solve(p, so); });
+    int rc = cli::exit_status(r.status);
+    if (r.stop == StopReason::Signal) rc = 128 + g_signal.load();
+    if (rank != 0) return rc;
+    if (a.json) {
+      fmt::print("{}\n", dump_json(fewest_json(p, r)));
+      return cli::finish_output(rc);
+    }
+    fmt::print("{}\n{}\n{}", describe(p), cli::fewest_verdict(r),
+               cli::numbered_moves(*p.board, r, cli::terminal_columns()));
+    fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
+    return cli::finish_output(rc);
+  } catch (const InputError& e) {
+    return failed("input", cli::input_error_text(e), true);
+  } catch (const mpi::PeerFailed& e) {
+    return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
+  } catch (const std::exception& e) {
+    return failed("internal", e.what(), true);
+  }
+}
+
 // Runs `pegsol-mpi fewest` on this rank; rank 0 prints `pegsol fewest`'s text or JSON.
 int run_fewest(const FewestArgs& a, int rank, int size) {
   using namespace pegsol;
@@ -203,7 +285,7 @@ int run(int argc, char** argv, int rank, int size) {
   using namespace pegsol;
   CLI::App app{
       "pegsol-mpi: the exact census and the fewest moves on MPI ranks (mpirun -np K pegsol-mpi "
-      "count|fewest ...)"};
+      "count|fewest|solve ...)"};
   app.require_subcommand(1, 1);
   app.set_version_flag("--version,-V", std::string("pegsol-mpi ") + std::string(version()));
   ProblemSpec spec;
@@ -258,6 +340,8 @@ int run(int argc, char** argv, int rank, int size) {
       ->group("");
   FewestArgs fa;
   auto* fewest = fa.add(app);
+  SolveArgs sa;
+  auto* solve_cmd = sa.add(app);
   const bool json_wanted =
       std::any_of(argv, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   try {
@@ -269,6 +353,7 @@ int run(int argc, char** argv, int rank, int size) {
         cli::report_error("input", cli::parse_error_text(app, e), json_wanted));
   }
   if (*fewest) return run_fewest(fa, rank, size);
+  if (*solve_cmd) return run_solve(sa, rank);
   if (!resume_dir.empty()) {
     checkpoint.dir = resume_dir;
     checkpoint.resume = true;

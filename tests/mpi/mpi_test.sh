@@ -385,5 +385,56 @@ if [ "$status" != 4 ] || ! "$py" -S -c 'import json, sys; d = json.load(open(sys
   echo "FAIL: fewest --board triangle:9 --time-limit 2: status $status, $(cat "$tmp/f-stop.json")"
   fail=1
 fi
-[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal; fewest on ${#fewest_boards[@]} boards, 1-3 ranks, the one process's answer"
+# pegsol-mpi solve --minimize moves, the passes' levels spread over K = 1..4 ranks: for each
+# problem the one process's status, fewest moves, proof, lower bound and stop, and a solution that
+# replays (pegsol solve --moves) to the goal with nothing left to search. The last problem has no
+# solution (the end is not of the start's position class).
+solve_problems=(
+  "--board triangle:5"
+  "--board triangle:6"
+  "--board rect:3x4"
+  "--board triangle:6 --start 1 --end 1 --fewest-beam 0 --no-bound"
+  "--board triangle:5 --start 1 --end 2"
+)
+check_solve() { # ONE.json MPI.json LABEL PROBLEM
+  "$py" -S - "$@" "$pegsol" <<'EOF5'
+import json, subprocess, sys
+one, mpi = (json.load(open(f)) for f in sys.argv[1:3])
+label, problem, pegsol = sys.argv[3:6]
+bad = [k for k in ("status", "stop") if one.get(k) != mpi.get(k)]
+bad += ["minimize." + k for k in ("moves", "lower_bound", "proven")
+        if one.get("minimize", {}).get(k) != mpi.get("minimize", {}).get(k)]
+if mpi.get("minimize", {}).get("moves") is not None:
+    chains = mpi["minimize"]["notation"]
+    args = [a for a in problem.split() if a not in ("--no-bound",)]
+    if "--fewest-beam" in args:
+        del args[args.index("--fewest-beam"):args.index("--fewest-beam") + 2]
+    r = subprocess.run([pegsol, "solve", *args, "--moves", " ".join(chains), "--minimize", "moves",
+                        "--json"], capture_output=True, text=True)
+    got = json.loads(r.stdout) if r.stdout else {}
+    if (r.returncode != 0 or got.get("status") != "solved" or
+            got.get("kept_moves") != len(mpi["moves"]) or got["minimize"]["moves"] != 0):
+        bad.append(f"replay: {r.returncode} {r.stdout[:200]} {r.stderr[:200]}")
+if bad:
+    print(f"FAIL: {label}: {bad}: one {one}, mpi {mpi}")
+sys.exit(1 if bad else 0)
+EOF5
+}
+for problem in "${solve_problems[@]}"; do
+  # shellcheck disable=SC2086 # the problem's words
+  "$pegsol" solve $problem --minimize moves --json >"$tmp/s-one.json" || true
+  for k in 1 2 3 4; do
+    # shellcheck disable=SC2086
+    "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" solve $problem --minimize moves --json \
+      >"$tmp/s-$k.json" 2>"$tmp/s-$k.err" &
+  done
+  wait || true
+  for k in 1 2 3 4; do
+    check_solve "$tmp/s-one.json" "$tmp/s-$k.json" "-np $k solve $problem" "$problem" || {
+      cat "$tmp/s-$k.err"
+      fail=1
+    }
+  done
+done
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal; fewest on ${#fewest_boards[@]} boards, 1-3 ranks, the one process's answer; solve --minimize moves on ${#solve_problems[@]} problems, 1-4 ranks, the one process's answer"
 exit "$fail"
