@@ -89,7 +89,7 @@ struct FewestArgs {
   double time_limit = 0, memory_mb = 0, spill_mb = 0, checkpoint_seconds = 300;
   int threads = 1;
   std::size_t beam = pegsol::FewestOptions{}.beam;
-  bool json = false, no_bound = false, no_pagodas = false;
+  bool json = false, no_bound = false, no_pagodas = false, spread = false;
 
   CLI::App* add(CLI::App& app) {
     using namespace pegsol;
@@ -129,6 +129,9 @@ struct FewestArgs {
         ->check(cli::whole_number_check(0, 1'000'000'000));
     cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
     cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    cmd->add_flag("--spread", spread,
+                  "One search over every pair, each pass's levels spread over the ranks, instead "
+                  "of the pairs dealt out (no --checkpoint, --resume or --spill-dir yet)");
     return cmd;
   }
 };
@@ -251,18 +254,25 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
       throw InputError(error.value_or("--checkpoint: rank 0 cannot make the directory"));
     o.spill_dir = a.spill_dir;
     o.spill_limit = cli::megabytes(a.spill_mb);
+    if (a.spread && (!o.checkpoint_dir.empty() || !o.spill_dir.empty()))
+      throw InputError(
+          "--spread: the spread search takes no --checkpoint, --resume or --spill-dir "
+          "yet");
     const bool shown = rank == 0 && isatty(STDERR_FILENO) && !a.json;
     if (shown)
       control.set_progress([size](const ProgressReport& r) {
         if (!r.fewest) return;
         const FewestBounds& p = *r.fewest;
-        fmt::print(stderr,
-                   "\r{:.1f} s  moves: at least {}{}  pair {}/{} (rank 0 of {})  {} positions   ",
-                   r.seconds, p.lower_bound,
-                   p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
-                   p.pair + 1, p.pairs, size, r.positions);
+        fmt::print(
+            stderr, "\r{:.1f} s  moves: at least {}{}{} (rank 0 of {})  {} positions   ", r.seconds,
+            p.lower_bound, p.best_found >= 0 ? fmt::format(", best found {}", p.best_found) : "",
+            p.pair >= 0 ? fmt::format("  pair {}/{}", p.pair + 1, p.pairs) : "", size, r.positions);
       });
-    FewestBoardResult r = mpi::distributed_fewest_board(board, o, MPI_COMM_WORLD);
+    FewestBoardResult r =
+        a.spread
+            ? mpi::spread_fewest(o, MPI_COMM_WORLD,
+                                 [&](const FewestOptions& so) { return fewest_board(board, so); })
+            : mpi::distributed_fewest_board(board, o, MPI_COMM_WORLD);
     if (shown) fmt::print(stderr, "\r{:100}\r", "");
     int rc = cli::exit_status(r.result.status);
     if (r.result.stop == StopReason::Signal) rc = 128 + g_signal.load();

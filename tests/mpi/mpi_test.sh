@@ -436,5 +436,30 @@ for problem in "${solve_problems[@]}"; do
     }
   done
 done
-[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal; fewest on ${#fewest_boards[@]} boards, 1-3 ranks, the one process's answer; solve --minimize moves on ${#solve_problems[@]} problems, 1-4 ranks, the one process's answer"
+# pegsol-mpi fewest --spread: one search over every pair, each pass's levels spread over K = 1..4
+# ranks, the one process's answer of `pegsol fewest` (not split; hexagon:2 has no solution).
+spread_boards=("triangle:5" "triangle:6" "rect:3x4" "hexagon:2")
+for board in "${spread_boards[@]}"; do
+  "$pegsol" fewest --board "$board" --json >"$tmp/w-one-$board.json" || true
+  for k in 1 2 3 4; do
+    "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" fewest --spread --board "$board" --json \
+      >"$tmp/w-$k-$board.json" 2>"$tmp/w-$k-$board.err" &
+  done
+  wait || true
+  for k in 1 2 3 4; do
+    check_fewest "$tmp/w-one-$board.json" "$tmp/w-$k-$board.json" "$board" \
+      "-np $k fewest --spread --board $board" || {
+      cat "$tmp/w-$k-$board.err"
+      fail=1
+    }
+  done
+done
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --spread --board triangle:5 \
+  --checkpoint "$tmp/w-ck" --json >"$tmp/w-ck.json" 2>/dev/null || status=$?
+if [ "$status" != 2 ] || ! grep -q '"kind":"input".*--spread' "$tmp/w-ck.json"; then
+  echo "FAIL: fewest --spread --checkpoint: status $status, $(cat "$tmp/w-ck.json")"
+  fail=1
+fi
+[ "$fail" = 0 ] && echo "mpi census: ${#problems[@]} problems, 1-4 ranks, same figures; resumed and spilled runs equal; fewest on ${#fewest_boards[@]} boards, 1-3 ranks, the one process's answer; solve --minimize moves on ${#solve_problems[@]} problems and fewest --spread on ${#spread_boards[@]} boards, 1-4 ranks, the one process's answer"
 exit "$fail"
