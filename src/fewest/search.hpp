@@ -505,7 +505,10 @@ class Search {
         book_buffers();
       });
       if (spread()) send_away();
-      guard([&] { merge_round(dst, group, nt); });
+      guard([&] {
+        if (spread()) book_buffers();  // with the children other processes sent
+        merge_round(dst, group, nt);
+      });
     }
     if (spread()) agree();
   }
@@ -708,6 +711,9 @@ class Search {
     for (const auto& t : out_)
       for (const std::vector<Child<W>>& v : t) room += v.capacity() * sizeof(Child<W>);
     for (const std::vector<Entry<W>>& v : read_) room += v.capacity() * sizeof(Entry<W>);
+    for (const auto& t : away_)
+      for (const std::vector<Child<W>>& v : t) room += v.capacity() * sizeof(Child<W>);
+    room += received_.capacity();
     if (room > buffers_) {
       grow(room - buffers_);
       buffers_ = room;

@@ -436,6 +436,15 @@ for problem in "${solve_problems[@]}"; do
     }
   done
 done
+# A rank short of memory stops every rank: status 4, stop "memory", the bound and the best
+# solution kept (a spread pass never releases its levels).
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" solve --board triangle:7 --start 15 --end 2 \
+  --minimize moves --memory-limit 8 --json >"$tmp/s-mem.json" 2>/dev/null || status=$?
+if [ "$status" != 4 ] || ! "$py" -S -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["stop"] == "memory" and d["minimize"]["lower_bound"] > 0 and d["minimize"]["moves"] >= d["minimize"]["lower_bound"]))' "$tmp/s-mem.json"; then
+  echo "FAIL: solve --memory-limit 8 on 2 ranks: status $status, $(cat "$tmp/s-mem.json")"
+  fail=1
+fi
 # pegsol-mpi fewest --spread: one search over every pair, each pass's levels spread over K = 1..4
 # ranks, the one process's answer of `pegsol fewest` (not split; hexagon:2 has no solution).
 spread_boards=("triangle:5" "triangle:6" "rect:3x4" "hexagon:2")
