@@ -7,7 +7,9 @@
 //   u32 lo | u32 hi | u64 n | u32 off[hi - lo + 1] | n keys, key_bytes each (packed) |
 //   C count[n] (counting, live levels only) | double share[n] (chances, live levels only)
 //
-// The segments tile the residues [0, 2^16) in order; the reader refuses anything else.
+// The segments run in residue order; the compact engine's tile the residues [0, 2^16), and its
+// reader refuses anything else (LevelFileShape::tiled); an MPI rank's cover its own residues that
+// hold positions, with gaps.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +32,10 @@ struct LevelFileShape {
   std::size_t key_bytes = 8;
   bool counts = false;
   bool shares = false;
+  // Whether the segments tile the residues [0, 2^16) (else they only follow each other).
+  bool tiled = true;
+  // Whether the reader takes the arrays from the heap (Bump's small levels), not the pool.
+  bool heap = false;
   // Keys packed or unpacked at a time (a buffer of this many keys).
   static constexpr std::size_t kKeyBlock = std::size_t{1} << 16;
 };
@@ -43,7 +49,10 @@ void write_level(FileWriter& f, const Level<C>& lv, bool stored, const LevelFile
                  Pack&& pack, After&& after_segment) {
   const std::size_t w = shape.key_bytes;
   constexpr std::size_t kBlock = LevelFileShape::kKeyBlock;
-  std::vector<std::uint8_t> block(stored || lv.packed_ready ? 0 : kBlock * w + 8);
+  std::size_t most = 0;  // keys packed at a time: a block, or the largest segment if smaller
+  if (!stored && !lv.packed_ready)
+    for (const Segment<C>& s : lv.seg) most = std::max(most, std::min(kBlock, s.n));
+  std::vector<std::uint8_t> block(most * w + 8);
   f.put(static_cast<std::uint64_t>(lv.seg.size()));
   if (!stored) f.put(lv.packed_ready);
   for (const Segment<C>& s : lv.seg) {
@@ -80,7 +89,9 @@ void read_level(FileReader& f, Level<C>& lv, bool stored, const LevelFileShape& 
                 Unpack&& unpack, After&& after_segment) {
   const std::size_t w = shape.key_bytes;
   constexpr std::size_t kBlock = LevelFileShape::kKeyBlock;
-  std::vector<std::uint8_t> block(stored ? 0 : kBlock * w + 8);
+  // Keys unpacked at a time: a block, or the level's positions if fewer (the payload bounds them).
+  const std::size_t most = stored ? 0 : std::min(kBlock, f.size() / std::max<std::size_t>(w, 1));
+  std::vector<std::uint8_t> block(most * w + 8);
   auto not_a_level = [&] {
     return CensusError("checkpoint: " + f.name() + " is not a census level");
   };
@@ -88,16 +99,17 @@ void read_level(FileReader& f, Level<C>& lv, bool stored, const LevelFileShape& 
   if (!stored) lv.packed_ready = f.get<bool>();
   if (segs > kResidues) throw not_a_level();
   Bump kb, vb, pb;
-  kb.begin(lv.keys, false);
-  vb.begin(lv.values, false);
-  pb.begin(lv.kept, false);
+  kb.begin(lv.keys, shape.heap);
+  vb.begin(lv.values, shape.heap);
+  pb.begin(lv.kept, shape.heap);
   std::uint32_t expect = 0;
   for (std::uint64_t i = 0; i < segs; ++i) {
     Segment<C> s;
     s.lo = f.get<std::uint32_t>();
     s.hi = f.get<std::uint32_t>();
     s.n = f.get<std::uint64_t>();
-    if (s.lo != expect || s.hi <= s.lo || s.hi > kResidues || s.n > (std::uint64_t{1} << 40))
+    if ((shape.tiled ? s.lo != expect : s.lo < expect) || s.hi <= s.lo || s.hi > kResidues ||
+        s.n > (std::uint64_t{1} << 40))
       throw not_a_level();
     expect = s.hi;
     Bump& ob = !stored && lv.packed_ready ? pb : kb;
@@ -132,7 +144,7 @@ void read_level(FileReader& f, Level<C>& lv, bool stored, const LevelFileShape& 
     lv.seg.push_back(s);
     after_segment();
   }
-  if (expect != kResidues) throw not_a_level();
+  if (shape.tiled && expect != kResidues) throw not_a_level();
 }
 
 }  // namespace pegsol::census_detail

@@ -330,7 +330,9 @@ class DistributedCensus : public census_detail::Context<64> {
     namespace ck = checkpoint;
     const int me = ex_.rank();
     ex_.guarded([&] {
-      write_level(ck::path(cp_.dir, me, k, "level"));
+      census_detail::FileWriter level(ck::path(cp_.dir, me, k, "level"));
+      cur_.write_to(level);
+      level.commit();
       if (store) {
         const auto& keys = stored_[static_cast<std::size_t>(k)].vec();
         ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
@@ -385,7 +387,10 @@ class DistributedCensus : public census_detail::Context<64> {
       positions_ = f.get<u64>();
       census_detail::get_figures(f, r);
       if (!f.at_end()) throw CensusError("checkpoint: " + file + " is damaged (bytes left over)");
-      read_level(ck::path(cp_.dir, me, k, "level"));
+      census_detail::FileReader g(ck::path(cp_.dir, me, k, "level"));
+      cur_.read_from(g);
+      if (!g.at_end())
+        throw CensusError("checkpoint: " + g.name() + " is damaged (bytes left over)");
       if (store)
         for (int j = k + 1; j <= k0_; ++j)
           ck::read_records(ck::path(cp_.dir, me, j, "keys"), stored_[static_cast<std::size_t>(j)]);
@@ -767,45 +772,6 @@ class DistributedCensus : public census_detail::Context<64> {
       merge(cs, true, f);
     });
     for (const std::string& f : runs) spill_.remove(f);
-  }
-
-  // Entries a level file is written and read through at a time.
-  static constexpr std::size_t kFileBuffer = 4096;
-
-  // Writes this rank's level to `file` as its entries sorted by key.
-  void write_level(const std::string& file) {
-    census_detail::FileWriter w(file);
-    Booked<Entry> buf(mem_);
-    buf.reserve(std::min(cur_.size(), kFileBuffer));
-    for (std::size_t i = 0; i < cur_.size(); ++i) {
-      const std::size_t d = cur_.by_key(i);
-      Entry e{pos(cur_.key(d)), 0, 0, cur_.chance(d)};
-      e.set_count(cur_.count(d));
-      buf.vec().push_back(e);
-      if (buf.size() == kFileBuffer || i + 1 == cur_.size()) {
-        w.write(buf.vec().data(), buf.size() * sizeof(Entry));
-        buf.clear();
-      }
-    }
-    w.commit();
-  }
-
-  // Makes the level in `file` (write_level's) this rank's level.
-  void read_level(const std::string& file) {
-    Booked<Entry> buf(mem_);
-    build_level([&](auto&& f) {
-      census_detail::FileReader r(file);
-      if (r.size() % sizeof(Entry) != 0)
-        throw CensusError("checkpoint: " + file + " is not a whole number of records");
-      buf.reserve(std::min(r.size() / sizeof(Entry), kFileBuffer));
-      for (std::size_t left = r.size() / sizeof(Entry); left > 0;) {
-        const std::size_t m = std::min(left, kFileBuffer);
-        buf.vec().resize(m);
-        r.read(buf.vec().data(), m * sizeof(Entry));
-        for (const Entry& e : buf.vec()) f(e);
-        left -= m;
-      }
-    });
   }
 
   // Solution paths, backward from the goal: the parents of a level's on-path positions are

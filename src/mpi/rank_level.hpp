@@ -21,9 +21,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <numeric>
 #include <utility>
 #include <vector>
 
+#include "../census/checkpoint.hpp"
+#include "../census/level_file.hpp"
 #include "../census/level_store.hpp"
 #include "../census/memory.hpp"
 #include "../census/wide_table.hpp"
@@ -38,7 +42,7 @@ class RankLevel {
   using Entry = census_detail::wide::Entry<64>;
   using Store = census_detail::Level<Count>;
 
-  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : lv_(p, m), by_key_(m) {}
+  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : pool_(&p), lv_(p, m), by_key_(m) {}
   RankLevel(const RankLevel&) = delete;
   RankLevel& operator=(const RankLevel&) = delete;
 
@@ -105,15 +109,7 @@ class RankLevel {
         spans.back().second = r + 1;
     }
     for (const auto& [a, b] : spans) offsets += b - a + 1;
-    census_detail::Bump kb, vb;
-    kb.begin(lv_.keys, n < kSmall);
-    vb.begin(lv_.values, n < kSmall);
-    u32* off = kb.alloc<u32>(offsets);
-    key_ = kb.alloc<u64>(n);
-    count_ = vb.alloc<Count>(n);
-    share_ = vb.alloc<double>(n);
-    by_key_.reserve(n);
-    by_key_.vec().resize(n);
+    u32* off = allocate(n, offsets);
     std::size_t base = 0;
     lv_.seg.reserve(spans.size());
     for (const auto& [a, b] : spans) {
@@ -146,6 +142,64 @@ class RankLevel {
     n_ = n;
   }
 
+  // Writes the level to f in level_file.hpp's format (keys of 8 bytes, counts, the chances in
+  // the shares' place, segments over the rank's residues with gaps).
+  void write_to(census_detail::FileWriter& f) const {
+    census_detail::write_level(
+        f, lv_, false, shape(false),
+        [](const u64* keys, std::size_t m, std::uint8_t* out) {
+          std::memcpy(out, keys, m * sizeof(u64));
+        },
+        [] {});
+  }
+
+  // Makes the level write_to wrote to f's file this rank's level, its key order rebuilt.
+  void read_from(census_detail::FileReader& f) {
+    clear();
+    // The file's level, then copied into one array per field (which the level's indices need).
+    Store file(*pool_, by_key_.memory());
+    census_detail::read_level(
+        f, file, false, shape(f.size() / sizeof(Entry) < kSmall),
+        [](const std::uint8_t* in, std::size_t m, u64* out) {
+          std::memcpy(out, in, m * sizeof(u64));
+        },
+        [] {});
+    const std::size_t n = file.size();
+    if (n == 0) return;
+    std::size_t offsets = 0;
+    for (const auto& t : file.seg) offsets += t.hi - t.lo + 1;
+    u32* off = allocate(n, offsets);
+    std::size_t base = 0;
+    lv_.seg.reserve(file.seg.size());
+    for (const auto& t : file.seg) {
+      census_detail::Segment<Count> s;
+      s.lo = t.lo;
+      s.hi = t.hi;
+      s.n = t.n;
+      s.off = off;
+      s.key = key_ + base;
+      s.count = count_ + base;
+      s.share = share_ + base;
+      std::copy(t.off, t.off + (t.hi - t.lo + 1), off);
+      if (t.n > 0) {
+        std::copy(t.key, t.key + t.n, s.key);
+        std::copy(t.count, t.count + t.n, s.count);
+        std::copy(t.share, t.share + t.n, s.share);
+      }
+      base += t.n;
+      off += t.hi - t.lo + 1;
+      lv_.seg.push_back(s);
+    }
+    file.seg.clear();
+    file.keys.clear();
+    file.values.clear();
+    file.kept.clear();
+    std::iota(by_key_.vec().begin(), by_key_.vec().end(), u32{0});
+    std::sort(by_key_.vec().begin(), by_key_.vec().end(),
+              [&](u32 a, u32 b) { return key_[a] < key_[b]; });
+    n_ = n;
+  }
+
  private:
   // Empty residues a segment spans before a new one starts: 4 bytes of offsets each, against a
   // new segment's own size.
@@ -153,6 +207,34 @@ class RankLevel {
   // Levels of fewer positions take their arrays from the heap, booked exactly; larger ones from
   // the pool's chunks (as the compact engine's levels do).
   static constexpr std::size_t kSmall = 200000;
+
+  // The file's shape of a rank's level; `heap`: read into heap blocks (a small level).
+  static census_detail::LevelFileShape shape(bool heap) {
+    census_detail::LevelFileShape s;
+    s.key_bytes = sizeof(u64);
+    s.counts = true;
+    s.shares = true;
+    s.tiled = false;
+    s.heap = heap;
+    return s;
+  }
+
+  // The level's arrays for n positions and `offsets` offsets (the offsets' array returned), and
+  // its key order's, not yet filled.
+  u32* allocate(std::size_t n, std::size_t offsets) {
+    census_detail::Bump kb, vb;
+    kb.begin(lv_.keys, n < kSmall);
+    vb.begin(lv_.values, n < kSmall);
+    u32* off = kb.alloc<u32>(offsets);
+    key_ = kb.alloc<u64>(n);
+    count_ = vb.alloc<Count>(n);
+    share_ = vb.alloc<double>(n);
+    by_key_.reserve(n);
+    by_key_.vec().resize(n);
+    return off;
+  }
+
+  census_detail::Pool* pool_;
   Store lv_;
   census_detail::Booked<u32> by_key_;
   u64* key_ = nullptr;

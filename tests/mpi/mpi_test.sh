@@ -155,9 +155,9 @@ if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; t
   cat "$tmp/ck-np.err"
   fail=1
 fi
-# A checkpoint of format 2 (levels split among the ranks by a hash) or 3 (a state record of its
-# own) is refused, naming the file.
-for v in 2 3; do
+# A checkpoint of format 2 (levels split among the ranks by a hash), 3 (a state record of its
+# own) or 4 (level files of entries sorted by key) is refused, naming the file.
+for v in 2 3 4; do
   cp -r "$tmp/ck-3" "$tmp/ck-v$v"
   for f in "$tmp/ck-v$v"/r*.k"$(cat "$tmp/ck-v$v/committed")".state; do
     printf 'PEGCKPT%s' "$v" | dd of="$f" bs=8 count=1 conv=notrunc status=none
