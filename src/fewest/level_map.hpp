@@ -144,8 +144,9 @@ class LevelMap {
   void merge_hashed(Bits<W> key, std::uint32_t low, std::uint32_t cost, Bits<W> land, Grow&& grow) {
     if ((size_ + 1) * 8 > slots_.size() * 5)  // grows at 5/8 load
       rehash(std::max<std::size_t>(64, slots_.size() * 2), grow);
-    Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mask_ >> 32 ? mix(key) : low, vacant<W>,
-                                    [&](const Entry<W>& x) { return x.key == key; })];
+    Entry<W>& e =
+        slots_[probe_slot(slots_.data(), mask_, std::uint64_t{mask_} >> 32 ? mix(key) : low,
+                          vacant<W>, [&](const Entry<W>& x) { return x.key == key; })];
     if (e.key.none()) {
       e = Entry<W>::make(key, cost, land);
       ++size_;

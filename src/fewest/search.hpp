@@ -13,10 +13,12 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../core/control_access.hpp"
@@ -548,10 +550,14 @@ class Search {
     }
     ranks_->all_to_all(parts, received_);
     for (auto& v : away_[0]) v.clear();
-    static_assert(alignof(Child<W>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
-    const auto* c = reinterpret_cast<const Child<W>*>(received_.data());
-    for (std::size_t i = 0, n = received_.size() / sizeof(Child<W>); i < n; ++i)
-      out_[0][Level<W>::shard_of(c[i].key)].push_back(c[i]);
+    // Copied out one by one: the bytes need not meet Child<W>'s alignment (16 for 128-bit keys,
+    // more than operator new promises on 32-bit targets such as WebAssembly).
+    static_assert(std::is_trivially_copyable_v<Child<W>>);
+    for (std::size_t i = 0, n = received_.size() / sizeof(Child<W>); i < n; ++i) {
+      Child<W> c;
+      std::memcpy(&c, received_.data() + i * sizeof(Child<W>), sizeof(Child<W>));
+      out_[0][Level<W>::shard_of(c.key)].push_back(c);
+    }
   }
 
   // Merges the round's children into the shards of `dst` in `group`, each thread its own shards.
