@@ -28,6 +28,9 @@ cmake --build --preset wasm
 export PEGSOL_REQUIRE_WASM=1
 # The Debian packages' test (label package) runs here, never skipped (dpkg-dev, lintian, help2man).
 export PEGSOL_REQUIRE_PACKAGE=1
+# Its build (the library and the command again, shared and hardened) in batches too: it was the
+# Release suite's longest test, compiled file by file beside the other tests.
+export PEGSOL_DEB_CMAKE_ARGS=${PEGSOL_DEB_CMAKE_ARGS:--DCMAKE_UNITY_BUILD=ON}
 # The API reference's check (label doc) too: doxygen is installed above.
 export PEGSOL_REQUIRE_DOC=1
 for preset in release sanitize; do
