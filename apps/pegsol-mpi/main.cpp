@@ -67,12 +67,15 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
     edges += l.edges;
     fmt::print(stderr,
                "pegsol-mpi: rank {}: {} peak in tables, {:.1f} MiB peak RSS, {} positions stored "
-               "(largest level {}), {} edges, {} sent, {} kept, {} exchanges, {:.3f} s{}\n",
+               "(largest level {}), {} edges, {} sent, {} kept, {} exchanges, {:.3f} s{}{}\n",
                r, pegsol::cli::mib(l.peak_bytes), static_cast<double>(rows[r].max_rss_kib) / 1024,
                l.stored, l.largest_level, l.edges, pegsol::cli::mib(l.bytes_sent),
                pegsol::cli::mib(l.bytes_kept), l.rounds, l.seconds,
                l.spill_runs
                    ? fmt::format(", spilled {} runs ({} bytes)", l.spill_runs, l.spill_bytes)
+                   : std::string(),
+               l.spill_file_bytes
+                   ? fmt::format(", {} bytes of levels in the spill file", l.spill_file_bytes)
                    : std::string());
   }
   fmt::print(stderr,

@@ -214,6 +214,7 @@ class DistributedCensus : public census_detail::Context<64> {
       std::fill(r.p_by_hole.begin(), r.p_by_hole.end(), 0.0);
     }
     ledger_.peak_bytes = mem_.peak();
+    ledger_.spill_file_bytes = pool_.spill_peak();
     ledger_.seconds = r.seconds;
     r.peak_bytes = static_cast<std::size_t>(ex_.sum(static_cast<u64>(mem_.peak())));
     return r;
@@ -235,6 +236,14 @@ class DistributedCensus : public census_detail::Context<64> {
   template <class Each>
   void build_level(Each&& each) {
     cur_.build(res_lo_, res_hi_, each, [&](u64 key) { return residue(key); });
+    shed();
+  }
+  // With --spill-dir: drops the level's pages in the pool's spill file from the process's memory
+  // when it holds more than the pool allows (the pool's policy, as the compact engine's).
+  void shed() {
+    if (!pool_.spilled() || !pool_.over()) return;
+    cur_.shed();
+    pool_.shed_done();
   }
   // Makes the sorted entries [e, e + n) this rank's level.
   void build_level(const Entry* e, std::size_t n) {
@@ -264,6 +273,12 @@ class DistributedCensus : public census_detail::Context<64> {
     for (int k = 0; k <= n; ++k) {
       stored_.emplace_back(mem_);
       path_.emplace_back(mem_);
+    }
+    // The levels' arrays go to the pool's spill file in this rank's directory once the rank's
+    // booked memory would pass half the limit (Pool::spill_to).
+    if (spill_.enabled()) {
+      ex_.guarded([&] { pool_.spill_to(spill_.path()); });
+      ex_.agree(run_.control);
     }
     k0_ = start_pos_.count();
     if (k0_ == 0) {
@@ -503,7 +518,10 @@ class DistributedCensus : public census_detail::Context<64> {
       std::vector<Booked<Edge>>& o = out[gi & 1];
       ex_.guarded([&] {
         for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
-          if (travelling && (q & 1023) == 0) Exchange::progress(*travelling);
+          if ((q & 1023) == 0) {
+            if (travelling) Exchange::progress(*travelling);
+            shed();
+          }
           if (q + kAhead < first[gi + 1]) cur_.prefetch(order[q + kAhead]);
           const std::size_t d = order[q];
           const u64 key = cur_.key(d);

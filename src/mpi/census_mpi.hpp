@@ -33,6 +33,8 @@ struct RankLedger {
   std::uint64_t rounds = 0;         // all-to-all exchanges
   std::uint64_t spill_runs = 0;     // sorted runs written to the spill directory
   std::uint64_t spill_bytes = 0;    // bytes of those runs
+  // The pool's spill file (the levels' arrays) at its largest, in bytes.
+  std::uint64_t spill_file_bytes = 0;
   double seconds = 0;
 };
 
@@ -61,8 +63,9 @@ struct RankOptions {
 // problem and options. Rank 0's result holds every figure; the others hold the level figures,
 // solutions and games (not the reordering count or the chances by hole). o.threads is not
 // used: each rank runs one thread. With a spill directory (ro.spill_dir) a level that would pass
-// the control's memory budget is built from sorted runs written there instead of stopping; the runs
-// are removed, and the directory too, when the call returns. Throws InputError for a board over 64
+// the control's memory budget is built from sorted runs written there instead of stopping, and the
+// levels' arrays go to the pool's unnamed file there past half the budget; the runs are removed,
+// and the directory too, when the call returns. Throws InputError for a board over 64
 // bits and CensusError for a count overflow or a spill file that cannot be written or read (on
 // every rank).
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,

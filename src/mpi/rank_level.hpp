@@ -12,6 +12,9 @@
 // row hold none: one segment over the whole range cost 4 bytes a residue a level, which for small
 // problems (whose levels are sparser than the 2^16 residues) is more than their positions.
 //
+// With a spill directory the pool spills (Pool::spill_to): every level's arrays are then the
+// pool's chunks, which past half the memory limit are in its file, their pages dropped by shed().
+//
 // The segments' share array holds each position's chance, not the compact engine's share (the
 // chance over the position's jumps): the expansion counts the jumps anyway and divides there,
 // while dividing at the build cost a second jump enumeration per position (tried and lost:
@@ -61,6 +64,9 @@ class RankLevel {
   u32 by_key(std::size_t i) const { return by_key_[i]; }
   void drop_key_order() { by_key_.release(); }
   const Store& store() const { return lv_; }
+  // Drops the level's pages in the pool's spill file from the process's memory (they stay in
+  // the file); only while nothing writes to the level.
+  void shed() const { lv_.shed(); }
 
   // The index of `key`, whose residue is r, or -1.
   std::ptrdiff_t find(u64 key, u32 r) const {
@@ -158,12 +164,14 @@ class RankLevel {
     clear();
     // The file's level, then copied into one array per field (which the level's indices need).
     Store file(*pool_, by_key_.memory());
-    census_detail::read_level(
-        f, file, false, shape(f.size() / sizeof(Entry) < kSmall),
-        [](const std::uint8_t* in, std::size_t m, u64* out) {
-          std::memcpy(out, in, m * sizeof(u64));
-        },
-        [] {});
+    on_disk_errors([&] {
+      census_detail::read_level(
+          f, file, false, shape(small(f.size() / sizeof(Entry))),
+          [](const std::uint8_t* in, std::size_t m, u64* out) {
+            std::memcpy(out, in, m * sizeof(u64));
+          },
+          [] {});
+    });
     const std::size_t n = file.size();
     if (n == 0) return;
     std::size_t offsets = 0;
@@ -207,6 +215,10 @@ class RankLevel {
   // Levels of fewer positions take their arrays from the heap, booked exactly; larger ones from
   // the pool's chunks (as the compact engine's levels do).
   static constexpr std::size_t kSmall = 200000;
+  // Whether a level of n positions takes its arrays from the heap: a small one, unless the pool
+  // spills (then every level's arrays are the pool's, so that they can go to its file: the
+  // tests' spilled levels are all small).
+  bool small(std::size_t n) const { return n < kSmall && !pool_->spill(); }
 
   // The file's shape of a rank's level; `heap`: read into heap blocks (a small level).
   static census_detail::LevelFileShape shape(bool heap) {
@@ -223,15 +235,30 @@ class RankLevel {
   // its key order's, not yet filled.
   u32* allocate(std::size_t n, std::size_t offsets) {
     census_detail::Bump kb, vb;
-    kb.begin(lv_.keys, n < kSmall);
-    vb.begin(lv_.values, n < kSmall);
-    u32* off = kb.alloc<u32>(offsets);
-    key_ = kb.alloc<u64>(n);
-    count_ = vb.alloc<Count>(n);
-    share_ = vb.alloc<double>(n);
+    kb.begin(lv_.keys, small(n));
+    vb.begin(lv_.values, small(n));
+    u32* off = nullptr;
+    on_disk_errors([&] {
+      off = kb.alloc<u32>(offsets);
+      key_ = kb.alloc<u64>(n);
+      count_ = vb.alloc<Count>(n);
+      share_ = vb.alloc<double>(n);
+    });
     by_key_.reserve(n);
     by_key_.vec().resize(n);
     return off;
+  }
+
+  // Runs f, which takes pool chunks: the spill file's full disk (a memory stop in the compact
+  // engine, which keeps what it settled) is an I/O error here, status 3, as the runs' is.
+  template <class F>
+  static void on_disk_errors(F&& f) {
+    try {
+      f();
+    } catch (const census_detail::MemoryExceeded& e) {
+      if (e.field != census_detail::SpillFile::kDirField) throw;
+      throw CensusError(std::string("spill: ") + e.what());
+    }
   }
 
   census_detail::Pool* pool_;

@@ -38,6 +38,7 @@ class Dir {
     ::rmdir(dir_.c_str());
   }
   bool enabled() const { return !dir_.empty(); }
+  const std::string& path() const { return dir_; }
   // The name of a new run of level k.
   std::string next_run(int k) {
     files_.push_back(dir_ + "/k" + std::to_string(k) + "." + std::to_string(files_.size()) +
