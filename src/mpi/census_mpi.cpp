@@ -238,11 +238,12 @@ class DistributedCensus : public census_detail::Context<64> {
     cur_.build(res_lo_, res_hi_, each, [&](u64 key) { return residue(key); });
     shed();
   }
-  // With --spill-dir: drops the level's pages in the pool's spill file from the process's memory
+  // With --spill-dir: drops the levels' pages in the pool's spill file from the process's memory
   // when it holds more than the pool allows (the pool's policy, as the compact engine's).
   void shed() {
     if (!pool_.spilled() || !pool_.over()) return;
     cur_.shed();
+    for (const StoredKeys& s : stored_) s.shed();
     pool_.shed_done();
   }
   // Makes the sorted entries [e, e + n) this rank's level.
@@ -270,8 +271,9 @@ class DistributedCensus : public census_detail::Context<64> {
     r.levels.assign(static_cast<std::size_t>(n + 1), CensusLevel{});
     r.solutions_by_hole.assign(static_cast<std::size_t>(n), 0);
     r.p_by_hole.assign(static_cast<std::size_t>(n), 0.0);
+    stored_.reserve(static_cast<std::size_t>(n + 1));
     for (int k = 0; k <= n; ++k) {
-      stored_.emplace_back(mem_);
+      stored_.emplace_back(pool_, mem_);
       path_.emplace_back(mem_);
     }
     // The levels' arrays go to the pool's spill file in this rank's directory once the rank's
@@ -305,10 +307,8 @@ class DistributedCensus : public census_detail::Context<64> {
       ledger_.largest_level = std::max<u64>(ledger_.largest_level, cur_.size());
       ex_.guarded([&] {
         if (!store) return;
-        Booked<u64>& keys = stored_[static_cast<std::size_t>(k)];
-        keys.reserve(cur_.size());
-        for (std::size_t i = 0; i < cur_.size(); ++i)
-          keys.vec().push_back(cur_.key(cur_.by_key(i)));
+        u64* keys = stored_[static_cast<std::size_t>(k)].assign(cur_.size());
+        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_.key(cur_.by_key(i));
       });
       ex_.agree(run_.control);
       if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
@@ -349,8 +349,8 @@ class DistributedCensus : public census_detail::Context<64> {
       cur_.write_to(level);
       level.commit();
       if (store) {
-        const auto& keys = stored_[static_cast<std::size_t>(k)].vec();
-        ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.data(), keys.size() * sizeof(u64));
+        const StoredKeys& keys = stored_[static_cast<std::size_t>(k)];
+        ck::write_file(ck::path(cp_.dir, me, k, "keys"), keys.begin(), keys.size() * sizeof(u64));
       }
       census_detail::FileWriter f(ck::path(cp_.dir, me, k, "state"));
       f.write(ck::kMagic, sizeof ck::kMagic);
@@ -408,7 +408,9 @@ class DistributedCensus : public census_detail::Context<64> {
         throw CensusError("checkpoint: " + g.name() + " is damaged (bytes left over)");
       if (store)
         for (int j = k + 1; j <= k0_; ++j)
-          ck::read_records(ck::path(cp_.dir, me, j, "keys"), stored_[static_cast<std::size_t>(j)]);
+          ck::read_records<u64>(ck::path(cp_.dir, me, j, "keys"), [&](std::size_t m) {
+            return stored_[static_cast<std::size_t>(j)].assign(m);
+          });
     });
     ex_.agree(run_.control);
     return k;
@@ -802,7 +804,7 @@ class DistributedCensus : public census_detail::Context<64> {
     }
     const auto size = static_cast<std::size_t>(ex_.size());
     Booked<u64>& first = path_[static_cast<std::size_t>(goal_pegs_)];
-    const auto& at_goal = stored_[static_cast<std::size_t>(goal_pegs_)].vec();
+    const StoredKeys& at_goal = stored_[static_cast<std::size_t>(goal_pegs_)];
     ex_.guarded([&] {
       if (p_.goal.kind == Goal::Kind::Any) {
         first.reserve(at_goal.size());
@@ -819,7 +821,7 @@ class DistributedCensus : public census_detail::Context<64> {
     for (int k = goal_pegs_ + 1; k <= k0_; ++k) {
       mem_.set_level(k);
       const auto& below = path_[static_cast<std::size_t>(k - 1)].vec();
-      const auto& level = stored_[static_cast<std::size_t>(k)].vec();
+      const StoredKeys& level = stored_[static_cast<std::size_t>(k)];
       Booked<u64>& mine = path_[static_cast<std::size_t>(k)];
       const u64 per = std::max<u64>(1024, kRoundQueries / static_cast<u64>(ex_.size()));
       const u64 rounds = (ex_.max(below.size()) + per - 1) / per;
@@ -843,6 +845,7 @@ class DistributedCensus : public census_detail::Context<64> {
         ex_.guarded([&] {
           for (u64 c : in.vec())
             if (std::binary_search(level.begin(), level.end(), c)) mine.push_back(c);
+          shed();
         });
       }
       ex_.guarded([&] {
@@ -907,11 +910,12 @@ class DistributedCensus : public census_detail::Context<64> {
   std::vector<std::pair<u64, u32>> residue_classes_;  // (layout mask, weight) per weight class
   // [byte of the key][its value]: the residue of those pegs (mod 2^16).
   std::array<std::array<std::uint16_t, 256>, 8> residue_bytes_{};
-  u32 res_lo_ = 0, res_hi_ = 0;             // this rank's residues [res_lo_, res_hi_)
-  census_detail::Pool pool_;                // the memory of its levels' larger arrays
-  RankLevel cur_;                           // this rank's part of the level being expanded
-  std::vector<Booked<u64>> stored_, path_;  // this rank's keys of each level, and on paths
-  u64 last_total_ = 0;                      // positions of the level expanded last, over all ranks
+  u32 res_lo_ = 0, res_hi_ = 0;     // this rank's residues [res_lo_, res_hi_)
+  census_detail::Pool pool_;        // the memory of its levels' larger arrays
+  RankLevel cur_;                   // this rank's part of the level being expanded
+  std::vector<StoredKeys> stored_;  // this rank's keys of each level (the pool's arrays)
+  std::vector<Booked<u64>> path_;   // and of each level's solution-path positions
+  u64 last_total_ = 0;              // positions of the level expanded last, over all ranks
   // (Context's positions_: the positions of the levels expanded so far, over all ranks.)
 };
 

@@ -65,15 +65,14 @@ inline void write_file(const std::string& file, const void* data, std::size_t by
   w.commit();
 }
 
-// The records of T in `file`, read into `out` (booked at their number first).
-template <class T>
-void read_records(const std::string& file, census_detail::Booked<T>& out) {
+// The records of T in `file`, read into the array place(n) gives for their number n.
+template <class T, class Place>
+void read_records(const std::string& file, Place&& place) {
   census_detail::FileReader r(file);
   if (r.size() % sizeof(T) != 0)
     throw CensusError("checkpoint: " + file + " is not a whole number of records");
-  out.reserve(r.size() / sizeof(T));
-  out.vec().resize(r.size() / sizeof(T));
-  r.read(out.vec().data(), r.size());
+  T* out = place(r.size() / sizeof(T));
+  if (r.size() > 0) r.read(out, r.size());
 }
 
 // The last committed level in dir; CensusError when there is none.

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,55 @@
 #include "pegsol/census.hpp"
 
 namespace pegsol::mpi {
+
+// A stored level's keys, sorted (for the solution-path pass's searches and the checkpoint): one
+// array in the pool's chunks (in its spill file past half the limit), or from the heap, booked
+// exactly, for a small level whether or not the pool spills (as the compact engine's stored
+// levels: a 2 MiB chunk of the file for each small level wasted most of it; docs/mpi.md).
+class StoredKeys {
+ public:
+  using u64 = std::uint64_t;
+  StoredKeys(census_detail::Pool& p, census_detail::Memory& m) : store_(p, m) {}
+  // Room for n keys, to be written before any is read.
+  u64* assign(std::size_t n) {
+    release();
+    if (n == 0) return nullptr;
+    census_detail::Bump b;
+    b.begin(store_, n < kSmall);
+    taking_chunks([&] { key_ = b.alloc<u64>(n); });
+    n_ = n;
+    return key_;
+  }
+  const u64* begin() const { return key_; }
+  const u64* end() const { return key_ + n_; }
+  std::size_t size() const { return n_; }
+  void release() {
+    store_.clear();
+    key_ = nullptr;
+    n_ = 0;
+  }
+  // Drops the keys' pages in the pool's spill file from the process's memory.
+  void shed() const { store_.shed(); }
+
+  // Levels of fewer positions take their arrays from the heap, booked exactly (in memory).
+  static constexpr std::size_t kSmall = 200000;
+  // Runs f, which takes pool chunks: the spill file's full disk (a memory stop in the compact
+  // engine, which keeps what it settled) is an I/O error here, status 3, as the runs' is.
+  template <class F>
+  static void taking_chunks(F&& f) {
+    try {
+      f();
+    } catch (const census_detail::MemoryExceeded& e) {
+      if (e.field != census_detail::SpillFile::kDirField) throw;
+      throw CensusError(std::string("spill: ") + e.what());
+    }
+  }
+
+ private:
+  census_detail::Store store_;
+  u64* key_ = nullptr;
+  std::size_t n_ = 0;
+};
 
 class RankLevel {
  public:
@@ -164,7 +214,7 @@ class RankLevel {
     clear();
     // The file's level, then copied into one array per field (which the level's indices need).
     Store file(*pool_, by_key_.memory());
-    on_disk_errors([&] {
+    StoredKeys::taking_chunks([&] {
       census_detail::read_level(
           f, file, false, shape(small(f.size() / sizeof(Entry))),
           [](const std::uint8_t* in, std::size_t m, u64* out) {
@@ -214,7 +264,7 @@ class RankLevel {
   static constexpr u32 kGap = 16;
   // Levels of fewer positions take their arrays from the heap, booked exactly; larger ones from
   // the pool's chunks (as the compact engine's levels do).
-  static constexpr std::size_t kSmall = 200000;
+  static constexpr std::size_t kSmall = StoredKeys::kSmall;
   // Whether a level of n positions takes its arrays from the heap: a small one, unless the pool
   // spills (then every level's arrays are the pool's, so that they can go to its file: the
   // tests' spilled levels are all small).
@@ -238,7 +288,7 @@ class RankLevel {
     kb.begin(lv_.keys, small(n));
     vb.begin(lv_.values, small(n));
     u32* off = nullptr;
-    on_disk_errors([&] {
+    StoredKeys::taking_chunks([&] {
       off = kb.alloc<u32>(offsets);
       key_ = kb.alloc<u64>(n);
       count_ = vb.alloc<Count>(n);
@@ -247,18 +297,6 @@ class RankLevel {
     by_key_.reserve(n);
     by_key_.vec().resize(n);
     return off;
-  }
-
-  // Runs f, which takes pool chunks: the spill file's full disk (a memory stop in the compact
-  // engine, which keeps what it settled) is an I/O error here, status 3, as the runs' is.
-  template <class F>
-  static void on_disk_errors(F&& f) {
-    try {
-      f();
-    } catch (const census_detail::MemoryExceeded& e) {
-      if (e.field != census_detail::SpillFile::kDirField) throw;
-      throw CensusError(std::string("spill: ") + e.what());
-    }
   }
 
   census_detail::Pool* pool_;
