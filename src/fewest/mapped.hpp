@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -29,7 +30,8 @@ inline void trim_heap() {
 // alone and unmapped when it is freed, so that the memory a search books is the memory it holds:
 // the allocator's heap keeps nothing of it after the array is gone (a table freed into the heap
 // and a new one mapped beside it would count twice in the process's resident memory). Pages
-// are taken from the system as they are first written. Arrays under kHeapBytes, and every
+// are taken from the system when the array is made, all at once (the memory booked for it is
+// the memory it holds). Arrays under kHeapBytes, and every
 // array where nothing can be mapped (WebAssembly), are zeroed heap memory: a mapping of its
 // own costs a small table more than its use (the table of every pair of the 15-hole triangle
 // took six times as long). Throws std::bad_alloc when the system refuses.
@@ -39,6 +41,9 @@ class MappedArray {
 
  public:
   static constexpr std::size_t kHeapBytes = std::size_t{1} << 18;
+  // Arrays of at least this much start on a huge page boundary and ask for huge pages: one page
+  // for 2 MiB instead of 512.
+  static constexpr std::size_t kHugeBytes = std::size_t{1} << 21;
 
   MappedArray() = default;
   explicit MappedArray(std::size_t n) : n_(n) {
@@ -49,9 +54,7 @@ class MappedArray {
       return;
     }
 #ifndef __EMSCRIPTEN__
-    void* m = mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    p_ = static_cast<T*>(m);
+    p_ = static_cast<T*>(bytes() < kHugeBytes ? map(bytes()) : map_huge(bytes()));
 #endif
   }
   MappedArray(const MappedArray&) = delete;
@@ -124,6 +127,35 @@ class MappedArray {
     return bytes() < kHeapBytes;
 #endif
   }
+
+#ifndef __EMSCRIPTEN__
+  // Pages made at once (populate) cost a fault less each than pages made as first written (the
+  // English central game: 0.24 s of system time instead of 0.52).
+  static void* map(std::size_t bytes, bool populate = true) {
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    return m;
+  }
+  // `bytes` at a kHugeBytes boundary: a mapping kHugeBytes longer, its ends given back.
+  static void* map_huge(std::size_t bytes) {
+    constexpr std::uintptr_t kPage = 4096;
+    const std::size_t all = bytes + kHugeBytes;
+    auto* m = static_cast<char*>(map(all, false));
+    const auto at = reinterpret_cast<std::uintptr_t>(m);
+    char* p = m + ((kHugeBytes - at % kHugeBytes) % kHugeBytes);
+    char* end = p + (bytes + kPage - 1) / kPage * kPage;
+    if (p > m) munmap(m, static_cast<std::size_t>(p - m));
+    if (m + all > end) munmap(end, static_cast<std::size_t>(m + all - end));
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused, the array has small pages
+#endif
+#ifdef MADV_POPULATE_WRITE
+    madvise(p, bytes, MADV_POPULATE_WRITE);  // a hint too (Linux 5.14)
+#endif
+    return p;
+  }
+#endif
 
   T* p_ = nullptr;
   std::size_t n_ = 0;

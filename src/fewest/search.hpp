@@ -739,10 +739,18 @@ class Search {
     return freed;
   }
 
+  // Gives the heap's free memory back once the tables hold a quarter of the budget. Below, what
+  // it frees is a little of the room left and is taken again by the next level or search; each
+  // trim costs a madvise a free run of pages and their faults when used again (English central
+  // game: 13,262 calls for 4.2 GB, most of them in the shortening's small searches).
+  void trim_if_tight() {
+    if (bytes_ > budget_ / 4) trim_heap();
+  }
+
   void expand_forward() {
     expand_or_release<false>(level(fwd_, fl_), level(fwd_, fl_ - 1));
     guard([&] { settle_expanded(level(fwd_, fl_)); });
-    trim_heap();
+    trim_if_tight();
     --fl_;
     std::uint32_t m = least_cost(level(fwd_, fl_));
     if (m != kNoCost) fmin_ = static_cast<int>(m);
@@ -751,7 +759,7 @@ class Search {
   void expand_backward() {
     expand_or_release<true>(level(bwd_, bh_), level(bwd_, bh_ + 1));
     guard([&] { settle_expanded(level(bwd_, bh_)); });
-    trim_heap();
+    trim_if_tight();
     ++bh_;
     std::uint32_t m = least_cost(level(bwd_, bh_));
     if (m != kNoCost) bmin_ = static_cast<int>(m);
