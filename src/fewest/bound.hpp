@@ -34,6 +34,7 @@ template <int W>
 class Bound {
  public:
   static constexpr std::size_t kMaxPagodas = 4;  // tight pagodas (build_pagodas)
+  static constexpr int kMaxTypes = 6;            // peg types (build_types)
   // pagoda_jumps: FewestOptions::pagoda_jumps.
   Bound(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
         int pagoda_jumps) {
@@ -82,6 +83,10 @@ class Bound {
     Bits<W> used;
     std::array<std::int16_t, W> owner;
     std::array<int, kMaxPagodas> value{};  // each tight pagoda's value at the position
+    // Each peg type's pegs (forward) or empty holes (backward), and the types of which there are
+    // more than a goal holds (forward) or than the start has empty (backward): typed()'s needs.
+    std::array<int, kMaxTypes> typed{};
+    unsigned need = 0;
   };
   template <bool Backward>
   Pack pack(Bits<W> pegs) const {
@@ -92,6 +97,11 @@ class Bound {
     for (std::size_t k = 0; k < pagodas_; ++k)
       for (Bits<W> x = pegs; x.any(); x.pop_lowest())
         p.value[k] += weight_[k][static_cast<std::size_t>(x.lowest())];
+    for (int t = 0; t < types_; ++t) {
+      const auto ut = static_cast<std::size_t>(t);
+      p.typed[ut] = ((Backward ? ~pegs : pegs) & mask_[ut]).count();
+      if (p.typed[ut] > (Backward ? start_empty_[ut] : goal_most_[ut])) p.need |= 1u << t;
+    }
     for (std::size_t r = 0; r < rs.region.size(); ++r) {
       const Bits<W> m = rs.region[r];
       if ((m & p.used).any() || !counted<Backward>(pegs, m)) continue;
@@ -106,9 +116,10 @@ class Bound {
 
   // The bound of `child`, made from `parent` (whose family is `p`) by the jump `jp`: the
   // parent's regions the jump changed leave, and a region through the hole that changed the
-  // other way may join.
+  // other way may join. When the regions alone give `enough` or more, that part (no more than
+  // the bound) is returned without the peg types' moves.
   template <bool Backward>
-  int child(const Pack& p, Bits<W> child, const Jump& jp) const {
+  int child(const Pack& p, Bits<W> child, const Jump& jp, int enough = kDead) const {
     // Forward the child loses the jump's loss on each tight pagoda; taken back, it gains it.
     for (std::size_t k = 0; k < pagodas_; ++k) {
       const auto& w = weight_[k];
@@ -144,11 +155,21 @@ class Bound {
       joined = true;
       break;
     }
-    if (Backward)
-      return std::max(0, n - std::min(exempt, max_exempt_start_) +
-                             typed<true>(child, p.count + 1, used, Bits<W>{}) - 1);
-    return std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0)) +
-           typed<false>(child, p.count - 1, used, Bits<W>::single(jp.to));
+    const int regions = Backward
+                            ? n - std::min(exempt, max_exempt_start_)
+                            : std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0));
+    if ((Backward ? std::max(0, regions - 1) : regions) >= enough)
+      return Backward ? std::max(0, regions - 1) : regions;
+    // The jump takes one peg of the over hole's type (from and to have one type): forward one
+    // peg of it fewer, backward one empty hole of it fewer.
+    unsigned need = p.need;
+    if (types_) {
+      const auto o = static_cast<std::size_t>(type_of_[static_cast<std::size_t>(jp.over)]);
+      need &= ~(1u << o);
+      if (p.typed[o] - 1 > (Backward ? start_empty_[o] : goal_most_[o])) need |= 1u << o;
+    }
+    if (Backward) return std::max(0, regions + typed<true>(need, p.count + 1, used, Bits<W>{}) - 1);
+    return regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to));
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
@@ -159,7 +180,7 @@ class Bound {
     for (Bits<W> x = land; x.any(); x.pop_lowest())
       goes_on = goes_on || p.owner[static_cast<std::size_t>(x.lowest())] >= 0;
     return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
-           typed<false>(pegs, p.count, p.used, land);
+           typed<false>(p.need, p.count, p.used, land);
   }
 
  private:
@@ -230,7 +251,6 @@ class Bound {
   // type. A region's move is made by one of its own pegs, and the move under way by the peg on a
   // hole of L, so a needed mover none of them can be costs a move of its own: the fewest types to
   // add so that every need meets a mover, extra_[direction][need][cover].
-  static constexpr int kMaxTypes = 6;
   void build_types(const Board& b, const std::vector<Bits<W>>& starts,
                    const std::vector<Bits<W>>& goals) {
     const int n = b.size(), types = b.peg_type_count();
@@ -239,6 +259,7 @@ class Bound {
     Bits<W> full;
     for (int h = 0; h < n; ++h) {
       mask_[static_cast<std::size_t>(b.peg_type(h))] |= Bits<W>::single(h);
+      type_of_[static_cast<std::size_t>(h)] = static_cast<std::int8_t>(b.peg_type(h));
       full |= Bits<W>::single(h);
     }
     std::array<unsigned, kMaxTypes + 1> remover{};  // [types]: the first or last move's
@@ -287,32 +308,16 @@ class Bound {
   }
 
   // The moves the peg types add to a family covering `used` (and the move under way from a hole
-  // of `land`, forward) at `pegs`.
+  // of `land`, forward) at a position of `count` pegs with the needs `need` (Pack::need).
   template <bool Backward>
-  int typed(Bits<W> pegs, int count, Bits<W> used, Bits<W> land) const {
+  int typed(unsigned need, int count, Bits<W> used, Bits<W> land) const {
     if (!types_) return 0;
-    // More than k bits in x; k is 0 or 1 for single-peg goals and single vacancies.
-    auto more = [](Bits<W> x, int k) {
-      if (k == 0) return x.any();
-      if (k == 1) {
-        x.pop_lowest();
-        return x.any();
-      }
-      return x.count() > k;
-    };
-    unsigned need = 0, cover = 0;
+    unsigned cover = 0;
     // Every kMaxTypes mask, the unused ones empty: a loop of known length, unrolled.
     const Bits<W> at = used | land;
     for (int t = 0; t < kMaxTypes; ++t)
       if ((at & mask_[static_cast<std::size_t>(t)]).any()) cover |= 1u << t;
     if (!most_[Backward][cover]) return 0;  // no need can add a move to this cover
-    for (int t = 0; t < types_; ++t) {
-      const auto ut = static_cast<std::size_t>(t);
-      // Backward: fewer pegs of the type than the start held, i.e. more of its holes empty.
-      if (Backward ? more(~pegs & mask_[ut], start_empty_[ut])
-                   : more(pegs & mask_[ut], goal_most_[ut]))
-        need |= 1u << t;
-    }
     if (Backward ? count < start_pegs_ : count > goal_pegs_) need |= 1u << types_;
     return extra_[Backward][need << types_ | cover];
   }
@@ -350,6 +355,7 @@ class Bound {
   int max_exempt_end_ = 0, max_exempt_start_ = 0;
   int types_ = 0, goal_pegs_ = 0, start_pegs_ = 0;
   std::array<Bits<W>, kMaxTypes> mask_{};
+  std::array<std::int8_t, W> type_of_{};  // each hole's peg type
   std::array<int, kMaxTypes> goal_most_{}, start_empty_{};
   std::array<std::vector<std::uint8_t>, 2> extra_;
   std::array<std::array<std::uint8_t, 1 << kMaxTypes>, 2> most_{};  // the most over the needs

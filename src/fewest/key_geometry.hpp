@@ -44,8 +44,10 @@ struct KeyGeometry {
   // Images of each jump's three holes and of each hole: a jump's child has the images
   // image(g, parent) ^ jump_image[g * jumps + j], eight XORs instead of a table walk per child.
   std::vector<Bits<W>> jump_image, hole_image;  // [g * jumps.size() + j], [g * W + h]
-  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]).
+  // The jumps landing on each hole: into[into_begin[h] .. into_begin[h + 1]), and their from|over
+  // masks in the same order (into_fo[k] = fo[into[k]]).
   std::vector<int> into, into_begin;
+  std::vector<Bits<W>> into_fo;
   Bits<W> full;  // every hole
 
   KeyGeometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
@@ -80,7 +82,10 @@ struct KeyGeometry {
     for (int h = 0; h < n; ++h) {
       into_begin[static_cast<std::size_t>(h)] = static_cast<int>(into.size());
       for (std::size_t j = 0; j < jumps.size(); ++j)
-        if (jumps[j].to == h) into.push_back(static_cast<int>(j));
+        if (jumps[j].to == h) {
+          into.push_back(static_cast<int>(j));
+          into_fo.push_back(fo[j]);
+        }
     }
     into_begin[static_cast<std::size_t>(n)] = static_cast<int>(into.size());
     hole_image.assign(perm.size() * W, Bits<W>{});

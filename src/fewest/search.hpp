@@ -597,18 +597,22 @@ class Search {
     const int ranks = spread() ? ranks_->size() : 1, me = spread() ? ranks_->rank() : 0;
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
-    const Bits<W>* fo = geo_.fo.data();
     const Bits<W>* all = geo_.all.data();
     const Jump* jumps = geo_.jumps.data();
     const Bits<W>* jump_image = geo_.jump_image.data();
     const Bits<W>* hole_image = geo_.hole_image.data();
     const int* into = geo_.into.data();
+    const Bits<W>* into_fo = geo_.into_fo.data();
     const int* into_begin = geo_.into_begin.data();
     const Bits<W> full = geo_.full;
     std::array<Bits<W>, 48> parent{}, img{};
+    // The tables by value and the entry copied: the children's stores cannot alias them, so they
+    // stay in registers.
     src.for_range(
         begin, end,
-        [&](const Entry<W>& e) {
+        [&, nj, gs, all, jumps, jump_image, hole_image, into, into_fo, into_begin,
+         full](const Entry<W>& entry) {
+          const Entry<W> e = entry;
           bool imaged = false;
           const typename Bound<W>::Pack family =
               bound_ ? bound_->template pack<Backward>(e.key) : typename Bound<W>::Pack{};
@@ -616,15 +620,21 @@ class Search {
           for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
             const int h = holes.lowest();
             for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
-              const auto j = static_cast<std::size_t>(into[k]);
-              const bool legal = Backward ? (e.key & fo[j]).none() : (e.key & fo[j]) == fo[j];
+              const Bits<W> m = into_fo[k];
+              const bool legal = Backward ? (e.key & m).none() : (e.key & m) == m;
               if (!legal) continue;
+              const auto j = static_cast<std::size_t>(into[k]);
               const Jump& jp = jumps[j];
               const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
               const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
               Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
               if (bound_) {  // on the child as made: any frame bounds the same cost
-                const int bc = bound_->template child<Backward>(family, key, jp);
+                // A part of the bound that reaches the least cost dropped drops the child
+                // without the rest: the least stays as it is.
+                const int enough = dropped == kNoCost
+                                       ? Bound<W>::kDead
+                                       : static_cast<int>(dropped - std::min(dropped, c));
+                const int bc = bound_->template child<Backward>(family, key, jp, enough);
                 if (bc >= Bound<W>::kDead) continue;  // on no solution, at any limit
                 const auto f = c + static_cast<std::uint32_t>(bc);
                 if (f > limit_) {
