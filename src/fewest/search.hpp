@@ -674,9 +674,19 @@ class Search {
         buf);
   }
 
-  // A level the pass has expanded takes no more positions: half the room as a sorted array.
+  // A level the pass has expanded takes no more positions: half the room as a sorted array (the
+  // shards shared by the threads, as the level was made).
   void compact(Level<W>& lv) {
-    for (std::size_t d = 0; d < Level<W>::kShards; ++d) compact(lv.shard(d));
+    const int threads = pool_ && lv.size() >= o_.shared_level ? threads_ : 1;
+    if (threads == 1) {
+      for (std::size_t d = 0; d < Level<W>::kShards; ++d) compact(lv.shard(d));
+      return;
+    }
+    pool_->run(threads, [&](int t) {
+      for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards;
+           d += static_cast<std::size_t>(threads))
+        compact(lv.shard(d));
+    });
   }
   void compact(LevelMap<W>& m) {
     const std::size_t old_bytes = m.bytes();
