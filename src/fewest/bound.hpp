@@ -83,10 +83,9 @@ class Bound {
     Bits<W> used;
     std::array<std::int16_t, W> owner;
     std::array<int, kMaxPagodas> value{};  // each tight pagoda's value at the position
-    // Each peg type's pegs (forward) or empty holes (backward), and the types of which there are
-    // more than a goal holds (forward) or than the start has empty (backward): typed()'s needs.
-    std::array<int, kMaxTypes> typed{};
-    unsigned need = 0;
+    // The peg types of which there are more pegs than a goal holds (forward) or more empty holes
+    // than the start has (backward): typed()'s needs; need2: at least two more (a jump takes one).
+    unsigned need = 0, need2 = 0;
   };
   template <bool Backward>
   Pack pack(Bits<W> pegs) const {
@@ -99,8 +98,12 @@ class Bound {
         p.value[k] += weight_[k][static_cast<std::size_t>(x.lowest())];
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);
-      p.typed[ut] = ((Backward ? ~pegs : pegs) & mask_[ut]).count();
-      if (p.typed[ut] > (Backward ? start_empty_[ut] : goal_most_[ut])) p.need |= 1u << t;
+      const int most = Backward ? start_empty_[ut] : goal_most_[ut];
+      const Bits<W> x = (Backward ? ~pegs : pegs) & mask_[ut];
+      if (more(x, most)) {
+        p.need |= 1u << t;
+        if (more(x, most + 1)) p.need2 |= 1u << t;
+      }
     }
     for (std::size_t r = 0; r < rs.region.size(); ++r) {
       const Bits<W> m = rs.region[r];
@@ -162,12 +165,8 @@ class Bound {
       return Backward ? std::max(0, regions - 1) : regions;
     // The jump takes one peg of the over hole's type (from and to have one type): forward one
     // peg of it fewer, backward one empty hole of it fewer.
-    unsigned need = p.need;
-    if (types_) {
-      const auto o = static_cast<std::size_t>(type_of_[static_cast<std::size_t>(jp.over)]);
-      need &= ~(1u << o);
-      if (p.typed[o] - 1 > (Backward ? start_empty_[o] : goal_most_[o])) need |= 1u << o;
-    }
+    const unsigned o = 1u << type_of_[static_cast<std::size_t>(jp.over)];
+    const unsigned need = (p.need & ~o) | (p.need2 & o);
     if (Backward) return std::max(0, regions + typed<true>(need, p.count + 1, used, Bits<W>{}) - 1);
     return regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to));
   }
@@ -235,6 +234,14 @@ class Bound {
       grow.swap(next);
     }
     return out;
+  }
+
+  // More than k bits in x; k is at most 2 for single-peg goals and single vacancies, where
+  // popping bits costs less than a popcount (a library call on the portable build).
+  static bool more(Bits<W> x, int k) {
+    if (k > 2) return x.count() > k;
+    for (; k > 0; --k) x.pop_lowest();
+    return x.any();
   }
 
   template <bool Backward>
