@@ -61,6 +61,11 @@ void BM_Fewest(benchmark::State& state, const char* spec, bool board) {
   }
 }
 BENCHMARK_CAPTURE(BM_Fewest, english, "english", false)->Unit(benchmark::kSecond)->Iterations(1);
+// issue 46's other targets: French 20 moves (some 30 s), Diamond 41 e3 -> e7 26 (some 110 s).
+BENCHMARK_CAPTURE(BM_Fewest, french, "french", false)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Fewest, diamond41, "diamond41", false)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(BM_Fewest, triangle7_board, "triangle:7", true)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
