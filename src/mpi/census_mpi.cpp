@@ -64,6 +64,9 @@ struct Edge {
 };
 static_assert(sizeof(Edge) == 40);
 
+// Whether --spill-dir also spills the levels' arrays through the pool (off: docs/mpi.md).
+constexpr bool kPoolSpill = false;
+
 // Solution-path positions turned into queries per round, over all ranks together (so that what
 // a rank receives in a round stays far under the 2 GiB an exchange can carry).
 constexpr u64 kRoundQueries = u64{1} << 17;
@@ -276,9 +279,10 @@ class DistributedCensus : public census_detail::Context<64> {
       stored_.emplace_back(pool_, mem_);
       path_.emplace_back(mem_);
     }
-    // The levels' arrays go to the pool's spill file in this rank's directory once the rank's
-    // booked memory would pass half the limit (Pool::spill_to).
-    if (spill_.enabled()) {
+    // The levels' arrays to the pool's spill file in this rank's directory (Pool::spill_to) once
+    // the rank's booked memory would pass half the limit: off, it made a spilled run slower
+    // (docs/mpi.md, "Disk spill" under "Measured").
+    if (spill_.enabled() && kPoolSpill) {
       ex_.guarded([&] { pool_.spill_to(spill_.path()); });
       ex_.agree(run_.control);
     }
