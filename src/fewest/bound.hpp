@@ -161,8 +161,7 @@ class Bound {
     const int regions = Backward
                             ? n - std::min(exempt, max_exempt_start_)
                             : std::max(0, n - std::min(exempt, max_exempt_end_) - (joined ? 1 : 0));
-    if ((Backward ? std::max(0, regions - 1) : regions) >= enough)
-      return Backward ? std::max(0, regions - 1) : regions;
+    if (const int part = Backward ? std::max(0, regions - 1) : regions; part >= enough) return part;
     // The jump takes one peg of the over hole's type (from and to have one type): forward one
     // peg of it fewer, backward one empty hole of it fewer.
     const unsigned o = 1u << type_of_[static_cast<std::size_t>(jp.over)];

@@ -360,6 +360,22 @@ class Search {
   }
 
   // Counts `more` bytes against the budget (from any thread).
+  // f(t) for t in [0, threads): on the pool's threads, or on the calling thread alone for one.
+  void on_threads(int threads, const std::function<void(int)>& f) {
+    if (threads == 1)
+      f(0);
+    else
+      pool_->run(threads, f);
+  }
+  // f(d) for every shard d, each thread its own shards (d = t, t + threads, ...).
+  void each_shard(int threads, const std::function<void(std::size_t)>& f) {
+    on_threads(threads, [&](int t) {
+      for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards;
+           d += static_cast<std::size_t>(threads))
+        f(d);
+    });
+  }
+
   void grow(std::size_t more) {
     if (bytes_.fetch_add(more) + more > budget_) {
       bytes_ -= more;
@@ -482,12 +498,6 @@ class Search {
     // Small levels on the calling thread: waking the pool would cost more than it saves.
     const int threads = src.size() < o_.shared_level ? 1 : threads_;
     if (threads > 1 && !pool_) pool_.emplace(threads_);
-    auto run = [&](const std::function<void(int)>& f) {
-      if (threads == 1)
-        f(0);
-      else
-        pool_->run(threads, f);
-    };
     const auto nt = static_cast<std::size_t>(threads);
     std::size_t rounds = (units.size() + nt - 1) / nt;
     if (spread()) {  // as many rounds on every process: each is an exchange
@@ -496,7 +506,7 @@ class Search {
     }
     for (std::size_t u0 = 0; u0 < rounds * nt; u0 += nt) {
       guard([&] {
-        run([&](int t) {
+        on_threads(threads, [&](int t) {
           auto ut = static_cast<std::size_t>(t);
           if (u0 + ut >= units.size()) return;
           o_.control->throw_if_stopped();
@@ -562,29 +572,18 @@ class Search {
 
   // Merges the round's children into the shards of `dst` in `group`, each thread its own shards.
   void merge_round(Level<W>& dst, std::uint32_t group, std::size_t nt) {
-    {
-      const int threads = static_cast<int>(nt);
-      auto run = [&](const std::function<void(int)>& f) {
-        if (threads == 1)
-          f(0);
-        else
-          pool_->run(threads, f);
-      };
-      run([&](int t) {
-        for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards; d += nt) {
-          if (!(group >> d & 1)) continue;
-          LevelMap<W>& m = dst.shard(d);
-          for (std::size_t q = 0; q < nt; ++q) {
-            std::vector<Child<W>>& v = out_[q][d];
-            for (std::size_t k = 0; k < v.size(); ++k) {
-              if (k + 8 < v.size()) m.prefetch(v[k + 8].low);
-              merge(m, v[k]);
-            }
-            v.clear();
-          }
+    each_shard(static_cast<int>(nt), [&](std::size_t d) {
+      if (!(group >> d & 1)) return;
+      LevelMap<W>& m = dst.shard(d);
+      for (std::size_t q = 0; q < nt; ++q) {
+        std::vector<Child<W>>& v = out_[q][d];
+        for (std::size_t k = 0; k < v.size(); ++k) {
+          if (k + 8 < v.size()) m.prefetch(v[k + 8].low);
+          merge(m, v[k]);
         }
-      });
-    }
+        v.clear();
+      }
+    });
   }
 
   // The children of the entries [begin, end) of `src` (read through `buf` from disk) for the
@@ -678,15 +677,7 @@ class Search {
   // shards shared by the threads, as the level was made).
   void compact(Level<W>& lv) {
     const int threads = pool_ && lv.size() >= o_.shared_level ? threads_ : 1;
-    if (threads == 1) {
-      for (std::size_t d = 0; d < Level<W>::kShards; ++d) compact(lv.shard(d));
-      return;
-    }
-    pool_->run(threads, [&](int t) {
-      for (auto d = static_cast<std::size_t>(t); d < Level<W>::kShards;
-           d += static_cast<std::size_t>(threads))
-        compact(lv.shard(d));
-    });
+    each_shard(threads, [&](std::size_t d) { compact(lv.shard(d)); });
   }
   void compact(LevelMap<W>& m) {
     const std::size_t old_bytes = m.bytes();
