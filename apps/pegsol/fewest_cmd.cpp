@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli.hpp"
@@ -121,19 +123,34 @@ void LongRunFlags::add(CLI::App* cmd, const std::string& note) {
                   "as past --memory-limit without a spill" +
                       note)
       ->check(positive_check());
+  cmd->add_option("--known-solution", known_file,
+                  "A solution known (the --json of solve or fewest, a saved game or a move list), "
+                  "replayed and checked: the best found until a shorter one, so the proof stops "
+                  "at its moves; on --resume it replaces the state's best when shorter" +
+                      note);
 }
 
 void LongRunFlags::check(const CLI::App* cmd, bool minimizing) const {
   if (minimizing) return;
-  for (const char* name :
-       {"--checkpoint", "--resume", "--checkpoint-seconds", "--spill-dir", "--spill-limit"})
+  for (const char* name : {"--checkpoint", "--resume", "--checkpoint-seconds", "--spill-dir",
+                           "--spill-limit", "--known-solution"})
     if (cmd->count(name) > 0)
       throw InputError(std::string(name) +
                        ": checkpoints and the spill are the fewest-moves search's: give them "
-                       "with --minimize moves");
+                       "with --minimize moves" +
+                       (std::string(name) == "--known-solution" ? " (as a known solution)" : ""));
 }
 
-void LongRunFlags::apply(FewestOptions& o) const {
+InputError LongRunFlags::known_error(const InputError& e) const {
+  if (e.field() != "FewestOptions::known_solution") return e;
+  return InputError(e.field(), known_file + ": " + e.detail());
+}
+
+void LongRunFlags::apply(FewestOptions& o, const Board& b) const {
+  if (!known_file.empty())
+    o.known_solution =
+        solution_from_text(b, read_file(known_file, "--known-solution " + known_file),
+                           "--known-solution " + known_file);
   o.checkpoint_dir = resume_dir.empty() ? checkpoint_dir : resume_dir;
   o.resume = !resume_dir.empty();
   o.level_checkpoint_seconds = checkpoint_seconds;
@@ -170,9 +187,15 @@ std::optional<int> FewestCommand::run(const Control& parent) {
   BoardPtr board = build_board(spec);
   const BoundsLine shown(control, json_);
   FewestOptions o = options(shown.control(), flags_);
-  runs_.apply(o);
+  runs_.apply(o, *board);
   o.split = split_;
-  FewestBoardResult r = fewest_board(board, o);
+  FewestBoardResult r;
+  try {
+    r = fewest_board(board, o);
+  } catch (const InputError& e) {
+    shown.clear();
+    throw runs_.known_error(e);
+  }
   shown.clear();
   const Board& b = *board;
   if (json_)
@@ -187,16 +210,29 @@ int solve_fewest(const Problem& p, const std::vector<Move>& kept, const Control&
                  const std::string& svg_path) {
   const BoundsLine shown(control, json);
   FewestOptions o = options(shown.control(), flags);
-  runs.apply(o);
+  runs.apply(o, *p.board);
   FewestFinish f;
   if (kept.empty()) {
-    f.rest = fewest_solve(p, o);
+    try {
+      f.rest = fewest_solve(p, o);
+    } catch (const InputError& e) {
+      shown.clear();
+      throw runs.known_error(e);
+    }
     f.jumps = f.rest.jumps;
   } else {
+    // A known solution of the whole game (the JSON of `solve --moves ... --minimize moves`)
+    // begins with the kept moves: the rest is the known solution from where they leave it.
+    const std::vector<Jump> played = flatten(kept);
+    if (o.known_solution.size() > played.size() &&
+        std::equal(played.begin(), played.end(), o.known_solution.begin()))
+      o.known_solution.erase(o.known_solution.begin(),
+                             o.known_solution.begin() + static_cast<std::ptrdiff_t>(played.size()));
     try {
       f = fewest_finish(p, kept, o);
     } catch (const InputError& e) {
       shown.clear();
+      if (e.field() == "FewestOptions::known_solution") throw runs.known_error(e);
       throw InputError(std::string("--moves: ") + e.what());
     }
   }

@@ -29,19 +29,23 @@ struct FewestFlags {
 };
 
 // The options of runs past one process and past memory, shared by `fewest` and `solve --minimize
-// moves`: --checkpoint, --resume, --checkpoint-seconds, --spill-dir and --spill-limit.
+// moves`: --checkpoint, --resume, --checkpoint-seconds, --spill-dir, --spill-limit and
+// --known-solution.
 struct LongRunFlags {
   std::string checkpoint_dir, resume_dir;  // --checkpoint, --resume
   std::string spill_dir;                   // --spill-dir
   double checkpoint_seconds = 300;         // --checkpoint-seconds
   double spill_mb = 0;                     // --spill-limit
+  std::string known_file;                  // --known-solution
   // Registers them on `cmd` (`note` ends their help, e.g. "; with --minimize moves").
   void add(CLI::App* cmd, const std::string& note);
   // Throws InputError when one was given on `cmd` but the command does not minimize moves.
   void check(const CLI::App* cmd, bool minimizing) const;
   // Sets o's checkpoint and spill fields, making the --checkpoint directory (InputError when it
-  // cannot be made).
-  void apply(FewestOptions& o) const;
+  // cannot be made), and o.known_solution from the --known-solution file read on board `b`.
+  void apply(FewestOptions& o, const Board& b) const;
+  // `e` naming the --known-solution file when it is about FewestOptions::known_solution.
+  InputError known_error(const InputError& e) const;
 };
 
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's

@@ -92,6 +92,13 @@ struct PEGSOL_API FewestOptions {
   /// When memory runs out before the proof, the rest of the run shortens the best solution by
   /// windows anchored at its ends (docs/fewest.md); false: return at once with it as it is.
   bool shorten_ends = true;
+  /// A solution known before the search (fewest_solve: of its problem; fewest_board: from a
+  /// single vacancy to one peg), replayed and checked first: the best found until a shorter one
+  /// turns up, so that the passes stop once their floor reaches its moves. With `resume`, it
+  /// replaces the state's best solution when it has fewer moves (the state is written back).
+  /// Empty: none. The searches throw InputError (field FewestOptions::known_solution) naming the
+  /// jump that fails, or the goal it misses.
+  std::vector<Jump> known_solution;
   /// A directory for the search's state after each completed pass (fewest_solve and
   /// fewest_board): the floor its passes proved and the best solution, in DIR/fewest.state
   /// (docs/fewest.md). Empty: none. With `resume`, the search goes on from the state there (a

@@ -51,6 +51,16 @@ PEGSOL_JSON_API ProblemSpec spec_from_json(std::string_view json_text);
 /// The same from a parsed JSON object.
 PEGSOL_JSON_API ProblemSpec spec_from_json_value(const nlohmann::json& j);
 
+/// A solution on `board` from a file's text, in a form pegsol writes or reads: the JSON of
+/// `pegsol solve --json` or `pegsol fewest --json` (its "moves", [from, over, to] hole indices;
+/// its "board", when given, must be the board's name), a saved game (docs/game-format.md: its
+/// played moves; its board must have this board's holes), or a move list as `pegsol solve
+/// --moves` reads it, the moves optionally numbered ("1. d6-d4  2. f5-d5" or "1.d6-d4"). The
+/// jumps are not checked against a problem here (FewestOptions::known_solution is, when searched).
+/// @throws InputError starting with `source` (a file's name), naming what is wrong and where.
+PEGSOL_JSON_API std::vector<Jump> solution_from_text(const Board& board, std::string_view text,
+                                                     std::string_view source);
+
 /// A front end's name for a library field ("Control::memory_budget": the command's
 /// "--memory-limit", the JSON API's "job_memory"), or "" to keep the library's (rename_fields(),
 /// pegsol/error.hpp). The functions taking it name fields in the prose of a result ("reason",

@@ -97,6 +97,52 @@ void check_ranks(const FewestOptions& o) {
   if (o.split) throw InputError("FewestOptions::ranks", "a spread search is not split");
 }
 
+constexpr const char* kKnown = "FewestOptions::known_solution";
+
+// replay()'s error with its jumps called jumps ("move 3: ..." counts jumps).
+std::string jump_words(std::string error) {
+  if (error.starts_with("move ")) error.replace(0, 4, "jump");
+  return error;
+}
+
+// An InputError unless the known solution (FewestOptions::known_solution) solves `p`.
+void check_known(const Problem& p, const std::vector<Jump>& jumps) {
+  if (jumps.empty()) return;
+  const Board& b = *p.board;
+  const Replay rep = replay(b, p.start, jumps);
+  if (!rep.ok)
+    throw InputError(kKnown,
+                     "it does not replay from the problem's start: " + jump_words(rep.error));
+  if (!goal_reached(p, rep.final))
+    throw InputError(kKnown, "its " + std::to_string(jumps.size()) + " jumps end on " +
+                                 std::to_string(rep.final.count()) +
+                                 " pegs that are not the problem's goal");
+}
+
+// An InputError unless the known solution solves a single-vacancy-to-one-peg problem of `b`
+// (the vacancy is the hole its first jump fills).
+void check_known_board(const Board& b, const std::vector<Jump>& jumps) {
+  if (jumps.empty()) return;
+  const int v = jumps.front().to;
+  if (v < 0 || v >= b.size()) throw InputError(kKnown, "jump 1: hole number out of range");
+  const Replay rep = replay(b, single_vacancy(b, v), jumps);
+  if (!rep.ok)
+    throw InputError(kKnown, "it does not replay from the single vacancy " + b.hole_name(v) +
+                                 " (the hole its first jump fills): " + jump_words(rep.error));
+  if (rep.final.count() != 1)
+    throw InputError(kKnown, "its " + std::to_string(jumps.size()) + " jumps end with " +
+                                 std::to_string(rep.final.count()) + " pegs, not one");
+}
+
+// `known` (a first solver's, may be empty) or the options' known solution when it has no more
+// moves.
+std::vector<Jump> best_known(std::vector<Jump> known, const FewestOptions& o) {
+  if (!o.known_solution.empty() &&
+      (known.empty() || count_moves(o.known_solution) <= count_moves(known)))
+    return o.known_solution;
+  return known;
+}
+
 // The width of the search's keys (keys.hpp): 64 bits when the board fits them and the
 // options do not ask for wide keys, else 128. Its result goes to with_width, the one dispatch.
 int key_width(const Board& b, const FewestOptions& o) {
@@ -130,6 +176,7 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
       goal_pegs = static_cast<std::size_t>(p.goal.position.count());
       break;
   }
+  check_known(p, o.known_solution);
   const auto start_pegs = static_cast<std::size_t>(p.start.count());
   if (start_pegs == 0) throw InputError("fewest moves: the start has no pegs");
   if (goal_pegs == 0) throw InputError("fewest moves: the goal has no pegs");
@@ -153,7 +200,8 @@ FewestResult fewest_solve(const Problem& p, const FewestOptions& options) {
     r.seconds = dfs.seconds;
     return r;
   }
-  const std::vector<Jump> known = dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{};
+  const std::vector<Jump> known =
+      best_known(dfs.status == Status::Solved ? dfs.moves : std::vector<Jump>{}, o);
   dfs = SolveResult{};
   trim_heap();
   with_width<kWidestKeys>(key_width(b, o), [&](auto w) {
@@ -184,6 +232,7 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
   const Board& b = *board;
   check_width(b);
   check_ranks(options);
+  check_known_board(b, options.known_solution);
   Under under(options.control);
   FewestOptions o = options;
   o.control = under.c;
@@ -205,6 +254,7 @@ FewestBoardResult fewest_board(const BoardPtr& board, const FewestOptions& optio
         (known.empty() || count_moves(dfs.moves) < count_moves(known)))
       known = dfs.moves;
   }
+  known = best_known(std::move(known), o);
   trim_heap();
   FewestBoardResult out;
   with_width<kWidestKeys>(key_width(b, o), [&](auto w) {
@@ -237,6 +287,7 @@ FewestTable fewest_table(const BoardPtr& board, const FewestOptions& options) {
   o.shorten_ends = false;    // a pair the budget stops ends the table, its best solution unused
   o.checkpoint_dir.clear();  // one search per pair: no one state to go on from
   o.resume = false;
+  o.known_solution.clear();  // of no one pair
   check_width(b);
   const int n = b.size();
   FewestTable t;

@@ -300,11 +300,13 @@ class Level {
   }
   bool find(Bits<W> key, Entry<W>& out) const { return shards_[shard_of(key)].find(key, out); }
   // Writes every sorted shard held in memory to the level's spill file (made in `dir` when
-  // first needed) and frees it. Returns the bytes freed.
-  std::size_t spill(const std::string& dir, SpillLedger& ledger) {
+  // first needed) and frees it, until stop() says to stop. Returns the bytes freed.
+  template <class Stop>
+  std::size_t spill(const std::string& dir, SpillLedger& ledger, Stop&& stop) {
     std::size_t freed = 0;
     for (LevelMap<W>& m : shards_) {
       if (!m.sorted() || m.on_disk() || m.size() == 0) continue;
+      if (stop()) break;
       if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
       const std::size_t before = m.bytes();
       m.spill(file_);

@@ -235,7 +235,8 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
       }
       break;
     }
-    stop(StopReason::Memory, lower);
+    // A stop asked meanwhile (a signal, the time limit) is the run's stop reason from here.
+    stop(o.control->should_stop() ? o.control->stop_reason() : StopReason::Memory, lower);
   }
   if (o.ranks) {  // the shortened solutions of every process: the fewest moves of theirs
     agree_best(*o.ranks, best);
@@ -335,6 +336,11 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
   ck.after_save = o.checkpointed;
   if (!st.best.empty() && (known.empty() || count_moves(st.best) < count_moves(known)))
     known = st.best;
+  if (ck.on() && !o.known_solution.empty() && !known.empty() &&
+      (st.best.empty() || count_moves(known) < count_moves(st.best))) {
+    st.best = known;  // a shorter solution given: the state's best from now on (a pass part
+    ck.save(0, 0);    // way stays as it was)
+  }
   const double t0 = o.control->elapsed_seconds();
   FewestOptions so = o;
   so.checkpoint_dir.clear();
@@ -367,8 +373,8 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
         try {
           s.write_frontier(side, written.back());
         } catch (const Stopped& e) {  // no room to sort a shard apart: the next level saves
-          if (e.reason != StopReason::Memory) throw;
-          for (const std::string& f : written) std::remove(f.c_str());
+          for (const std::string& f : written) std::remove(f.c_str());  // the state names none
+          if (e.reason != StopReason::Memory) throw;  // a stop: the state before stands
           return;
         }
       }

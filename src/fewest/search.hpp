@@ -223,7 +223,9 @@ class Search {
   // a digest of the entries.
   void write_frontier(bool backward, const std::string& path) {
     const Level<W>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
-    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
+                                                         &std::fclose);
+    std::FILE* f = file.get();
     if (!f) throw InputError("checkpoint " + path + ": cannot create it");
     std::uint64_t head[3 + Level<W>::kShards] = {kLevelTag, sizeof(Entry<W>), Level<W>::kShards};
     for (std::size_t d = 0; d < Level<W>::kShards; ++d) head[3 + d] = lv.shard(d).size();
@@ -236,8 +238,10 @@ class Search {
         for (std::size_t k = 0; k < n; ++k) digest = entry_digest(digest, e[k]);
         ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry<W>), n, f) == n);
       };
+      o_.control->throw_if_stopped();  // a stop leaves the file to the caller to remove
       if (m.sorted()) {
         for (std::size_t b = 0; b < m.size(); b += LevelMap<W>::kChunk) {
+          o_.control->throw_if_stopped();
           std::vector<Entry<W>> chunk;
           m.for_range(
               b, std::min(m.size(), b + LevelMap<W>::kChunk),
@@ -262,7 +266,7 @@ class Search {
     }
     ok = ok && std::fwrite(&digest, sizeof digest, 1, f) == 1 && std::fflush(f) == 0 &&
          ::fsync(fileno(f)) == 0;
-    ok = std::fclose(f) == 0 && ok;
+    ok = std::fclose(file.release()) == 0 && ok;
     if (!ok) throw InputError("checkpoint " + path + ": cannot write it");
   }
 
@@ -284,6 +288,7 @@ class Search {
   // files `ps` names in `dir`. The levels before them are gone, so a meeting's solution is
   // rebuilt by searches of its own. Throws InputError when a file is missing or damaged.
   void restore(const PassState& ps, const std::string& dir) {
+    may_release_ = !spread();  // as run() will: spilling() from here
     fl_ = top_ = ps.fl;
     bh_ = bottom_ = ps.bh;
     fmin_ = ps.fmin;
@@ -313,45 +318,43 @@ class Search {
     return (h ^ mix(e.key) ^ (e.land().fold() * kGolden) ^ e.cost()) * 0x100000001b3ull;
   }
 
-  // Reads a level write_frontier() wrote into `lv`: to disk when spilling, else into tables.
+  // Reads a level write_frontier() wrote into `lv`: spilling, its shards stay in the file
+  // (in key order, read in place: no copy, no memory), else into tables. The digest is checked
+  // either way; a stop ends the reading within a chunk.
   void read_frontier(Level<W>& lv, const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
+                                                            &std::fclose);
     if (!f) throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
     auto bad = [&](const std::string& why) {
-      std::fclose(f);
       return InputError("FewestOptions::resume", "the level file " + path + " " + why);
     };
     std::uint64_t head[3 + Level<W>::kShards];
-    if (std::fread(head, sizeof head, 1, f) != 1 || head[0] != kLevelTag ||
+    if (std::fread(head, sizeof head, 1, f.get()) != 1 || head[0] != kLevelTag ||
         head[1] != sizeof(Entry<W>) || head[2] != Level<W>::kShards)
       throw bad("is not a level of this build's search");
-    std::uint64_t digest = 0;
+    std::shared_ptr<SpillFile> in_place;
+    if (spilling()) in_place = std::make_shared<SpillFile>(path, ledger_, SpillFile::InPlace{});
+    std::uint64_t digest = 0, at = sizeof head;
     std::vector<Entry<W>> buf(LevelMap<W>::kChunk);
     for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
       LevelMap<W>& m = lv.shard(d);
       const std::size_t count = head[3 + d];
-      std::uint64_t offset = 0;
-      const std::shared_ptr<SpillFile>* file = nullptr;
-      if (spilling() && count > 0) {
-        file = &lv.file(o_.spill_dir, ledger_);
-        offset = (*file)->size();
-      }
       for (std::size_t done = 0; done < count;) {
+        o_.control->throw_if_stopped();
         const std::size_t n = std::min(buf.size(), count - done);
-        if (std::fread(buf.data(), sizeof(Entry<W>), n, f) != n) throw bad("is cut short");
+        if (std::fread(buf.data(), sizeof(Entry<W>), n, f.get()) != n) throw bad("is cut short");
         for (std::size_t k = 0; k < n; ++k) {
           digest = entry_digest(digest, buf[k]);
-          if (!file) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
+          if (!in_place) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
         }
-        if (file) (*file)->append(buf.data(), n * sizeof(Entry<W>));
         done += n;
       }
-      if (file) m.adopt(*file, offset, count);
+      if (in_place) m.adopt(in_place, at, count);
+      at += count * sizeof(Entry<W>);
     }
     std::uint64_t stored = 0;
-    if (std::fread(&stored, sizeof stored, 1, f) != 1 || stored != digest)
+    if (std::fread(&stored, sizeof stored, 1, f.get()) != 1 || stored != digest)
       throw bad("does not match its digest (damaged)");
-    std::fclose(f);
   }
 
   static Level<W>& level(std::vector<Level<W>>& v, int k) { return v[static_cast<std::size_t>(k)]; }
@@ -400,9 +403,20 @@ class Search {
     merge(lv.shard(Level<W>::shard_of(key)), key, cost, l);
   }
 
-  static std::uint32_t min_cost(const Level<W>& m) {
+  // The least cost of a level (a walk of it, from disk when spilled: a stop ends it a shard or a
+  // chunk of one at a time).
+  std::uint32_t min_cost(const Level<W>& lv) const {
     std::uint32_t c = kNoCost;
-    m.for_each([&](const Entry<W>& e) { c = std::min(c, e.cost()); });
+    std::vector<Entry<W>> buf;
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+      const LevelMap<W>& m = lv.shard(d);
+      for (std::size_t b = 0; b < m.capacity(); b += LevelMap<W>::kChunk) {
+        o_.control->throw_if_stopped();
+        m.for_range(
+            b, std::min(m.capacity(), b + LevelMap<W>::kChunk),
+            [&](const Entry<W>& e) { c = std::min(c, e.cost()); }, buf);
+      }
+    }
     return c;
   }
 
@@ -466,11 +480,15 @@ class Search {
   bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
 
   // Writes every sorted level held in memory to disk. Returns the bytes freed.
+  // Writes every sorted level held in memory to disk. Returns the bytes freed. A stop ends it
+  // between shards (each shard is whole in memory or on disk).
   std::size_t spill_all() {
     std::size_t freed = 0;
+    const auto stop = [&] { return o_.control->should_stop(); };
     for (auto* side : {&fwd_, &bwd_})
-      for (Level<W>& lv : *side) freed += lv.spill(o_.spill_dir, ledger_);
+      for (Level<W>& lv : *side) freed += lv.spill(o_.spill_dir, ledger_, stop);
     bytes_ -= freed;
+    o_.control->throw_if_stopped();
     return freed;
   }
 
@@ -677,7 +695,10 @@ class Search {
   // shards shared by the threads, as the level was made).
   void compact(Level<W>& lv) {
     const int threads = pool_ && lv.size() >= o_.shared_level ? threads_ : 1;
-    each_shard(threads, [&](std::size_t d) { compact(lv.shard(d)); });
+    each_shard(threads, [&](std::size_t d) {
+      o_.control->throw_if_stopped();  // a shard's sort at most after a stop
+      compact(lv.shard(d));
+    });
   }
   void compact(LevelMap<W>& m) {
     const std::size_t old_bytes = m.bytes();
@@ -828,7 +849,8 @@ class Search {
       // Both in key order (spilled levels): one walk of each shard pair, a chunk at a time.
       for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
         SortedReader<W> x(f.shard(d)), y(b.shard(d));
-        while (x.peek() && y.peek()) {
+        for (std::size_t step = 0; x.peek() && y.peek(); ++step) {
+          if (step % LevelMap<W>::kChunk == 0) o_.control->throw_if_stopped();
           if (x.peek()->key < y.peek()->key) {
             x.next();
           } else if (y.peek()->key < x.peek()->key) {
@@ -841,14 +863,24 @@ class Search {
         }
       }
     } else {
-      scan.for_each([&](const Entry<W>& e) {
-        Entry<W> o;
-        if (!other.find(e.key, o)) return;
-        if (f_small)
-          meet(e, o);
-        else
-          meet(o, e);
-      });
+      std::vector<Entry<W>> buf;
+      for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+        const LevelMap<W>& m = scan.shard(d);
+        for (std::size_t c = 0; c < m.capacity(); c += LevelMap<W>::kChunk) {
+          o_.control->throw_if_stopped();
+          m.for_range(
+              c, std::min(m.capacity(), c + LevelMap<W>::kChunk),
+              [&](const Entry<W>& e) {
+                Entry<W> o;
+                if (!other.find(e.key, o)) return;
+                if (f_small)
+                  meet(e, o);
+                else
+                  meet(o, e);
+              },
+              buf);
+        }
+      }
     }
     // The meetings of every process: the least cost, then the least key, as one process's join.
     struct Meet {

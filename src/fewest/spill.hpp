@@ -52,6 +52,15 @@ class SpillFile {
                        dir_ + ": cannot create a file there (" + std::strerror(errno) + ")");
 #endif
   }
+  // An existing file read in place (a checkpoint's level file, Search::restore): never written
+  // here nor counted in the ledger.
+  struct InPlace {};
+  SpillFile(const std::string& path, SpillLedger& ledger, InPlace) : dir_(path), ledger_(ledger) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0)
+      throw InputError("FewestOptions::resume", "the level file " + path + " cannot be opened (" +
+                                                    std::strerror(errno) + ")");
+  }
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
   ~SpillFile() {

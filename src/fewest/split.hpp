@@ -90,6 +90,9 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
   std::vector<Jump> best = known;
   if (!st.best.empty() && (best.empty() || count_moves(st.best) < count_moves(best)))
     best = st.best;
+  // A shorter solution given than the state's (FewestOptions::known_solution) is written back.
+  const bool given_shorter = ck.on() && !o.known_solution.empty() && !best.empty() &&
+                             (st.best.empty() || count_moves(best) < count_moves(st.best));
   st.best = best;
   auto best_moves = [&] { return best.empty() ? -1 : count_moves(best); };
   // Every solution has at least the least floor of the pairs that may have one (no more than
@@ -131,6 +134,7 @@ void run_board_split(const Board& b, const FewestOptions& o, FewestResult& r,
     st.best = best;
     ck.save(positions + extra, o.control->elapsed_seconds() - t0);
   };
+  if (given_shorter) save(0);
   r.stop = StopReason::None;
   // Shared by several processes: each searches its share of a sweep's pairs, and what they
   // settled is exchanged at the start (a resumed state, which one process keeps) and after each

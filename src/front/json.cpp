@@ -5,6 +5,8 @@
 // beside docs/json.md and docs/json-schema.json, which describe them together.
 #include "pegsol/json.hpp"
 
+#include <cctype>
+#include <cstdint>
 #include <string>
 
 #include "pegsol/catalogue.hpp"
@@ -82,6 +84,79 @@ ProblemSpec spec_from_json(std::string_view json_text) {
     throw InputError("malformed JSON");
   }
   return spec_from_json_value(j);
+}
+
+std::vector<Jump> solution_from_text(const Board& board, std::string_view text,
+                                     std::string_view source) {
+  const std::string where(source);
+  auto bad = [&](const std::string& why) { return InputError(where + ": " + why); };
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) throw bad("is empty: no solution in it");
+  std::vector<Jump> jumps;
+  if (text[first] == '{') {  // a result of `pegsol solve --json` or `pegsol fewest --json`
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      try {
+        j = nlohmann::json::parse(text);
+      } catch (const nlohmann::json::exception& e) {
+        throw bad(std::string("malformed JSON: ") + e.what());
+      }
+      throw bad("malformed JSON");
+    }
+    if (!j.is_object()) throw bad("expected a JSON object (a result of --json)");
+    if (auto it = j.find("board");
+        it != j.end() && it->is_string() && it->get<std::string>() != board.name())
+      throw bad("a solution on board " + it->get<std::string>() + ", not " + board.name());
+    const auto moves = j.find("moves");
+    if (moves == j.end() || moves->is_null())
+      throw bad("has no \"moves\": no solution in it (the run found none?)");
+    if (!moves->is_array()) throw bad("\"moves\" is not a list of [from, over, to]");
+    for (std::size_t i = 0; i < moves->size(); ++i) {
+      const nlohmann::json& m = (*moves)[i];
+      const std::string at = "\"moves\"[" + std::to_string(i) + "]";
+      if (!m.is_array() || m.size() != 3 || !m[0].is_number_integer() ||
+          !m[1].is_number_integer() || !m[2].is_number_integer())
+        throw bad(at + " is not [from, over, to] (three hole indices)");
+      Jump jp;
+      int* holes[3] = {&jp.from, &jp.over, &jp.to};
+      for (std::size_t k = 0; k < 3; ++k) {
+        const auto h = m[k].get<std::int64_t>();
+        if (h < 0 || h >= board.size())
+          throw bad(at + ": hole index " + std::to_string(h) + " is not on board " + board.name() +
+                    " (0 to " + std::to_string(board.size() - 1) + ")");
+        *holes[k] = static_cast<int>(h);
+      }
+      jumps.push_back(jp);
+    }
+  } else if (is_game_text(text)) {  // a saved game: its played moves
+    const Game game = Game::parse(text, source);
+    if (!game.problem().board->same_shape(board))
+      throw bad("a game on board " + game.problem().board->name() + ", not " + board.name());
+    jumps = flatten(game.played());
+  } else {  // a move list, the moves optionally numbered ("1. d6-d4"): the numbers dropped
+    std::string list(text);
+    for (std::size_t i = 0; i < list.size();) {
+      std::size_t e = i;
+      while (e < list.size() && std::isdigit(static_cast<unsigned char>(list[e]))) ++e;
+      const bool number =
+          e > i && e < list.size() && list[e] == '.' &&
+          (i == 0 || std::isspace(static_cast<unsigned char>(list[i - 1]))) &&
+          (e + 1 == list.size() || std::isspace(static_cast<unsigned char>(list[e + 1])));
+      if (number) {
+        list.replace(i, e + 1 - i, e + 1 - i, ' ');
+        i = e + 1;
+      } else {
+        i = std::max(e, i + 1);
+      }
+    }
+    try {
+      jumps = parse_moves(board, list);
+    } catch (const InputError& e) {
+      throw bad(e.what());
+    }
+  }
+  if (jumps.empty()) throw bad("holds no moves");
+  return jumps;
 }
 
 nlohmann::json error_json(std::string_view kind, std::string_view message) {

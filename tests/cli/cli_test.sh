@@ -403,6 +403,20 @@ check fewest-table-no-beam 0 'board minimum: 9 moves, proven' -- "$pegsol" table
 check fewest-flags-alone 2 'give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --no-bound
 check fewest-checkpoint-alone 2 'checkpoint: checkpoints and the spill are the fewest-moves search.s: give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --checkpoint "$tmp/solve-ck"
 check fewest-solve-checkpoint 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --checkpoint "$tmp/solve-ck"
+# --known-solution: a solution in any form pegsol writes (the --json of fewest or solve, a saved
+# game, a numbered move list) is the best known; the same answer, proven. A file that is not a
+# solution of the problem is bad input naming the file and what is wrong.
+"$pegsol" fewest -b triangle:5 --json >"$tmp/t5.json" 2>/dev/null
+check known-fewest-json 0 '"fewest":9,"minimize".*"proven":true' -- "$pegsol" fewest -b triangle:5 --known-solution "$tmp/t5.json" --json
+printf '1. 6-1  2. 4-6  3. 13-4\n' >"$tmp/known-short.txt"
+check known-not-one-peg 2 'known-solution .*known-short.txt: its 3 jumps end with 11 pegs, not one' -- "$pegsol" fewest -b triangle:5 --known-solution "$tmp/known-short.txt"
+check known-another-board 2 'known-solution .*t5.json: a solution on board triangle:5, not triangle:6' -- "$pegsol" fewest -b triangle:6 --known-solution "$tmp/t5.json"
+printf '{"board": "triangle:5", "moves": [[0, 1' >"$tmp/known-bad.json"
+check known-malformed 2 'known-bad.json: malformed JSON' -- "$pegsol" fewest -b triangle:5 --known-solution "$tmp/known-bad.json"
+"$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --json >"$tmp/t5-13.json" 2>/dev/null
+check known-solve-json 0 'fewest moves: 9, proven minimal' -- "$pegsol" solve -b triangle:5 -s 13 -e 13 --minimize moves --known-solution "$tmp/t5-13.json"
+check known-solve-other-goal 2 'known-solution .*t5-13.json: its 13 jumps end on 1 pegs that are not the problem.s goal' -- "$pegsol" solve -b triangle:5 -s 13 -e 1 --minimize moves --known-solution "$tmp/t5-13.json"
+check known-alone 2 'known-solution: .*give them with --minimize moves' -- "$pegsol" solve -b triangle:5 --known-solution "$tmp/t5.json"
 check fewest-flags-table-alone 2 'give them with --minimize moves' -- "$pegsol" table -b triangle:5 --fewest-beam 5
 # --no-pagodas also switches off the solvability table's pruned passes: the same matrix.
 check table-no-pagodas 0 '10 of 20 single vacancies can be solved; .*3 forward passes' -- "$pegsol" table -b rect:4x5 --method passes --no-pagodas

@@ -84,6 +84,16 @@ kill_at "$ck" '^floor ' "$pegsol" solve -b english --minimize moves --checkpoint
 run 0 300 "$pegsol" solve -b english --minimize moves --resume "$ck" --json
 expect solve-english-killed-resumed '[ $had_state = yes ]' '[ $killed = 137 ] || [ $killed = 0 ]' \
   '[ $rc = 0 ]' 'json "d[\"minimize\"][\"moves\"]==18 and d[\"minimize\"][\"proven\"]"'
+# A pass saved part way with its levels on disk (--spill-dir) resumes with them read in place:
+# before, the resume read them back into memory, and a budget smaller than the two levels in
+# tables (32 MB here, with the state at forward 16 pegs, backward 9) stopped it by memory.
+ck="$tmp/ck-spilled"
+kill_at "$ck" '^pass 11 1[0-6] ([89]|1[0-9]) ' "$pegsol" fewest -b triangle:7 --memory-limit 40 \
+  --spill-dir "$tmp/spill" --checkpoint "$ck" --checkpoint-seconds 0 --fewest-beam 0 --json
+run 0 600 "$pegsol" fewest -b triangle:7 --memory-limit 32 --spill-dir "$tmp/spill" \
+  --resume "$ck" --checkpoint-seconds 0 --fewest-beam 0 --json
+expect fewest-triangle7-spilled-killed-resumed '[ $had_state = yes ]' '[ $rc = 0 ]' \
+  'json "d[\"fewest\"]==12 and d[\"proven\"]"' 'within 32' '[ -z "$(ls -A "$tmp/spill")" ]'
 # A state of another board is bad input naming the file.
 run 0 60 "$pegsol" fewest -b triangle:6 --resume "$tmp/ck" --json
 expect resume-another-board '[ $rc = 2 ]' 'grep -q "fewest.state is of another problem" $tmp/err'

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "fewest/key_geometry.hpp"
@@ -24,6 +26,7 @@
 #include "pegsol/solve.hpp"
 #include "reference/reference.hpp"
 #include "sanitized.hpp"
+#include "ticking_clock.hpp"
 
 using namespace pegsol;
 
@@ -1131,4 +1134,214 @@ TEST(Fewest, CountMoves) {
   std::vector<Jump> jumps{{0, 1, 3}, {3, 4, 5}, {0, 2, 5}, {5, 4, 3}};
   EXPECT_EQ(count_moves(jumps), recount(jumps));
   EXPECT_EQ(count_moves({}), 0);
+}
+
+namespace {
+// The moves of the best solution a checkpoint's state holds (its "best" line); -1: none.
+int state_best_moves(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "fewest.state");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("best")) continue;
+    std::istringstream words(line.substr(4));  // the jumps' count, then theirs
+    std::size_t n = 0;
+    words >> n;
+    std::vector<Jump> jumps;
+    for (Jump j; jumps.size() < n && words >> j.from >> j.over >> j.to;) jumps.push_back(j);
+    return jumps.empty() ? -1 : count_moves(jumps);
+  }
+  return -1;
+}
+
+// A solution of `p` with more moves than the fewest: the first solver's.
+std::vector<Jump> first_solution(const Problem& p) {
+  SolveOptions so;
+  so.algorithm = Algorithm::Dfs;
+  return solve(p, so).moves;
+}
+}  // namespace
+
+// A known solution (FewestOptions::known_solution) changes neither the answer nor the proof; an
+// optimal one stores no more positions than the run without it.
+TEST(Fewest, KnownSolutionKeepsTheAnswer) {
+  for (const std::string spec : {"triangle:6", "rect:3x5", "triangle:5"}) {
+    SCOPED_TRACE(spec);
+    BoardPtr board = make_board(spec);
+    FewestOptions o;
+    const FewestBoardResult plain = fewest_board(board, o);
+    ASSERT_EQ(plain.result.status, Status::Solved);
+    o.known_solution = plain.result.jumps;
+    const FewestBoardResult optimal = fewest_board(board, o);
+    EXPECT_EQ(optimal.result.moves, plain.result.moves);
+    EXPECT_EQ(optimal.result.proven, plain.result.proven);
+    EXPECT_LE(optimal.result.positions, plain.result.positions);
+    // A longer one: the first solver's from the board minimum's vacancy.
+    const Problem any{board, single_vacancy(*board, plain.start), {Goal::Kind::Any, -1, {}}};
+    o.known_solution = first_solution(any);
+    ASSERT_FALSE(o.known_solution.empty());
+    for (const bool split : {false, true}) {
+      o.split = split;
+      const FewestBoardResult longer = fewest_board(board, o);
+      EXPECT_EQ(longer.result.moves, plain.result.moves);
+      EXPECT_EQ(longer.result.proven, plain.result.proven);
+    }
+    // One problem: the same.
+    o = FewestOptions{};
+    const FewestResult p0 = fewest_solve(any, o);
+    o.known_solution = first_solution(any);
+    const FewestResult p1 = fewest_solve(any, o);
+    check_solution(any, p1, p0.moves);
+    o.known_solution = p0.jumps;
+    const FewestResult p2 = fewest_solve(any, o);
+    check_solution(any, p2, p0.moves);
+    EXPECT_LE(p2.positions, p0.positions);
+  }
+}
+
+// A known solution that does not solve the problem is refused, naming the field and why.
+TEST(Fewest, KnownSolutionRefusedWhenItDoesNotSolve) {
+  BoardPtr t6 = make_board("triangle:6"), t5 = make_board("triangle:5");
+  const Problem p{t6, single_vacancy(*t6, 0), {Goal::Kind::Any, -1, {}}};
+  const std::vector<Jump> good = first_solution(p);
+  ASSERT_FALSE(good.empty());
+  auto refused = [](auto run, const std::string& words) {
+    try {
+      run();
+      ADD_FAILURE() << "taken: " << words;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "FewestOptions::known_solution") << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  FewestOptions o;
+  o.known_solution = std::vector<Jump>(good.begin(), good.end() - 1);  // one jump short
+  refused([&] { fewest_solve(p, o); }, "not the problem's goal");
+  refused([&] { fewest_board(t6, o); }, "pegs, not one");
+  o.known_solution = good;
+  std::swap(o.known_solution[1], o.known_solution[2]);
+  refused([&] { fewest_solve(p, o); }, "jump ");
+  o.known_solution = {Jump{30, 31, 32}};  // off the board
+  refused([&] { fewest_board(t6, o); }, "out of range");
+  o.known_solution = good;  // a solution of another start
+  refused([&] { fewest_solve(Problem{t6, single_vacancy(*t6, 3), p.goal}, o); }, "jump 1");
+  refused([&] { fewest_board(t5, o); }, "jump");
+}
+
+// A resume given a solution shorter than the state's best: the state takes it at once (the
+// pass saved part way goes on), and the search ends with the fewest, proven.
+TEST(Fewest, ResumeTakesAShorterKnownSolution) {
+  BoardPtr board = make_board("triangle:6");
+  const FewestBoardResult plain = fewest_board(board);
+  ASSERT_TRUE(plain.result.proven);
+  for (const bool spilled : {false, true}) {
+    SCOPED_TRACE(spilled ? "spilled" : "in memory");
+    TempDir dir("known"), spill("known-spill");
+    Control c;
+    FewestOptions o;
+    o.control = &c;
+    o.checkpoint_dir = dir.path.string();
+    o.beam = 0;
+    if (spilled) {
+      o.spill_dir = spill.path.string();
+      o.spill_always = true;
+    }
+    // A longer known solution for the first run, so that the state's best is not the fewest.
+    o.known_solution = first_solution(
+        Problem{board, single_vacancy(*board, plain.start), {Goal::Kind::Any, -1, {}}});
+    o.shorten_ends = false;
+    bool part_way = false;
+    o.checkpointed = [&](int) {
+      for (const auto& f : std::filesystem::directory_iterator(dir.path))
+        part_way = part_way || f.path().extension() == ".level";
+      if (part_way) c.cancel();
+    };
+    ASSERT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
+    ASSERT_TRUE(part_way);
+    const int before = state_best_moves(dir.path);
+    ASSERT_GT(before, 0);
+    Control c2;
+    o.control = &c2;
+    o.resume = true;
+    o.known_solution = plain.result.jumps;
+    int written = -1;
+    o.checkpointed = [&](int) {
+      if (written < 0) written = state_best_moves(dir.path);
+    };
+    const FewestBoardResult r = fewest_board(board, o);
+    EXPECT_EQ(r.result.stop, StopReason::None);
+    EXPECT_EQ(r.result.moves, plain.result.moves);
+    EXPECT_TRUE(r.result.proven);
+    ASSERT_GT(before, plain.result.moves);  // else the test shows nothing
+    EXPECT_EQ(written, plain.result.moves);
+    EXPECT_EQ(state_best_moves(dir.path), plain.result.moves);
+  }
+}
+
+// A resumed pass whose levels are on disk, stopped (as by a signal: a watched flag) after a
+// given number of the control's polls, from the first (reading the saved levels back) to past
+// the end, and each time resumed again: the reference's board minimum every time, the spill
+// directory left empty.
+TEST(Fewest, AResumedSpilledPassStoppedAtAnyPollResumes) {
+  BoardPtr board = make_board("triangle:5");
+  const int board_min = reference_board_min(*board);
+  TempDir saved("stop-saved");
+  {
+    Control c;
+    FewestOptions o;
+    o.control = &c;
+    o.checkpoint_dir = saved.path.string();
+    o.beam = 0;
+    o.threads = 1;
+    TempDir spill("stop-spill0");
+    o.spill_dir = spill.path.string();
+    o.spill_always = true;
+    bool part_way = false;
+    o.checkpointed = [&](int) {
+      for (const auto& f : std::filesystem::directory_iterator(saved.path))
+        part_way = part_way || f.path().extension() == ".level";
+      if (part_way) c.cancel();
+    };
+    ASSERT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
+    ASSERT_TRUE(part_way);
+  }
+  int stops = 0;
+  for (int polls = 1; polls < 1000000; polls += std::max(1, polls / 2)) {
+    SCOPED_TRACE(polls);
+    TempDir dir("stop-at"), spill("stop-spill");
+    std::filesystem::copy(saved.path, dir.path, std::filesystem::copy_options::overwrite_existing);
+    std::atomic<bool> signal{false};
+    auto reads = std::make_shared<std::atomic<int>>(0);
+    auto base = ticking_clock();
+    // The flag goes up at the clock's `polls`-th read: every poll reads it (a far deadline).
+    Control c([&signal, reads, base, polls] {
+      if (++*reads >= polls) signal = true;
+      return base();
+    });
+    c.set_time_limit(1e8);
+    c.watch(&signal, StopReason::Signal);
+    FewestOptions o;
+    o.control = &c;
+    o.checkpoint_dir = dir.path.string();
+    o.resume = true;
+    o.beam = 0;
+    o.threads = 1;
+    o.spill_dir = spill.path.string();
+    o.spill_always = true;
+    FewestBoardResult r = fewest_board(board, o);
+    EXPECT_TRUE(std::filesystem::is_empty(spill.path));
+    if (r.result.stop == StopReason::None) {  // it finished before the flag went up
+      ASSERT_EQ(r.result.status, Status::Solved);
+      EXPECT_EQ(r.result.moves, board_min);
+      break;
+    }
+    ++stops;
+    EXPECT_EQ(r.result.stop, StopReason::Signal);
+    EXPECT_LE(r.result.lower_bound, board_min);
+    o.control = nullptr;  // resumed again, to the end
+    r = fewest_board(board, o);
+    ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+    EXPECT_TRUE(r.result.proven);
+    EXPECT_EQ(r.result.moves, board_min);
+    EXPECT_TRUE(std::filesystem::is_empty(spill.path));
+  }
+  EXPECT_GT(stops, 3);
 }
