@@ -160,6 +160,9 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
           static_cast<int>(limit) == hooks->resume_pass->limit) {
         s.restore(*hooks->resume_pass, hooks->level_dir);
         resumed = true;
+        // The saved pass's positions are in the state's count already (the run's base): taken
+        // off here, they come back (modulo 2^64) with s.positions() below.
+        positions -= s.positions();
       } else {
         s.seed(starts, goals);
       }

@@ -615,6 +615,28 @@ void expect_solution_in(const char* spec, const char* start, const char* end, co
 
 }  // namespace
 
+// The 9-row triangle's minimum, 16 moves (vacancy 15, last peg on 4), found by the first beam
+// at 1,000,000 positions a level (docs/fewest.md): replayed, and taken as a known solution.
+TEST(Fewest, Triangle9In16Moves) {
+  const char* moves =
+      "6-15 1-6 21-10-3 26-15 41-26 18-20-33 43-41-26 39-41 36-21-10-19 4-6-1-4 7-18-33-20 "
+      "45-43-28-26 23-40-42-27-14-5 16-7-2-9-18-31-33-20-18 29-16 37-39-22-11-24-13-4";
+  expect_solution_in("triangle:9", "15", "4", moves, 16);
+  BoardPtr board = make_board("triangle:9");
+  // As a known solution: checked, and the answer of a run stopped before its passes.
+  FewestOptions o;
+  o.known_solution = parse_moves(*board, moves);
+  o.beam = 0;
+  o.shorten_ends = false;
+  Control c;
+  c.cancel();  // no passes: what the known solution alone gives
+  o.control = &c;
+  const FewestBoardResult r = fewest_board(board, o);
+  EXPECT_EQ(r.result.moves, 16);
+  EXPECT_EQ(r.start, 14);
+  EXPECT_EQ(r.end, 3);
+}
+
 // Below the published upper bound of 28 (OEIS A127500).
 TEST(Fewest, Triangle11In24Moves) {
   expect_solution_in(
