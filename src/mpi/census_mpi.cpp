@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <csignal>
 #include <cstring>
 #include <functional>
@@ -54,15 +55,25 @@ inline bool free_slot(const Entry& e) {
   return e.key.none();
 }
 
-// A child on its way to its owner, with its parent's key: the owner adds the shares of a child
-// in the order of their parents' keys, so the sums are the same for every number of ranks.
+// A child on its way to its owner. A rank sends a round's children in the order of their
+// parents' (residue, key), and the ranks' residue ranges are in rank order, so the owner adds
+// the shares of a child in that order by taking the senders' parts in rank order: the sums are
+// the same for every number of ranks.
 //
-//   child key | parent key | count lo | count hi | share (the parent's chance / its jumps)
+//   child key | count lo | count hi | share (the parent's chance / its jumps)
 struct Edge {
-  u64 child = 0, parent = 0, lo = 0, hi = 0;
+  u64 child = 0, lo = 0, hi = 0;
   double share = 0;
 };
-static_assert(sizeof(Edge) == 40);
+static_assert(sizeof(Edge) == 32);
+
+// Positions of one residue a round takes together, at most: a level's blocks (block() positions
+// of a residue, in storage order) are dealt to the rounds by a hash of (residue, block), so a
+// round reads the level in runs of consecutive positions (in memory or in the pool's spill file)
+// rather than one position here and one there, and deals the same parents for any K. A block is
+// at most a 256th of a round, so that the rounds' sizes stay even (blocks of 128 in the tests'
+// rounds of 512 parents made rounds of 508 to 5,985 children, median 2,993).
+constexpr std::uint32_t kBlock = 128;
 
 // Whether --spill-dir also spills the levels' arrays through the pool (off: docs/mpi.md).
 constexpr bool kPoolSpill = false;
@@ -470,26 +481,56 @@ class DistributedCensus : public census_detail::Context<64> {
   }
 
   // Builds level k-1 from level k (`total` positions over all ranks) in rounds: round i expands
-  // the parents of group i (a hash of the key) in key order, every child goes to its owner, and
-  // the owner adds each round's children in the order of their parents' keys.
+  // the blocks of group i (a hash of the residue and the block) in storage order, which is the
+  // order of the parents' (residue, key), every child goes to its owner, and the owner adds each
+  // round's children in that order of their parents.
   void expand(CensusResult& r, int k, u64 total) {
     const u64 groups = std::max<u64>(1, (total + round_parents_ - 1) / round_parents_);
     const auto size = static_cast<std::size_t>(ex_.size());
-    // The level's indices bucketed by group, each bucket in key order.
-    Booked<std::uint32_t> order(mem_);
-    std::vector<std::size_t> first(groups + 1, 0);
-    auto group = [&](u64 key) { return mix64(key ^ 0x5851f42d4c957f2dull) % groups; };
-    ex_.guarded([&] {
-      for (std::size_t d = 0; d < cur_.size(); ++d) ++first[group(cur_.key(d)) + 1];
-      for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];
-      order.reserve(cur_.size());
-      order.vec().resize(cur_.size());
-      std::vector<std::size_t> at(first.begin(), first.end() - 1);
-      for (std::size_t i = 0; i < cur_.size(); ++i) {
-        const std::uint32_t d = cur_.by_key(i);
-        order[at[group(cur_.key(d))]++] = d;
+    // The level's blocks bucketed by group, each bucket in storage order: a block's first
+    // position in `order`, its last one's bit set in `last` (4 bytes a block and a bit a
+    // position: a block each of a sparse level's positions held twice the 4 bytes a position of
+    // the order by key before, and the tests' spill limits stopped on it).
+    Booked<u32> order(mem_);
+    Booked<u64> last(mem_);
+    // The end of the block that starts at d0.
+    auto block_end = [&](std::size_t d0) {
+      std::size_t w = d0 / 64;
+      u64 bits = last[w] >> (d0 % 64);
+      if (bits) return d0 + static_cast<std::size_t>(std::countr_zero(bits)) + 1;
+      while (!(bits = last[++w])) {
       }
+      return w * 64 + static_cast<std::size_t>(std::countr_zero(bits)) + 1;
+    };
+    std::vector<std::size_t> first(groups + 1, 0);
+    auto group = [&](u32 res, u32 j) {
+      return mix64((u64{res} << 32 | j) ^ 0x5851f42d4c957f2dull) % groups;
+    };
+    // Calls f(group, d0, d1) for each block of the level, in storage order.
+    const auto block = static_cast<std::size_t>(std::clamp<u64>(round_parents_ / 256, 1, kBlock));
+    auto each_block = [&](auto&& f) {
+      cur_.for_each_residue([&](u32 res, std::size_t d0, std::size_t d1) {
+        for (u32 j = 0; d0 < d1; ++j, d0 += block)
+          f(group(res, j), static_cast<u32>(d0),
+            static_cast<u32>(std::min<std::size_t>(d1, d0 + block)));
+      });
+    };
+    ex_.guarded([&] {
       cur_.drop_key_order();
+      std::size_t blocks = 0;
+      each_block([&](u64 g, u32, u32) {
+        ++first[g + 1];
+        ++blocks;
+      });
+      for (u64 i = 0; i < groups; ++i) first[i + 1] += first[i];
+      order.reserve(blocks);
+      order.vec().resize(blocks);
+      last.assign((cur_.size() + 63) / 64, 0);
+      std::vector<std::size_t> at(first.begin(), first.end() - 1);
+      each_block([&](u64 g, u32 d0, u32 d1) {
+        order[at[g]++] = d0;
+        last[(d1 - 1) / 64] |= u64{1} << ((d1 - 1) % 64);
+      });
     });
     CensusLevel lv;
     // Expected positions of the next level on this rank: this level's growth again.
@@ -510,8 +551,6 @@ class DistributedCensus : public census_detail::Context<64> {
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
     std::vector<u64> imgs(ns);
     std::vector<int> kids(nj);
-    // Parents whose entries are fetched ahead of their expansion.
-    constexpr std::size_t kAhead = 8;
     // Two sets of buffers: round i's records travel while round i+1 is generated.
     std::array<Booked<Edge>, 2> in{Booked<Edge>(mem_), Booked<Edge>(mem_)};
     std::array<std::vector<Booked<Edge>>, 2> out;
@@ -523,46 +562,47 @@ class DistributedCensus : public census_detail::Context<64> {
     auto generate = [&](u64 gi, Exchange::Pending* travelling) {
       std::vector<Booked<Edge>>& o = out[gi & 1];
       ex_.guarded([&] {
-        for (std::size_t q = first[gi]; q < first[gi + 1]; ++q) {
-          if ((q & 1023) == 0) {
-            if (travelling) Exchange::progress(*travelling);
-            shed();
+        std::size_t done = 0;
+        for (std::size_t q = first[gi]; q < first[gi + 1]; ++q)
+          for (std::size_t d = order[q], d1 = block_end(d); d < d1; ++d, ++done) {
+            if ((done & 1023) == 0) {
+              if (travelling) Exchange::progress(*travelling);
+              shed();
+            }
+            if (d + 1 == d1 && q + 1 < first[gi + 1]) cur_.prefetch(order[q + 1]);
+            const u64 key = cur_.key(d);
+            const Count count = cur_.count(d);
+            const auto lo = static_cast<u64>(count), hi = static_cast<u64>(count >> 64);
+            int stab = 0;
+            for (std::size_t s = 0; s < ns; ++s) {
+              imgs[s] = g_.apply(syms_[s], pos(key)).w[0];
+              stab += imgs[s] == key;
+            }
+            ++lv.reachable_sym;
+            lv.reachable_raw += static_cast<u64>(static_cast<int>(ns) / stab);
+            std::size_t nk = 0;
+            g_.for_each_jump(pos(key), [&](int j) { kids[nk++] = j; });
+            if (nk == 0) {
+              add_count(lv.games, count);
+              continue;
+            }
+            ledger_.edges += nk;
+            const double share = cur_.chance(d) / static_cast<double>(nk);
+            for (std::size_t u = 0; u < nk; ++u) {
+              const auto j = static_cast<std::size_t>(kids[u]);
+              u64 best = imgs[0] ^ sym_jump_[j];
+              for (std::size_t s = 1; s < ns; ++s)
+                best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
+              o[static_cast<std::size_t>(owner(best))].push_back(Edge{best, lo, hi, share});
+            }
           }
-          if (q + kAhead < first[gi + 1]) cur_.prefetch(order[q + kAhead]);
-          const std::size_t d = order[q];
-          const u64 key = cur_.key(d);
-          const Count count = cur_.count(d);
-          const auto lo = static_cast<u64>(count), hi = static_cast<u64>(count >> 64);
-          int stab = 0;
-          for (std::size_t s = 0; s < ns; ++s) {
-            imgs[s] = g_.apply(syms_[s], pos(key)).w[0];
-            stab += imgs[s] == key;
-          }
-          ++lv.reachable_sym;
-          lv.reachable_raw += static_cast<u64>(static_cast<int>(ns) / stab);
-          std::size_t nk = 0;
-          g_.for_each_jump(pos(key), [&](int j) { kids[nk++] = j; });
-          if (nk == 0) {
-            add_count(lv.games, count);
-            continue;
-          }
-          ledger_.edges += nk;
-          const double share = cur_.chance(d) / static_cast<double>(nk);
-          for (std::size_t u = 0; u < nk; ++u) {
-            const auto j = static_cast<std::size_t>(kids[u]);
-            u64 best = imgs[0] ^ sym_jump_[j];
-            for (std::size_t s = 1; s < ns; ++s)
-              best = std::min(best, imgs[s] ^ sym_jump_[s * nj + j]);
-            o[static_cast<std::size_t>(owner(best))].push_back(Edge{best, key, lo, hi, share});
-          }
-        }
       });
     };
     // Round b's children, received, into the level, in the order of their parents' keys.
     auto fold = [&](std::size_t b) {
       ex_.guarded([&] {
         round.reset(in[b].size());
-        add_in_parent_order(round, in[b], from[b]);
+        add_round(round, in[b]);
         // What the rounds' buffers hold, twice: room the table leaves them to grow into.
         std::size_t buffers = round.bytes();
         for (std::size_t c = 0; c < 2; ++c) {
@@ -585,6 +625,7 @@ class DistributedCensus : public census_detail::Context<64> {
     for (auto& o : out) o.clear();
     for (auto& i : in) i.release();
     order.release();
+    last.release();
     round.release();
     ex_.guarded([&] {
       cur_.clear();
@@ -606,43 +647,16 @@ class DistributedCensus : public census_detail::Context<64> {
     add_count(r.games, g.games);
   }
 
-  // Adds the children of one round to its table in the order of their parents' keys: each
-  // rank's part of `in` (in[from[r], from[r + 1])) is in that order already, so the parts are
-  // merged (a parent lives on one rank: no ties).
-  static void add_in_parent_order(RoundTable& next, const Booked<Edge>& in,
-                                  const std::vector<std::size_t>& from) {
+  // Adds the children of one round to its table in the order they came: the senders' parts in
+  // rank order, which is the order of their parents' (residue, key).
+  static void add_round(RoundTable& next, const Booked<Edge>& in) {
     const Edge* e = in.vec().data();
     const std::size_t n = in.size();
     // The table's lines are fetched this many adds ahead: the adds are bound by their misses.
     constexpr std::size_t kAhead = 16;
-    if (from.size() == 2 || n == from[1]) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i + kAhead < n) next.prefetch(e[i + kAhead].child);
-        next.add(e[i]);
-      }
-      return;
-    }
-    Booked<std::uint32_t> order(in.memory());
-    order.reserve(n);
-    std::vector<std::size_t> at(from.begin(), from.end() - 1);
-    std::vector<std::size_t> live;
-    for (std::size_t r = 0; r < at.size(); ++r)
-      if (at[r] < from[r + 1]) live.push_back(r);
-    while (!live.empty()) {
-      std::size_t best = 0;
-      for (std::size_t q = 1; q < live.size(); ++q)
-        if (e[at[live[q]]].parent < e[at[live[best]]].parent) best = q;
-      const std::size_t r = live[best];
-      // Every child of this parent (they are adjacent in its rank's part).
-      const u64 parent = e[at[r]].parent;
-      while (at[r] < from[r + 1] && e[at[r]].parent == parent)
-        order.vec().push_back(static_cast<std::uint32_t>(at[r]++));
-      if (at[r] == from[r + 1]) live.erase(live.begin() + static_cast<std::ptrdiff_t>(best));
-    }
-    const std::uint32_t* o = order.vec().data();
     for (std::size_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) next.prefetch(e[o[i + kAhead]].child);
-      next.add(e[o[i]]);
+      if (i + kAhead < n) next.prefetch(e[i + kAhead].child);
+      next.add(e[i]);
     }
   }
 

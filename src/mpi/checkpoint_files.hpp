@@ -4,7 +4,7 @@
 //   committed      the last level every rank wrote, as text (digits and a newline, no trailer:
 //                  read whole and parsed strictly); rank 0 writes it after all ranks wrote
 //                  theirs, so it is the point a resume starts from
-//   rR.kK.state    rank R's figures when level K was complete: the magic "PEGCKPT5", then
+//   rR.kK.state    rank R's figures when level K was complete: the magic "PEGCKPT6", then
 //                  (u64 each) the fingerprint, the ranks, R, K, the positions of level K+1 and
 //                  of the levels above K over all ranks, then the census's figures record
 //                  (census/checkpoint.hpp's put_figures, the compact engine's too); the files of
@@ -16,13 +16,15 @@
 //
 // Every file is written under a temporary name, flushed and renamed, and ends in a checksum
 // trailer (census/checkpoint.hpp), so a kill leaves whole files only and a damaged file is
-// refused before it is used. Format 5 writes the level files in the compact engine's level format;
-// format 4 ("PEGCKPT4") wrote them as entries sorted by key. Format 4 writes the state's figures
-// as the census's record; format 3 ("PEGCKPT3") had a fixed state record of its own with the same
-// owners (by the compact engine's residue, census/residues.hpp); format 2 split each level among
-// the ranks by a hash. A resume refuses any of them, naming the state file. Files of format 1 have
-// no trailer and are refused as written by an older version. Failures throw CensusError naming the
-// file.
+// refused before it is used. Format 6 is format 5's files for a census whose rounds take blocks
+// of a residue's positions, which sums the chances in another order than format 5's rounds by a
+// hash of the keys ("PEGCKPT5"). Format 5 writes the level files in the compact engine's level
+// format; format 4 ("PEGCKPT4") wrote them as entries sorted by key. Format 4 writes the state's
+// figures as the census's record; format 3 ("PEGCKPT3") had a fixed state record of its own with
+// the same owners (by the compact engine's residue, census/residues.hpp); format 2 split each level
+// among the ranks by a hash. A resume refuses any of them, naming the state file. Files of format 1
+// have no trailer and are refused as written by an older version. Failures throw CensusError naming
+// the file.
 #pragma once
 
 #include <sys/stat.h>
@@ -40,7 +42,7 @@
 namespace pegsol::mpi::checkpoint {
 
 // The state file's magic, and those of the earlier formats a resume refuses with what changed.
-constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '5'};
+constexpr char kMagic[8] = {'P', 'E', 'G', 'C', 'K', 'P', 'T', '6'};
 struct Earlier {
   char magic[8];
   const char* what;
@@ -52,6 +54,9 @@ constexpr Earlier kEarlier[] = {
      "3: its state a record of its own, now the census's figures record"},
     {{'P', 'E', 'G', 'C', 'K', 'P', 'T', '4'},
      "4: its level files entries sorted by key, now the compact engine's level format"},
+    {{'P', 'E', 'G', 'C', 'K', 'P', 'T', '5'},
+     "5: a level's rounds by a hash of the parents' keys, now by blocks of their residues, "
+     "which sums the chances in another order"},
 };
 
 inline std::string path(const std::string& dir, int rank, int level, const char* ext) {

@@ -118,6 +118,18 @@ class RankLevel {
   // the file); only while nothing writes to the level.
   void shed() const { lv_.shed(); }
 
+  // Calls f(r, d0, d1) for every residue r that holds positions, in storage order: its
+  // positions are the indices [d0, d1), by key.
+  template <class F>
+  void for_each_residue(F&& f) const {
+    for (const census_detail::Segment<Count>& s : lv_.seg) {
+      const auto base = static_cast<std::size_t>(s.key - key_);
+      for (u32 r = s.lo; r < s.hi; ++r)
+        if (s.off[r - s.lo] < s.off[r - s.lo + 1])
+          f(r, base + s.off[r - s.lo], base + s.off[r - s.lo + 1]);
+    }
+  }
+
   // The index of `key`, whose residue is r, or -1.
   std::ptrdiff_t find(u64 key, u32 r) const {
     std::ptrdiff_t at = -1;

@@ -156,8 +156,9 @@ if [ "$status" != 3 ] || ! grep -q "another number of ranks" "$tmp/ck-np.err"; t
   fail=1
 fi
 # A checkpoint of format 2 (levels split among the ranks by a hash), 3 (a state record of its
-# own) or 4 (level files of entries sorted by key) is refused, naming the file.
-for v in 2 3 4; do
+# own), 4 (level files of entries sorted by key) or 5 (rounds by a hash of the parents' keys) is
+# refused, naming the file.
+for v in 2 3 4 5; do
   cp -r "$tmp/ck-3" "$tmp/ck-v$v"
   for f in "$tmp/ck-v$v"/r*.k"$(cat "$tmp/ck-v$v/committed")".state; do
     printf 'PEGCKPT%s' "$v" | dd of="$f" bs=8 count=1 conv=notrunc status=none
