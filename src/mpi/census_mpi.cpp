@@ -75,9 +75,6 @@ static_assert(sizeof(Edge) == 32);
 // rounds of 512 parents made rounds of 508 to 5,985 children, median 2,993).
 constexpr std::uint32_t kBlock = 128;
 
-// Whether --spill-dir also spills the levels' arrays through the pool (off: docs/mpi.md).
-constexpr bool kPoolSpill = false;
-
 // Solution-path positions turned into queries per round, over all ranks together (so that what
 // a rank receives in a round stays far under the 2 GiB an exchange can carry).
 constexpr u64 kRoundQueries = u64{1} << 17;
@@ -291,9 +288,8 @@ class DistributedCensus : public census_detail::Context<64> {
       path_.emplace_back(mem_);
     }
     // The levels' arrays to the pool's spill file in this rank's directory (Pool::spill_to) once
-    // the rank's booked memory would pass half the limit: off, it made a spilled run slower
-    // (docs/mpi.md, "Disk spill" under "Measured").
-    if (spill_.enabled() && kPoolSpill) {
+    // the rank's booked memory would pass half the limit.
+    if (spill_.enabled()) {
       ex_.guarded([&] { pool_.spill_to(spill_.path()); });
       ex_.agree(run_.control);
     }
