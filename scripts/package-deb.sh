@@ -8,8 +8,10 @@
 # Usage: scripts/package-deb.sh [BUILD_DIR [OUT_DIR]] (defaults build/deb and BUILD_DIR/packages).
 # BUILD_DIR is configured here (Release, BUILD_SHARED_LIBS=ON, prefix /usr, the multiarch libdir,
 # dpkg-buildflags' hardening flags) and only the packaged targets are built; PEGSOL_DEB_CMAKE_ARGS
-# adds cmake arguments. Needs dpkg-dev and help2man; no network. Reproducible: the files' times
-# and the changelog's date are SOURCE_DATE_EPOCH (default: the last commit's time), owners root.
+# adds cmake arguments, and PEGSOL_DEB_OPT (say -O1) replaces the Release build's -O3 (the test
+# suite's packages: their layout, lintian and consumers are tested, the optimized code elsewhere).
+# Needs dpkg-dev and help2man; no network. Reproducible: the files' times and the changelog's date
+# are SOURCE_DATE_EPOCH (default: the last commit's time), owners root.
 # Prints the .deb files' paths.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +39,10 @@ quiet() {  # quiet COMMAND...: COMMAND's output into the log, shown when it fail
 # Debian's flags (hardening, the build path mapped to '.'), without -g: no debug package here.
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all DEB_CXXFLAGS_MAINT_STRIP=-g DEB_CFLAGS_MAINT_STRIP=-g
 read -ra extra <<<"${PEGSOL_DEB_CMAKE_ARGS:-}"
+if [ -n "${PEGSOL_DEB_OPT:-}" ]; then
+  extra+=("-DCMAKE_CXX_FLAGS_RELEASE=$PEGSOL_DEB_OPT -DNDEBUG"
+    "-DCMAKE_C_FLAGS_RELEASE=$PEGSOL_DEB_OPT -DNDEBUG")
+fi
 quiet cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
   -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR="lib/$multiarch" -DPEGSOL_NATIVE=OFF \
   -DPEGSOL_APPS=ON -DPEGSOL_JSON=ON -DPEGSOL_INSTALL=ON -DPEGSOL_MPI=OFF -DPEGSOL_TESTS=OFF \
