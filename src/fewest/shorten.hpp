@@ -87,7 +87,10 @@ std::vector<Jump> rewindow(const Board& b, Bits<W> start, const std::vector<Jump
     to ^= Bits<W>::single(sol[k].from) | Bits<W>::single(sol[k].over) | Bits<W>::single(sol[k].to);
   Control window(o.control);
   window.set_memory_budget(budget);
-  const FewestOptions wo = inner(o, window);
+  FewestOptions wo = inner(o, window);
+  // A window is worth its budget and no more: it never spills (with the run's spill directory,
+  // the windows at the ends of a run stopped by memory grew on disk for many minutes).
+  wo.spill_dir.clear();
   FewestResult wr;
   const HoleSet first = to_holes(b, from);
   const std::vector<Jump> part(sol.begin() + static_cast<std::ptrdiff_t>(i),
