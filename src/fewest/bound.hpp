@@ -87,15 +87,20 @@ class Bound {
     // than the start has (backward): typed()'s needs; need2: at least two more (a jump takes one).
     unsigned need = 0, need2 = 0;
   };
-  template <bool Backward>
-  Pack pack(Bits<W> pegs) const {
-    const Regions& rs = Backward ? bwd_ : fwd_;
+  // Only the tight pagodas' values: all that dead() reads (a search without a limit).
+  Pack values(Bits<W> pegs) const {
     Pack p;
-    p.count = pegs.count();
-    p.owner.fill(-1);
     for (std::size_t k = 0; k < pagodas_; ++k)
       for (Bits<W> x = pegs; x.any(); x.pop_lowest())
         p.value[k] += weight_[k][static_cast<std::size_t>(x.lowest())];
+    return p;
+  }
+  template <bool Backward>
+  Pack pack(Bits<W> pegs) const {
+    const Regions& rs = Backward ? bwd_ : fwd_;
+    Pack p = values(pegs);
+    p.count = pegs.count();
+    p.owner.fill(-1);
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);
       const int most = Backward ? start_empty_[ut] : goal_most_[ut];
@@ -123,14 +128,7 @@ class Bound {
   // the bound) is returned without the peg types' moves.
   template <bool Backward>
   int child(const Pack& p, Bits<W> child, const Jump& jp, int enough = kDead) const {
-    // Forward the child loses the jump's loss on each tight pagoda; taken back, it gains it.
-    for (std::size_t k = 0; k < pagodas_; ++k) {
-      const auto& w = weight_[k];
-      const int loss = w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] -
-                       w[static_cast<std::size_t>(jp.to)];
-      if (Backward ? p.value[k] + loss > start_value_[k] : p.value[k] - loss < goal_value_[k])
-        return kDead;
-    }
+    if (dead<Backward>(p, jp)) return kDead;
     const Regions& rs = Backward ? bwd_ : fwd_;
     int n = p.n, exempt = p.exempt;
     Bits<W> used = p.used;
@@ -168,6 +166,21 @@ class Bound {
     const unsigned need = (p.need & ~o) | (p.need2 & o);
     if (Backward) return std::max(0, regions + typed<true>(need, p.count + 1, used, Bits<W>{}) - 1);
     return regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to));
+  }
+
+  // Whether a tight pagoda rules out the child made from a position whose family (or values())
+  // is `p` by the jump `jp`: forward the child loses the jump's loss on each tight pagoda, taken
+  // back it gains it.
+  template <bool Backward>
+  bool dead(const Pack& p, const Jump& jp) const {
+    for (std::size_t k = 0; k < pagodas_; ++k) {
+      const auto& w = weight_[k];
+      const int loss = w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] -
+                       w[static_cast<std::size_t>(jp.to)];
+      if (Backward ? p.value[k] + loss > start_value_[k] : p.value[k] - loss < goal_value_[k])
+        return true;
+    }
+    return false;
   }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of

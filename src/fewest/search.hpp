@@ -160,11 +160,15 @@ class Search {
           std::size_t n;
           ~Unbook() { s.bytes_ -= n; }
         } unbook{*this, cut_bytes};
-        std::vector<std::pair<std::uint32_t, Entry<W>>> all;
-        all.reserve(lv.size());
-        lv.for_each([&](const Entry<W>& e) {
-          all.emplace_back(e.cost() + static_cast<std::uint32_t>(bound_->forward(e.key, e.land())),
-                           e);
+        // Each shard's positions ranked into its own part of the array, on the threads.
+        std::vector<std::pair<std::uint32_t, Entry<W>>> all(lv.size());
+        std::array<std::size_t, Level<W>::kShards + 1> at{};
+        for (std::size_t d = 0; d < Level<W>::kShards; ++d) at[d + 1] = at[d] + lv.shard(d).size();
+        each_shard(threads_for(lv.size()), [&](std::size_t d) {
+          std::size_t i = at[d];
+          lv.shard(d).for_each([&](const Entry<W>& e) {
+            all[i++] = {e.cost() + static_cast<std::uint32_t>(bound_->forward(e.key, e.land())), e};
+          });
         });
         auto less = [](const auto& a, const auto& b) {
           return a.first != b.first ? a.first < b.first : a.second.key < b.second.key;
@@ -370,6 +374,13 @@ class Search {
     else
       pool_->run(threads, f);
   }
+  // The threads for a job over `n` positions: the calling thread alone below
+  // FewestOptions::shared_level, where waking the pool would cost more than it saves.
+  int threads_for(std::size_t n) {
+    if (threads_ == 1 || n < o_.shared_level) return 1;
+    if (!pool_) pool_.emplace(threads_);
+    return threads_;
+  }
   // f(d) for every shard d, each thread its own shards (d = t, t + threads, ...).
   void each_shard(int threads, const std::function<void(std::size_t)>& f) {
     on_threads(threads, [&](int t) {
@@ -514,8 +525,7 @@ class Search {
       for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
         units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
     // Small levels on the calling thread: waking the pool would cost more than it saves.
-    const int threads = src.size() < o_.shared_level ? 1 : threads_;
-    if (threads > 1 && !pool_) pool_.emplace(threads_);
+    const int threads = threads_for(src.size());
     const auto nt = static_cast<std::size_t>(threads);
     std::size_t rounds = (units.size() + nt - 1) / nt;
     if (spread()) {  // as many rounds on every process: each is an exchange
@@ -622,7 +632,7 @@ class Search {
     const Bits<W>* into_fo = geo_.into_fo.data();
     const int* into_begin = geo_.into_begin.data();
     const Bits<W> full = geo_.full;
-    std::array<Bits<W>, 48> parent{}, img{};
+    std::array<Bits<W>, 48> parent{};
     // The tables by value and the entry copied: the children's stores cannot alias them, so they
     // stay in registers.
     src.for_range(
@@ -631,8 +641,11 @@ class Search {
          full](const Entry<W>& entry) {
           const Entry<W> e = entry;
           bool imaged = false;
-          const typename Bound<W>::Pack family =
-              bound_ ? bound_->template pack<Backward>(e.key) : typename Bound<W>::Pack{};
+          // Without a limit (the beam) a child is dropped only when it is on no solution.
+          const typename Bound<W>::Pack family = !bound_ ? typename Bound<W>::Pack{}
+                                                 : limit_ == kNoCost
+                                                     ? bound_->values(e.key)
+                                                     : bound_->template pack<Backward>(e.key);
           // The jumps into each empty hole (forward) or each peg (taken back).
           for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
             const int h = holes.lowest();
@@ -645,7 +658,9 @@ class Search {
               const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
               const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
               Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
-              if (bound_) {  // on the child as made: any frame bounds the same cost
+              if (bound_ && limit_ == kNoCost) {
+                if (bound_->template dead<Backward>(family, jp)) continue;
+              } else if (bound_) {  // on the child as made: any frame bounds the same cost
                 // A part of the bound that reaches the least cost dropped drops the child
                 // without the rest: the least stays as it is.
                 const int enough = dropped == kNoCost
@@ -665,15 +680,15 @@ class Search {
                     parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
                   imaged = true;
                 }
-                for (int g = 0; g < gs; ++g) {
+                // The least image and the union of the landing hole's images under the elements
+                // giving it, in one walk (key and l start as the identity's: the child as made).
+                for (int g = 1; g < gs; ++g) {
                   auto ug = static_cast<std::size_t>(g);
-                  img[ug] = parent[ug] ^ jump_image[ug * nj + j];
-                  key = std::min(key, img[ug]);
-                }
-                l = Bits<W>{};
-                for (int g = 0; g < gs; ++g) {
-                  auto ug = static_cast<std::size_t>(g);
-                  if (img[ug] == key) l |= hole_image[ug * W + static_cast<std::size_t>(land)];
+                  const Bits<W> im = parent[ug] ^ jump_image[ug * nj + j];
+                  const Bits<W> hi = hole_image[ug * W + static_cast<std::size_t>(land)];
+                  const bool less = im < key, same = im == key;
+                  l = less ? hi : same ? l | hi : l;
+                  key = less ? im : key;
                 }
               }
               const std::uint64_t hash = mix(key);
@@ -694,7 +709,7 @@ class Search {
   // A level the pass has expanded takes no more positions: half the room as a sorted array (the
   // shards shared by the threads, as the level was made).
   void compact(Level<W>& lv) {
-    const int threads = pool_ && lv.size() >= o_.shared_level ? threads_ : 1;
+    const int threads = threads_for(lv.size());
     each_shard(threads, [&](std::size_t d) {
       o_.control->throw_if_stopped();  // a shard's sort at most after a stop
       compact(lv.shard(d));
