@@ -649,11 +649,16 @@ class Search {
           // The jumps into each empty hole (forward) or each peg (taken back).
           for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
             const int h = holes.lowest();
-            for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
-              const Bits<W> m = into_fo[k];
-              const bool legal = Backward ? (e.key & m).none() : (e.key & m) == m;
+            // The candidate jumps' masks walked by pointer against the key held by value: the
+            // children's stores made the compiler reload both for every candidate.
+            const Bits<W> pegs = e.key;
+            const Bits<W>* const first = into_fo + into_begin[h];
+            const Bits<W>* const end = into_fo + into_begin[h + 1];
+            for (const Bits<W>* fo = first; fo != end; ++fo) {
+              const Bits<W> m = *fo;
+              const bool legal = Backward ? (pegs & m).none() : (pegs & m) == m;
               if (!legal) continue;
-              const auto j = static_cast<std::size_t>(into[k]);
+              const auto j = static_cast<std::size_t>(into[into_begin[h] + (fo - first)]);
               const Jump& jp = jumps[j];
               const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
               const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
