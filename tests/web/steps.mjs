@@ -340,7 +340,10 @@ export async function editor(t, eng) {
       'edit-undone',
       await t.waitText('#moves-count', '1 move') && (await t.text('#status')) === 'Edit undone.',
       await t.text('#status'));
-  // A start with no pegs: no request the engine must refuse, so nothing on the console.
+  // A start with no pegs: no request the engine must refuse, so nothing on the console. The
+  // undone edit's feedback settled first, so that no answer arriving during the click can move
+  // the panel under it (under load, once, the click on Clear left the board as it was).
+  await t.settled(60);
   const noiseBefore = t.noise.length;
   const clearedAt = Date.now();
   await t.page.click('#edit-clear');
