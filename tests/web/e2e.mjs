@@ -103,6 +103,13 @@ try {
       await browser.newContext({viewport: {width: 1100, height: 820}, acceptDownloads: true});
   const page = await ctx.newPage();
   page.setDefaultTimeout(30000);
+  // PEGSOL_WEB_THROTTLE=N: the page's CPU slowed N times (Chromium's emulation), to bring out the
+  // races a loaded machine brings.
+  const throttle = Number(process.env.PEGSOL_WEB_THROTTLE || 1);
+  if (throttle > 1) {
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', {rate: throttle});
+  }
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The page's console errors and its requests answered 4xx or 5xx (a browser logs each of those
