@@ -86,9 +86,17 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
              pegsol::cli::mib(kept));
 }
 
+// Registers --known-solution FILE on `cmd`, as `pegsol fewest` has it.
+void add_known_option(CLI::App* cmd, std::string& file) {
+  cmd->add_option("--known-solution", file,
+                  "A solution known (the --json of solve or fewest, a saved game or a move list), "
+                  "read by rank 0, replayed and checked: the best found until a shorter one, so "
+                  "the proof stops at its moves");
+}
+
 // `pegsol-mpi fewest`'s options: `pegsol fewest`'s, with one thread a rank by default.
 struct FewestArgs {
-  std::string board, lattice, checkpoint_dir, resume_dir, spill_dir;
+  std::string board, lattice, checkpoint_dir, resume_dir, spill_dir, known_file;
   double time_limit = 0, memory_mb = 0, spill_mb = 0, checkpoint_seconds = 300;
   int threads = 1;
   std::size_t beam = pegsol::FewestOptions{}.beam;
@@ -132,6 +140,7 @@ struct FewestArgs {
         ->check(cli::whole_number_check(0, 1'000'000'000));
     cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
     cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    add_known_option(cmd, known_file);
     cmd->add_flag("--spread", spread,
                   "One search over every pair, each pass's levels spread over the ranks, instead "
                   "of the pairs dealt out (no --checkpoint, --resume or --spill-dir yet)");
@@ -143,7 +152,7 @@ struct FewestArgs {
 // thread a rank by default.
 struct SolveArgs {
   pegsol::ProblemSpec spec;
-  std::string minimize;
+  std::string minimize, known_file;
   double time_limit = 0, memory_mb = 0;
   int threads = 1;
   std::size_t beam = pegsol::FewestOptions{}.beam;
@@ -171,9 +180,39 @@ struct SolveArgs {
         ->check(cli::whole_number_check(0, 1'000'000'000));
     cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
     cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    add_known_option(cmd, known_file);
     return cmd;
   }
 };
+
+// The known solution in `path` (pegsol's --known-solution forms) on board `b`: rank 0 reads the
+// file and sends its text, every rank reads the solution from it (collective). Empty when `path`
+// is. Throws InputError naming the file on every rank.
+std::vector<pegsol::Jump> known_solution(const pegsol::Board& b, const std::string& path,
+                                         int rank) {
+  using namespace pegsol;
+  if (path.empty()) return {};
+  const std::string what = "--known-solution " + path;
+  std::string text, error;
+  if (rank == 0) try {
+      text = read_file(path, what);
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  if (mpi::fewest_exchange::any_failed(!error.empty(), MPI_COMM_WORLD))
+    throw InputError(error.empty() ? what + ": rank 0 cannot read it" : error);
+  unsigned long long size = text.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  text.resize(size);
+  MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return solution_from_text(b, text, what);
+}
+
+// `e` naming the --known-solution file `path` when it is about FewestOptions::known_solution.
+pegsol::InputError known_error(const pegsol::InputError& e, const std::string& path) {
+  if (e.field() != "FewestOptions::known_solution") return e;
+  return pegsol::InputError(e.field(), path + ": " + e.detail());
+}
 
 // Runs `pegsol-mpi solve --minimize moves` on this rank; rank 0 prints `pegsol solve --minimize
 // moves`'s text or JSON.
@@ -193,6 +232,7 @@ int run_solve(const SolveArgs& a, int rank) {
   try {
     const Problem p = build_problem(a.spec);
     FewestOptions o;
+    o.known_solution = known_solution(*p.board, a.known_file, rank);
     o.control = &control;
     o.threads = a.threads;
     o.beam = a.beam;
@@ -212,7 +252,7 @@ int run_solve(const SolveArgs& a, int rank) {
     fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
     return cli::finish_output(rc);
   } catch (const InputError& e) {
-    return failed("input", cli::input_error_text(e), true);
+    return failed("input", cli::input_error_text(known_error(e, a.known_file)), true);
   } catch (const mpi::PeerFailed& e) {
     return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
   } catch (const std::exception& e) {
@@ -241,6 +281,7 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
     spec.lattice = a.lattice;
     BoardPtr board = build_board(spec);
     FewestOptions o;
+    o.known_solution = known_solution(*board, a.known_file, rank);
     o.control = &control;
     o.threads = a.threads;
     o.beam = a.beam;
@@ -286,7 +327,7 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
       fmt::print("{}", cli::fewest_board_text(*board, r, cli::terminal_columns()));
     return cli::finish_output(rc);
   } catch (const InputError& e) {
-    return failed("input", cli::input_error_text(e), true);
+    return failed("input", cli::input_error_text(known_error(e, a.known_file)), true);
   } catch (const mpi::PeerFailed& e) {
     return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
   } catch (const std::exception& e) {

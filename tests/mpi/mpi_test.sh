@@ -386,6 +386,27 @@ if [ "$status" != 4 ] || ! "$py" -S -c 'import json, sys; d = json.load(open(sys
   echo "FAIL: fewest --board triangle:9 --time-limit 2: status $status, $(cat "$tmp/f-stop.json")"
   fail=1
 fi
+# --known-solution (a move list in a file, read by rank 0): on 2 ranks stopped by the same time
+# limit, the best is the known 16 moves (vacancy 15 to one peg on 4); a file that does not replay
+# is refused by name.
+printf '%s\n' "6-15 1-6 21-10-3 26-15 41-26 18-20-33 43-41-26 39-41 36-21-10-19 4-6-1-4" \
+  "7-18-33-20 45-43-28-26 23-40-42-27-14-5 16-7-2-9-18-31-33-20-18 29-16 37-39-22-11-24-13-4" \
+  >"$tmp/t9-16.txt"
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" fewest --board triangle:9 --time-limit 2 --json \
+  --known-solution "$tmp/t9-16.txt" >"$tmp/f-known.json" 2>/dev/null || status=$?
+if [ "$status" != 4 ] || ! "$py" -S -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["minimize"]["moves"] == 16 and d["start"] == "15" and d["end"] == "4" and d["minimize"]["lower_bound"] > 0))' "$tmp/f-known.json"; then
+  echo "FAIL: fewest --board triangle:9 --known-solution: status $status, $(cat "$tmp/f-known.json")"
+  fail=1
+fi
+echo "1. 4-1 2. 1-4" >"$tmp/bad-known.txt"
+status=0
+"$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" solve --board triangle:5 --minimize moves --json \
+  --known-solution "$tmp/bad-known.txt" >"$tmp/s-bad-known.json" 2>/dev/null || status=$?
+if [ "$status" != 2 ] || ! grep -q '"kind":"input".*bad-known.txt' "$tmp/s-bad-known.json"; then
+  echo "FAIL: solve --known-solution of a bad file: status $status, $(cat "$tmp/s-bad-known.json")"
+  fail=1
+fi
 # pegsol-mpi solve --minimize moves, the passes' levels spread over K = 1..4 ranks: for each
 # problem the one process's status, fewest moves, proof, lower bound and stop, and a solution that
 # replays (pegsol solve --moves) to the goal with nothing left to search. The last problem has no
