@@ -331,6 +331,14 @@ std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
   return lossy_pagodas(board, start, goal, max_count, 0.0);
 }
 
+std::vector<Pagoda> detail::find_tight_pagodas(const Board& board, const HoleSet& start,
+                                               const HoleSet& goal, int max_count,
+                                               const Control* control) {
+  check_position(board, start, "start");
+  check_position(board, goal, "goal");
+  return lossy_pagodas(board, start, goal, max_count, 0.0, control);
+}
+
 std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& start,
                                          const HoleSet& goal, int max_count) {
   return detail::find_pruning_pagodas(board, start, goal, max_count, nullptr);

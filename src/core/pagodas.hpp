@@ -21,6 +21,10 @@ std::vector<Pagoda> find_pruning_pagodas(const Board& board, const HoleSet& star
                                          const HoleSet& goal, int max_count,
                                          const Control* control);
 
+// find_tight_pagodas(); when `control` (if given) says to stop, the ones found so far.
+std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
+                                       const HoleSet& goal, int max_count, const Control* control);
+
 // impossibility(); its pagoda linear program stops with `control` (if given), and a proof cut
 // short is no proof (nullopt: the search has to say).
 std::optional<std::string> impossibility(const Problem& p, const Control* control);

@@ -100,6 +100,19 @@ struct Analyzer::Impl {
   // their subtrees, and a position proved lost settles every position after it.
   static constexpr std::size_t kMemoBytes = std::size_t{64} << 20;
   mutable solve_detail::DfsMemo memo_goal{kMemoBytes}, memo_one{kMemoBytes};
+  // The pagoda functions that proved a hole out of reach of a single last peg (one_peg_pagodas),
+  // by hole: one that separates a position from that peg separates every position after it, so
+  // a game's later positions are proved by a sum instead of linear programs.
+  mutable std::vector<std::vector<Pagoda>> final_proofs;
+  // The last position the proofs without search left open, towards the goal and towards one peg
+  // (one_peg_pagodas, impossibility()): they depend on the position alone, so the searches of
+  // one call that ask again are answered at once.
+  mutable std::optional<HoleSet> unproved_goal, unproved_one;
+  // The last position one_peg_pagodas() did not prove lost, and the holes its last peg could
+  // still end on (those without a pagoda proof): the search towards one peg anywhere from there
+  // aims at those alone, each with its tight pagodas (solve_detail::run_dfs).
+  mutable std::optional<HoleSet> open_at;
+  mutable HoleSet open_finals;
 
   // The census look-ups of a game from `start`: the index answering the goal, and the one
   // answering one peg anywhere (the same index when one census answers both), each null while
@@ -308,18 +321,22 @@ struct Analyzer::Impl {
     const Problem pr = problem(p, g);
     if (auto settled = play_detail::settled_without_search(pr, p)) return *settled;
     SolvabilityAnswer a;
-    if (auto why = detail::impossibility(pr, &ctl)) {
-      a.verdict = Solvability::NotSolvable;
-      a.reason = *why;
-      return a;
+    std::optional<HoleSet>& unproved = to_goal ? unproved_goal : unproved_one;
+    if (unproved != p.pegs()) {
+      if (auto why = detail::impossibility(pr, &ctl)) {
+        a.verdict = Solvability::NotSolvable;
+        a.reason = *why;
+        return a;
+      }
+      if (!ctl.should_stop()) unproved = p.pegs();
     }
     SolveOptions o;
     o.algorithm = Algorithm::Dfs;
     o.node_limit = nodes;
     SolveResult r;
     try {
-      r = solve_detail::run_dfs(pr, o, ctl, Control::Clock::now(),
-                                to_goal ? &memo_goal : &memo_one);
+      r = solve_detail::run_dfs(pr, o, ctl, Control::Clock::now(), to_goal ? &memo_goal : &memo_one,
+                                !to_goal && open_at == p.pegs() ? &open_finals : nullptr);
     } catch (const std::bad_alloc&) {
       a.reason = "out of memory (an allocation failed); no solution found yet: this proves nothing";
       return a;
@@ -452,7 +469,11 @@ struct Analyzer::Impl {
         return answered(*l, &how);
       }
     }
-    counted = try_count(p, o, call, note, expanded);
+    // The count decides what a complete search would, and is there for the ways: a quarter of the
+    // time left at most, so that a count cut short by the call's deadline (which does not lower
+    // count_ceiling) leaves the search its time, position after position.
+    counted = try_count(p, o, call, note, expanded,
+                        call.has_deadline() ? call.remaining_seconds() / 4 : o.count_seconds);
     if (counted) return from_count(p, *counted, to_goal, to_goal ? goal : Goal{}, &call);
     // The search to the end. The short searches failed, which a lost position does: a
     // complete depth-first search with all the time left (it proves a lost position or finds a
@@ -469,17 +490,37 @@ struct Analyzer::Impl {
 
   // A proof that p can leave no single peg: for each hole a last peg could stand on (its
   // position class and peg type allow it), a pagoda function worth less on p than on that one
-  // peg. nullopt when a hole has none (or none can be found before `ctl` says to stop).
+  // peg. nullopt when a hole has none (or none can be found before `ctl` says to stop); then
+  // open_at/open_finals say which holes had none, when every hole was tried.
   std::optional<std::string> one_peg_pagodas(const Position& p, const Control& ctl) const {
-    if (p.peg_count() <= 1) return std::nullopt;
+    if (p.peg_count() <= 1 || open_at == p.pegs()) return std::nullopt;
     const HoleSet finals = admissible_finals(*board, p.pegs());
     if (finals.count() == 0) return std::nullopt;  // impossibility() says so
+    final_proofs.resize(static_cast<std::size_t>(board->size()));
     std::string names;
+    HoleSet open(board->size());
     for (int f : finals.members()) {
       HoleSet one(board->size());
       one.set(f);
-      if (!detail::find_separating_pagoda(*board, p.pegs(), one, &ctl)) return std::nullopt;
+      auto& known = final_proofs[static_cast<std::size_t>(f)];
+      const bool proved = std::any_of(known.begin(), known.end(), [&](const Pagoda& pg) {
+        return pg.value(p.pegs()) < pg.value(one);
+      });
+      if (!proved) {
+        auto pg = detail::find_separating_pagoda(*board, p.pegs(), one, &ctl);
+        if (ctl.should_stop()) return std::nullopt;
+        if (!pg) {
+          open.set(f);
+          continue;
+        }
+        if (known.size() < 8) known.push_back(std::move(*pg));
+      }
       names += (names.empty() ? "" : " ") + board->hole_name(f);
+    }
+    if (open.count() > 0) {
+      open_at = p.pegs();
+      open_finals = open;
+      return std::nullopt;
     }
     return std::string(play_detail::kOnePegPagodas) + " (" + names +
            ") a pagoda function (w(from)+w(over) >= w(to) for every jump, so the weighted peg "
@@ -488,7 +529,8 @@ struct Analyzer::Impl {
 
   // Counts p when the options allow and the bounds hold; fills `note` when it does not.
   std::optional<Entry> try_count(const Position& p, const AnalysisOptions& o, const Control& call,
-                                 std::string& note, std::uint64_t& expanded) const {
+                                 std::string& note, std::uint64_t& expanded,
+                                 double seconds = -1) const {
     if (!o.count) {
       note = "not asked";
       return std::nullopt;
@@ -504,7 +546,7 @@ struct Analyzer::Impl {
     }
     if (memo.size() >= o.count_positions) memo.clear();
     Control ctl(&call);
-    ctl.set_time_limit(o.count_seconds);
+    ctl.set_time_limit(seconds < 0 ? o.count_seconds : std::min(seconds, o.count_seconds));
     try {
       return count(geo->to_bits(p.pegs()), ctl, o.count_positions, expanded);
     } catch (const TooMany&) {

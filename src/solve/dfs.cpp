@@ -7,11 +7,14 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "../census/memory.hpp"
 #include "../core/control_access.hpp"
 #include "../core/geometry.hpp"
 #include "../core/layout.hpp"
@@ -52,7 +55,9 @@ using Clock = std::chrono::steady_clock;
 // Probes stay within a run of 8 slots. The table doubles while under its memory budget; at the
 // budget a full run overwrites one of its slots, which only costs re-searching that position.
 // Its own probe rather than core/probe.hpp's, which runs to the first empty slot: the bounded
-// run is what lets a full table at the budget overwrite instead of growing.
+// run is what lets a full table at the budget overwrite instead of growing. The slots are in huge
+// pages where the kernel gives them (census_detail::TableAllocator): nearly every probe of a
+// large table is a miss of the caches, and with 4 KiB pages of the TLB as well.
 template <int W>
 class FailTable {
  public:
@@ -69,6 +74,10 @@ class FailTable {
       if (s.none()) return false;
     }
     return false;
+  }
+  // Asks the cache for the slots contains(p) reads first (a hint, no effect on the contents).
+  void prefetch(const Pos& p) const {
+    __builtin_prefetch(&slots_[p.digest() & (slots_.size() - 1)]);
   }
   void insert(const Pos& p) {
     if (2 * (used_ + 1) > slots_.size() && slots_.size() * 2 <= max_slots_) grow();
@@ -92,15 +101,16 @@ class FailTable {
     }
     slots_[(i + ((d >> 40) & (kRun - 1))) & mask] = p;  // replace: the table is at its budget
   }
+  using Slots = std::vector<Pos, census_detail::TableAllocator<Pos>>;
   void grow() {
-    std::vector<Pos> old(slots_.size() * 2, Pos{});
+    Slots old(slots_.size() * 2, Pos{});
     old.swap(slots_);
     used_ = 0;
     for (const Pos& p : old)
       if (p.any()) place(p);
   }
   std::size_t max_slots_;
-  std::vector<Pos> slots_;
+  Slots slots_;
   std::size_t used_ = 0;
 };
 
@@ -185,6 +195,10 @@ struct MemoOf final : solve_detail::DfsMemo::State {
   bool exact_done = false;
   std::vector<PagodaCheck<W>> exact;
   std::vector<std::pair<int, std::vector<PagodaCheck<W>>>> finals;
+  // Pagodas found tight towards single finals (final bit, pagodas) at the starts of earlier
+  // searches: from a later start each is tight still (used as found), worth less than the final
+  // (a proof the final is out of reach), or slack (left out).
+  std::vector<std::pair<int, std::vector<Pagoda>>> tight;
 };
 
 template <int W>
@@ -214,17 +228,17 @@ class Dfs {
     }
     if (memo && t.is_exact) {
       for (const PagodaCheck<W>& c : memo->exact) exact_pagodas_.push_back(&c);
-    } else if (memo) {
-      bool all = true;
-      for (const auto& [bit, checks] : memo->finals)
-        if (t.allowed.test(bit)) {
-          all = all && !checks.empty();
-          final_pagodas_.push_back(&checks);
-        }
-      // Some final never pruned: one without pagodas, or one whose were not found yet.
-      if (!all || final_pagodas_.size() != static_cast<std::size_t>(t.allowed.count()) ||
-          final_pagodas_.size() > 64)
-        final_pagodas_.clear();
+    } else if (memo && t.allowed.count() <= 64) {
+      // One entry per allowed final, in bit order: its pruning pagodas (none while the memo has
+      // not found them: that final then dies of tight pagodas alone, or never).
+      static const std::vector<PagodaCheck<W>> kNone;
+      for_each_bit(t.allowed, [&](int bit) {
+        const std::vector<PagodaCheck<W>>* checks = &kNone;
+        for (const auto& [b2, c] : memo->finals)
+          if (b2 == bit) checks = &c;
+        final_pagodas_.push_back(checks);
+      });
+      for (const auto* checks : final_pagodas_) finals_die_ = finals_die_ || !checks->empty();
     }
     if (o.peg_types) {
       for (const Pos& m : g.type_masks()) {
@@ -258,9 +272,31 @@ class Dfs {
         jump_score_.push_back(static_cast<int>(sc * 16));
       }
     }
-    const std::size_t max_children = b.jumps().size();
-    moves_.resize(static_cast<std::size_t>(b.size() + 1) * (max_children + 1));
-    stride_ = max_children + 1;
+    kids_.resize(std::max<std::size_t>(b.jumps().size(), 64) * 4);
+  }
+
+  // For a one-peg target with a memo: pagodas tight from the search's start towards single
+  // finals (final bit, its pagodas). A jump that loses on one leaves the position worth less than
+  // that final, so it can no longer end there (an absolute fact about the position, which keeps
+  // the memo's table true); a position whose every final is out of reach is lost.
+  void use_tight(const HoleSet& start,
+                 const std::vector<std::pair<int, std::vector<Pagoda>>>& tight) {
+    if (final_pagodas_.empty()) return;
+    const Board& b = g_.board();
+    kill_.assign(b.jumps().size(), 0);
+    for (const auto& [bit, pagodas] : tight) {
+      if (!t_.allowed.test(bit)) continue;
+      const int i = (t_.allowed & Pos::low(bit)).count();  // its index among the finals
+      HoleSet one(b.size());
+      one.set(layout(b).hole_at_bit(bit));
+      for (const Pagoda& pg : pagodas) {
+        // Worth less than the final already (the linear program allows it): out of reach now.
+        if (pg.value(start) < pg.value(one)) dead_ |= std::uint64_t{1} << i;
+        for (std::size_t j = 0; j < kill_.size(); ++j)
+          if (pg.loss(b.jumps()[j]) > 0) kill_[j] |= std::uint64_t{1} << i;
+      }
+    }
+    finals_die_ = true;
   }
 
   // Only the jumps j with allowed[j] from now on (every jump when empty).
@@ -270,9 +306,16 @@ class Dfs {
   // one or was stopped (stopped() tells which).
   bool run(const Pos& start) {
     path_.clear();
+    top_ = 0;
     const std::size_t n = final_pagodas_.size();
-    return search(start, start.count(), 0,
-                  n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1);
+    std::uint64_t alive = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    alive &= ~dead_;
+    const int pegs = start.count();
+    if (pegs == t_.pegs) return reached(start);
+    if ((++nodes_ & 1023) == 0) check_stop();
+    Pos key;
+    if (stopped_ || ruled_out(start, alive, key) || table_->contains(key)) return false;
+    return search(start, key, pegs, alive);
   }
   const std::vector<int>& path() const { return path_; }
   bool stopped() const { return stopped_; }
@@ -282,9 +325,14 @@ class Dfs {
   std::size_t table_size() const { return table_->size(); }
 
  private:
+  // A child of the position being expanded: its jump and the jump's score, and once screened,
+  // whether a proof rules it out, else its table key and the finals its pagodas leave alive.
   struct Child {
+    Pos key;
+    std::uint64_t alive;
     int jump;
     int score;
+    bool out;
   };
 
   // The failed-position table's bytes: the control's budget, or kSolveMemory without one.
@@ -319,7 +367,7 @@ class Dfs {
   bool pagoda_lost(const Pos& p, std::uint64_t& alive) const {
     for (const PagodaCheck<W>* c : exact_pagodas_)
       if (c->loses(p)) return true;
-    if (final_pagodas_.empty()) return false;
+    if (!finals_die_) return false;
     for (std::uint64_t m = alive; m; m &= m - 1) {
       const int i = std::countr_zero(m);
       for (const PagodaCheck<W>& c : *final_pagodas_[static_cast<std::size_t>(i)])
@@ -331,37 +379,69 @@ class Dfs {
     return alive == 0;
   }
 
-  bool search(const Pos& p, int pegs, int depth, std::uint64_t alive) {
-    if (pegs == t_.pegs) return t_.is_exact ? p == t_.exact : (p & t_.allowed).any();
-    if ((++nodes_ & 1023) == 0) check_stop();
-    if (stopped_) return false;
-    if (prune(p)) return false;
-    if (pagoda_lost(p, alive)) return false;
-    Pos key = g_.canonical(p, syms_);
-    if (table_->contains(key)) return false;
+  bool reached(const Pos& p) const { return t_.is_exact ? p == t_.exact : (p & t_.allowed).any(); }
 
-    // Children in the static order of jump_score_ (highest first).
-    Child* kids = &moves_[static_cast<std::size_t>(depth) * stride_];
-    int n = 0;
+  // Whether the peg types or the pagodas rule p out (`alive` updated); else its table key, whose
+  // slot is asked of the cache at once.
+  bool ruled_out(const Pos& p, std::uint64_t& alive, Pos& key) const {
+    if (prune(p) || pagoda_lost(p, alive)) return true;
+    key = g_.canonical(p, syms_);
+    table_->prefetch(key);
+    return false;
+  }
+
+  // Searches p (`key` its table key: not in the table) with `pegs` pegs, above the target's.
+  // The children are screened first, all of them, so that their table probes, nearly all cache
+  // misses, overlap (one probe at a time, each child's when its turn came, spent about half of the
+  // search's time waiting on memory); then taken in order, each counted as a position as it comes
+  // (the counts are those of one child screened at a time).
+  bool search(const Pos& p, const Pos& key, int pegs, std::uint64_t alive) {
+    // Children in the static order of jump_score_ (highest first), on the stack of children.
+    const std::size_t base = top_;
+    std::size_t n = 0;
     g_.for_each_jump(p, [&](int j) {
-      if (allowed_.empty() || allowed_[static_cast<std::size_t>(j)])
-        kids[n++] = {j, jump_score_[static_cast<std::size_t>(j)]};
+      if (!allowed_.empty() && !allowed_[static_cast<std::size_t>(j)]) return;
+      if (base + n == kids_.size()) kids_.resize(2 * kids_.size());
+      Child& c = kids_[base + n++];
+      c.jump = j;
+      c.score = jump_score_[static_cast<std::size_t>(j)];
     });
-    for (int i = 1; i < n; ++i) {
+    Child* kids = &kids_[base];
+    for (std::size_t i = 1; i < n; ++i) {
       Child c = kids[i];
-      int k = i;
+      std::size_t k = i;
       for (; k > 0 && kids[k - 1].score < c.score; --k) kids[k] = kids[k - 1];
       kids[k] = c;
     }
-    for (int i = 0; i < n; ++i) {
-      const int j = kids[i].jump;
-      const Pos child = p ^ g_.jump_mask(j);
-      if (search(child, pegs - 1, depth + 1, alive)) {
-        path_.push_back(j);
+    if (pegs - 1 == t_.pegs) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (reached(p ^ g_.jump_mask(kids[i].jump))) {
+          path_.push_back(kids[i].jump);
+          return true;
+        }
+      table_->insert(key);
+      return false;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      Child& c = kids[i];
+      c.alive = kill_.empty() ? alive : alive & ~kill_[static_cast<std::size_t>(c.jump)];
+      c.out = ruled_out(p ^ g_.jump_mask(c.jump), c.alive, c.key);
+    }
+    top_ = base + n;
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((++nodes_ & 1023) == 0) check_stop();
+      if (stopped_) break;
+      const Child c = kids_[base + i];  // a copy: the stack may grow below
+      if (c.out || table_->contains(c.key)) continue;
+      if (search(p ^ g_.jump_mask(c.jump), c.key, pegs - 1, c.alive)) {
+        path_.push_back(c.jump);
+        top_ = base;
         return true;
       }
-      if (stopped_) return false;
+      if (stopped_) break;
     }
+    top_ = base;
+    if (stopped_) return false;
     table_->insert(key);
     return false;
   }
@@ -374,15 +454,18 @@ class Dfs {
   std::optional<FailTable<W>> own_table_;
   FailTable<W>* table_ = nullptr;
   std::vector<const PagodaCheck<W>*> exact_pagodas_;
-  std::vector<const std::vector<PagodaCheck<W>>*> final_pagodas_;
+  std::vector<const std::vector<PagodaCheck<W>>*> final_pagodas_;  // by final (allowed's bits)
+  bool finals_die_ = false;          // some final can be ruled out: final_pagodas_ or kill_
+  std::vector<std::uint64_t> kill_;  // by jump: the finals it leaves out of reach (use_tight)
+  std::uint64_t dead_ = 0;           // the finals out of reach from the start (use_tight)
   Clock::time_point start_;
   std::vector<int> syms_;
   std::vector<int> jump_score_;
   std::vector<char> allowed_;
   std::vector<std::pair<Pos, int>> need_;
   Pos any_type_;
-  std::vector<Child> moves_;
-  std::size_t stride_ = 0;
+  std::vector<Child> kids_;  // the children of the positions on the path, a stack
+  std::size_t top_ = 0;
   std::vector<int> path_;
   std::uint64_t nodes_ = 0;
   bool stopped_ = false;
@@ -420,11 +503,12 @@ JumpsAllowed tight_jumps(const Board& board, const HoleSet& start, const HoleSet
 template <int W>
 SolveResult search_forward(const Board& board, const HoleSet& start, const Target<W>& target,
                            const SolveOptions& o, const Control& ctl, Clock::time_point t0,
-                           const Geometry<W>& g, JumpsAllowed jumps = {},
-                           MemoOf<W>* memo = nullptr) {
+                           const Geometry<W>& g, JumpsAllowed jumps = {}, MemoOf<W>* memo = nullptr,
+                           const std::vector<std::pair<int, std::vector<Pagoda>>>& tight = {}) {
   SolveResult r;
   r.width = W;
   Dfs<W> dfs(g, target, o, ctl, t0, memo);
+  if (!tight.empty()) dfs.use_tight(start, tight);
   const std::string restricted = jumps.why;
   if (!jumps.allowed.empty()) dfs.restrict_to(std::move(jumps.allowed));
   bool found = dfs.run(g.to_bits(start));
@@ -448,7 +532,7 @@ SolveResult search_forward(const Board& board, const HoleSet& start, const Targe
 
 template <int W>
 SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& ctl,
-                        Clock::time_point t0, solve_detail::DfsMemo* memo) {
+                        Clock::time_point t0, solve_detail::DfsMemo* memo, const HoleSet* aims) {
   const Board& board = *p.board;
   Geometry<W> g(board);
   auto exact_target = [&](const HoleSet& goal) {
@@ -468,6 +552,7 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
       t.is_exact = false;
       t.allowed = g.to_bits(admissible_finals(board, p.start));
       t.pegs = 1;
+      if (memo && aims) t.allowed &= g.to_bits(*aims);
     } else {
       t = exact_target(p.goal.kind == Goal::Kind::Hole ? single(p.goal.hole) : p.goal.position);
     }
@@ -484,7 +569,47 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
       }
       m->prepare(board, g, p.start, t, ctl);
     }
-    return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps), m);
+    // Towards one peg anywhere with a memo (the analysis), a search to its end: each final's
+    // tight pagodas from this start, as an exact goal's search has them (tight_jumps); the ones
+    // earlier searches found, while one of them is tight still (a game's next positions: linear
+    // programs cost about 10 ms each). Tried and lost: without them, the one search towards every
+    // final took several times the time of one search per final.
+    std::vector<std::pair<int, std::vector<Pagoda>>> tight;
+    if (m && !t.is_exact && o.node_limit == 0 && t.allowed.count() <= 64 && o.pagoda_jumps >= 0 &&
+        p.start.count() - 1 >= o.pagoda_jumps) {
+      for_each_bit(t.allowed, [&](int bit) {
+        if (ctl.should_stop()) return;
+        const HoleSet one = single(layout(board).hole_at_bit(bit));
+        std::vector<Pagoda>* pool = nullptr;
+        for (auto& [b2, pgs] : m->tight)
+          if (b2 == bit) pool = &pgs;
+        if (!pool) pool = &m->tight.emplace_back(bit, std::vector<Pagoda>{}).second;
+        std::vector<Pagoda> now;
+        for (const Pagoda& pg : *pool) {
+          const long long slack = pg.value(p.start) - pg.value(one);
+          if (slack < 0) {
+            t.allowed.reset(bit);  // out of reach: the pagoda proves it
+            return;
+          }
+          if (slack == 0) now.push_back(pg);
+        }
+        if (now.empty()) {
+          now = detail::find_tight_pagodas(board, p.start, one, 4, &ctl);
+          if (pool->size() < 16) pool->insert(pool->end(), now.begin(), now.end());
+        }
+        tight.emplace_back(bit, std::move(now));
+      });
+      if (t.allowed.none()) {
+        SolveResult r;
+        r.width = W;
+        r.status = Status::Impossible;
+        r.reason =
+            "pagoda functions: every hole the last peg could end on is worth more than "
+            "this position on one of them";
+        return r;
+      }
+    }
+    return search_forward(board, p.start, t, o, ctl, t0, g, std::move(jumps), m, tight);
   }
   // Backward: forward searches on the complemented board, one per possible final position.
   std::vector<HoleSet> finals;
@@ -523,9 +648,10 @@ SolveResult solve_width(const Problem& p, const SolveOptions& o, const Control& 
 namespace solve_detail {
 
 SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
-                    std::chrono::steady_clock::time_point t0, DfsMemo* memo) {
+                    std::chrono::steady_clock::time_point t0, DfsMemo* memo,
+                    const HoleSet* finals) {
   SolveResult r = with_width(p.board->width(), [&](auto w) {
-    return solve_width<decltype(w)::value>(p, o, ctl, t0, memo);
+    return solve_width<decltype(w)::value>(p, o, ctl, t0, memo, finals);
   });
   if (r.status == Status::Impossible && r.reason.empty())
     r.reason =

@@ -37,8 +37,12 @@ class DfsMemo {
 // o.direction, o.symmetry, o.peg_types and o.node_limit; reports to `ctl`.
 // With `memo` (forward searches only): its failed positions, and pruning pagodas at every
 // position (a position worth less than the target on one of them is lost), kept for the next
-// search; a one-peg target's table keys are canonical under every symmetry of the board.
+// search; a one-peg target's table keys are canonical under every symmetry of the board, and
+// each final's pagodas tight from p.start prune the search (a jump that loses on one rules that
+// final out). With `finals` (a one-peg target and a memo): the last peg aims at these holes alone,
+// the caller having proved every other admissible hole out of reach from p.start.
 SolveResult run_dfs(const Problem& p, const SolveOptions& o, const Control& ctl,
-                    std::chrono::steady_clock::time_point t0, DfsMemo* memo = nullptr);
+                    std::chrono::steady_clock::time_point t0, DfsMemo* memo = nullptr,
+                    const HoleSet* finals = nullptr);
 
 }  // namespace pegsol::solve_detail

@@ -179,6 +179,51 @@ TEST(Analysis, SearchesAgreeWithPlainRecursionWhenNotCounting) {
   }
 }
 
+// The searches to the end alone (no short search, a moment of beam, no count): towards one peg
+// anywhere they aim at the holes the pagoda proofs leave open, each pruned by its tight pagodas,
+// with the memo's table kept across positions; every verdict as the reference's, on positions
+// drawn at random (many of them lost) and along a game.
+TEST(Analysis, OnePegSearchesWithTightPagodasAgreeWithPlainRecursion) {
+  std::mt19937 rng(11);
+  AnalysisOptions o;
+  o.count = false;
+  o.time_limit = 0;
+  o.quick_nodes = 0;
+  o.beam_seconds = 1e-4;
+  o.explain = false;
+  BoardPtr b = make_board("triangle:6");
+  const Problem p = default_problem(b);
+  Analyzer an(b, Goal{});
+  Reference ref(Problem{b, p.start, Goal{}});
+  std::vector<HoleSet> positions = random_game(p, rng);
+  std::vector<int> holes(static_cast<std::size_t>(b->size()));
+  for (int h = 0; h < b->size(); ++h) holes[static_cast<std::size_t>(h)] = h;
+  for (int k = 0; k < (kSanitized ? 2 : 5); ++k) {
+    std::shuffle(holes.begin(), holes.end(), rng);
+    HoleSet s(b->size());
+    for (int i = 0; i < 17; ++i) s.set(holes[static_cast<std::size_t>(i)]);
+    positions.push_back(s);
+  }
+  int lost = 0, searched = 0;
+  for (const HoleSet& s : positions) {
+    if (s.count() < 17) continue;  // the tight pagodas are for searches of 16 jumps and more
+    Position pos(b, s);
+    const Analysis a = an.analyze(pos, o);
+    const Ref r = ref.of(s);
+    SCOPED_TRACE(pos.to_string());
+    EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+    lost += r.one == 0;
+    searched += a.one_peg.nodes > 0;
+    if (a.one_peg.verdict == Solvability::Solvable) {
+      Replay rp = replay(*b, s, a.one_peg.solution);
+      ASSERT_TRUE(rp.ok) << rp.error;
+      EXPECT_EQ(rp.final.count(), 1);
+    }
+  }
+  EXPECT_GT(lost, 0);
+  EXPECT_GT(searched, 0);
+}
+
 TEST(Analysis, CountBoundFallsBackToSearch) {
   BoardPtr b = make_board("english");
   Problem p = default_problem(b);
