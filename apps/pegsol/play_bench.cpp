@@ -76,6 +76,15 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(i, v.size() - 1)];
 }
 
+// The process's CPU time as a Control's clock: an analysis runs on one thread, so a budget of it
+// buys the same work on a loaded machine as on an idle one, only later.
+Control::Clock::time_point cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return Control::Clock::time_point(std::chrono::seconds(ts.tv_sec) +
+                                    std::chrono::nanoseconds(ts.tv_nsec));
+}
+
 // Waits until p's look-ups are ready or cannot be (failed, or never to be built): the seconds
 // it took, and the final status.
 LookupStatus await_lookups(PathIndexCache& cache, const Problem& p, const Control& control,
@@ -140,9 +149,12 @@ int run_play_bench(int games, double think, const std::string& only, const std::
         if (!st.why.empty()) fmt::print("  {}: look-ups {}: {}\n", c.name, lookups, st.why);
       }
       Position pos(p.board, p.start);
-      for (;;) {
+      while (!control.should_stop()) {
+        // The call's budget is CPU time, as with --positions (the look-ups are ready or failed
+        // by now: no other thread of the process works meanwhile).
+        Control cpu(cpu_now);
         AnalysisOptions o;
-        o.control = &control;
+        o.control = &cpu;
         o.time_limit = think;
         o.start = p.start;
         o.paths = &cache;
@@ -249,12 +261,7 @@ int run_play_positions(const std::string& file, double think, const std::string&
     const Position pos(b, pegs);
     // The call's time is the process's CPU time: the same work on a loaded machine as on an idle
     // one (the analysis runs on one thread).
-    Control cpu([] {
-      timespec ts{};
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-      return Control::Clock::time_point(std::chrono::seconds(ts.tv_sec) +
-                                        std::chrono::nanoseconds(ts.tv_nsec));
-    });
+    Control cpu(cpu_now);
     AnalysisOptions o;
     o.control = &cpu;
     o.time_limit = think;
