@@ -414,20 +414,24 @@ class Search {
     merge(lv.shard(Level<W>::shard_of(key)), key, cost, l);
   }
 
-  // The least cost of a level (a walk of it, from disk when spilled: a stop ends it a shard or a
-  // chunk of one at a time).
-  std::uint32_t min_cost(const Level<W>& lv) const {
-    std::uint32_t c = kNoCost;
+  // f(e) for every entry of `lv`, shard by shard, a chunk at a time (read from disk when
+  // spilled): a stop ends the walk between chunks.
+  template <class F>
+  void for_each_entry(const Level<W>& lv, F&& f) const {
     std::vector<Entry<W>> buf;
     for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
       const LevelMap<W>& m = lv.shard(d);
       for (std::size_t b = 0; b < m.capacity(); b += LevelMap<W>::kChunk) {
         o_.control->throw_if_stopped();
-        m.for_range(
-            b, std::min(m.capacity(), b + LevelMap<W>::kChunk),
-            [&](const Entry<W>& e) { c = std::min(c, e.cost()); }, buf);
+        m.for_range(b, std::min(m.capacity(), b + LevelMap<W>::kChunk), f, buf);
       }
     }
+  }
+
+  // The least cost of a level (a walk of it, from disk when spilled).
+  std::uint32_t min_cost(const Level<W>& lv) const {
+    std::uint32_t c = kNoCost;
+    for_each_entry(lv, [&](const Entry<W>& e) { c = std::min(c, e.cost()); });
     return c;
   }
 
@@ -883,24 +887,14 @@ class Search {
         }
       }
     } else {
-      std::vector<Entry<W>> buf;
-      for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
-        const LevelMap<W>& m = scan.shard(d);
-        for (std::size_t c = 0; c < m.capacity(); c += LevelMap<W>::kChunk) {
-          o_.control->throw_if_stopped();
-          m.for_range(
-              c, std::min(m.capacity(), c + LevelMap<W>::kChunk),
-              [&](const Entry<W>& e) {
-                Entry<W> o;
-                if (!other.find(e.key, o)) return;
-                if (f_small)
-                  meet(e, o);
-                else
-                  meet(o, e);
-              },
-              buf);
-        }
-      }
+      for_each_entry(scan, [&](const Entry<W>& e) {
+        Entry<W> o;
+        if (!other.find(e.key, o)) return;
+        if (f_small)
+          meet(e, o);
+        else
+          meet(o, e);
+      });
     }
     // The meetings of every process: the least cost, then the least key, as one process's join.
     struct Meet {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
@@ -34,6 +35,20 @@ std::string goal_text(const Problem& p) {
 
 std::string stop_text(StopReason r) {
   return std::string(stop_reason_name(r));
+}
+
+// `text` parsed, or an InputError "<where>malformed JSON[: the parser's message]". The parser's
+// own message names the byte where it failed; it is not only a parse_error: a number too large
+// for a double ("1e999") is an out_of_range (found by fuzz_json_spec).
+nlohmann::json parse_or_throw(std::string_view text, const std::string& where) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_discarded()) return j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where + "malformed JSON: " + e.what());
+  }
+  throw InputError(where + "malformed JSON");
 }
 
 }  // namespace
@@ -71,19 +86,7 @@ ProblemSpec spec_from_json_value(const nlohmann::json& j) {
 }
 
 ProblemSpec spec_from_json(std::string_view json_text) {
-  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Parse again for the parser's own message, which names the byte where it failed. Not only
-    // parse_error: a number too large for a double ("1e999") is an out_of_range (found by
-    // fuzz_json_spec).
-    try {
-      j = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(std::string("malformed JSON: ") + e.what());
-    }
-    throw InputError("malformed JSON");
-  }
-  return spec_from_json_value(j);
+  return spec_from_json_value(parse_or_throw(json_text, ""));
 }
 
 std::vector<Jump> solution_from_text(const Board& board, std::string_view text,
@@ -94,15 +97,7 @@ std::vector<Jump> solution_from_text(const Board& board, std::string_view text,
   if (first == std::string_view::npos) throw bad("is empty: no solution in it");
   std::vector<Jump> jumps;
   if (text[first] == '{') {  // a result of `pegsol solve --json` or `pegsol fewest --json`
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-      try {
-        j = nlohmann::json::parse(text);
-      } catch (const nlohmann::json::exception& e) {
-        throw bad(std::string("malformed JSON: ") + e.what());
-      }
-      throw bad("malformed JSON");
-    }
+    const nlohmann::json j = parse_or_throw(text, where + ": ");
     if (!j.is_object()) throw bad("expected a JSON object (a result of --json)");
     if (auto it = j.find("board");
         it != j.end() && it->is_string() && it->get<std::string>() != board.name())

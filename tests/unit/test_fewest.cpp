@@ -1068,6 +1068,18 @@ TEST(Fewest, ResumeRefusesAnotherProblemOrADamagedState) {
 }
 
 namespace {
+// Sets o.checkpointed to cancel `c` at the first state in `dir` that names level files (a pass
+// saved part way), and `part_way` to say it came.
+void cancel_when_part_way(FewestOptions& o, Control& c, const std::filesystem::path& dir,
+                          bool& part_way) {
+  part_way = false;
+  o.checkpointed = [&c, &part_way, dir](int) {
+    for (const auto& f : std::filesystem::directory_iterator(dir))
+      part_way = part_way || f.path().extension() == ".level";
+    if (part_way) c.cancel();
+  };
+}
+
 // Runs fewest_board on `board` with checkpoints in `dir`, cancelled at its first state that names
 // level files (a pass saved part way); returns the options that resume it.
 FewestOptions saved_part_way(const BoardPtr& board, const std::filesystem::path& dir) {
@@ -1077,11 +1089,7 @@ FewestOptions saved_part_way(const BoardPtr& board, const std::filesystem::path&
   o.checkpoint_dir = dir.string();
   o.beam = 0;
   bool part_way = false;
-  o.checkpointed = [&](int) {
-    for (const auto& f : std::filesystem::directory_iterator(dir))
-      part_way = part_way || f.path().extension() == ".level";
-    if (part_way) c.cancel();  // a state naming level files
-  };
+  cancel_when_part_way(o, c, dir, part_way);
   EXPECT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
   EXPECT_TRUE(part_way);
   o.control = nullptr;
@@ -1271,11 +1279,7 @@ TEST(Fewest, ResumeTakesAShorterKnownSolution) {
         Problem{board, single_vacancy(*board, plain.start), {Goal::Kind::Any, -1, {}}});
     o.shorten_ends = false;
     bool part_way = false;
-    o.checkpointed = [&](int) {
-      for (const auto& f : std::filesystem::directory_iterator(dir.path))
-        part_way = part_way || f.path().extension() == ".level";
-      if (part_way) c.cancel();
-    };
+    cancel_when_part_way(o, c, dir.path, part_way);
     ASSERT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
     ASSERT_TRUE(part_way);
     const int before = state_best_moves(dir.path);
@@ -1317,11 +1321,7 @@ TEST(Fewest, AResumedSpilledPassStoppedAtAnyPollResumes) {
     o.spill_dir = spill.path.string();
     o.spill_always = true;
     bool part_way = false;
-    o.checkpointed = [&](int) {
-      for (const auto& f : std::filesystem::directory_iterator(saved.path))
-        part_way = part_way || f.path().extension() == ".level";
-      if (part_way) c.cancel();
-    };
+    cancel_when_part_way(o, c, saved.path, part_way);
     ASSERT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
     ASSERT_TRUE(part_way);
   }
