@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The fewest-moves search's admissible bound: Merson regions, peg types and tight pagodas.
+// The fewest-moves search's admissible bound: Merson regions, peg types and pagodas.
 #pragma once
 
 #include <algorithm>
@@ -33,7 +33,7 @@ namespace pegsol::fewest_detail {
 template <int W>
 class Bound {
  public:
-  static constexpr std::size_t kMaxPagodas = 4;  // tight pagodas (build_pagodas)
+  static constexpr std::size_t kMaxPagodas = 4;  // tight and pruning pagodas (build_pagodas)
   static constexpr int kMaxTypes = 6;            // peg types (build_types)
   // pagoda_jumps: FewestOptions::pagoda_jumps.
   Bound(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
@@ -70,6 +70,7 @@ class Bound {
       max_exempt_start_ = std::max(max_exempt_start_, std::min(open, b.size() - s.count()));
     }
     build_types(b, starts, goals);
+    loss_.assign(b.jumps().size(), 0);
     build_pagodas(b, starts, goals, pagoda_jumps);
   }
 
@@ -82,23 +83,35 @@ class Bound {
     int n = 0, exempt = 0, count = 0;  // count: the position's pegs
     Bits<W> used;
     std::array<std::int16_t, W> owner;
-    std::array<int, kMaxPagodas> value{};  // each tight pagoda's value at the position
+    // What each pagoda may still lose, its slack (forward: the value less the goal's;
+    // backward: the start's less the value), as dead() reads it, 16 bits a pagoda k:
+    //   bits 16k .. 16k+15  0x8000 + slack + 1: 0x8000 .. 0xc000, its top bit set; below
+    //                       0x8000 (the top bit clear) for a position already past the slack
+    // A pagoda not there holds 0x8000 and loses nothing.
+    std::uint64_t slack = kHigh;
     // The peg types of which there are more pegs than a goal holds (forward) or more empty holes
     // than the start has (backward): typed()'s needs; need2: at least two more (a jump takes one).
     unsigned need = 0, need2 = 0;
   };
-  // Only the tight pagodas' values: all that dead() reads (a search without a limit).
+  // Only the pagodas' slack: all that dead() reads (a search without a limit).
+  template <bool Backward>
   Pack values(Bits<W> pegs) const {
     Pack p;
-    for (std::size_t k = 0; k < pagodas_; ++k)
-      for (Bits<W> x = pegs; x.any(); x.pop_lowest())
-        p.value[k] += weight_[k][static_cast<std::size_t>(x.lowest())];
+    p.slack = slack<Backward>(pegs);
     return p;
   }
+  // The family and the pagodas' slack: all that child() reads.
   template <bool Backward>
   Pack pack(Bits<W> pegs) const {
+    Pack p = family<Backward>(pegs);
+    p.slack = slack<Backward>(pegs);
+    return p;
+  }
+  // The family alone (Pack::slack as if there were no pagodas).
+  template <bool Backward>
+  Pack family(Bits<W> pegs) const {
     const Regions& rs = Backward ? bwd_ : fwd_;
-    Pack p = values(pegs);
+    Pack p;
     p.count = pegs.count();
     p.owner.fill(-1);
     for (int t = 0; t < types_; ++t) {
@@ -127,8 +140,8 @@ class Bound {
   // other way may join. When the regions alone give `enough` or more, that part (no more than
   // the bound) is returned without the peg types' moves.
   template <bool Backward>
-  int child(const Pack& p, Bits<W> child, const Jump& jp, int enough = kDead) const {
-    if (dead<Backward>(p, jp)) return kDead;
+  int child(const Pack& p, Bits<W> child, const Jump& jp, std::size_t j, int enough = kDead) const {
+    if (dead(p, j)) return kDead;
     const Regions& rs = Backward ? bwd_ : fwd_;
     int n = p.n, exempt = p.exempt;
     Bits<W> used = p.used;
@@ -168,25 +181,17 @@ class Bound {
     return regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to));
   }
 
-  // Whether a tight pagoda rules out the child made from a position whose family (or values())
-  // is `p` by the jump `jp`: forward the child loses the jump's loss on each tight pagoda, taken
-  // back it gains it.
-  template <bool Backward>
-  bool dead(const Pack& p, const Jump& jp) const {
-    for (std::size_t k = 0; k < pagodas_; ++k) {
-      const auto& w = weight_[k];
-      const int loss = w[static_cast<std::size_t>(jp.from)] + w[static_cast<std::size_t>(jp.over)] -
-                       w[static_cast<std::size_t>(jp.to)];
-      if (Backward ? p.value[k] + loss > start_value_[k] : p.value[k] - loss < goal_value_[k])
-        return true;
-    }
-    return false;
-  }
+  // Whether a pagoda rules out the child made from a position whose family (or values()) is
+  // `p` by the jump numbered `j` (Board::jumps): forward the child loses the jump's loss on each
+  // pagoda, taken back it gains it; either way past the slack is on no solution. One
+  // subtraction for every pagoda (Pack::slack less the jump's losses plus one, lane by lane:
+  // a lane's top bit is cleared by a loss past its slack, and no lane borrows from the next).
+  bool dead(const Pack& p, std::size_t j) const { return ((p.slack - loss_[j]) & kHigh) != kHigh; }
 
   // At least this many moves from `pegs` to a goal, where the last jump landed on a hole of
   // `land` (none: no move under way).
   int forward(Bits<W> pegs, Bits<W> land = {}) const {
-    const Pack p = pack<false>(pegs);
+    const Pack p = family<false>(pegs);
     bool goes_on = false;
     for (Bits<W> x = land; x.any(); x.pop_lowest())
       goes_on = goes_on || p.owner[static_cast<std::size_t>(x.lowest())] >= 0;
@@ -195,6 +200,21 @@ class Bound {
   }
 
  private:
+  static constexpr std::uint64_t kHigh = 0x8000800080008000ull;  // the lanes' top bits
+  static constexpr long long kLane = 0x3fff;  // the most a pagoda's weights add up to, in size
+
+  // Pack::slack at `pegs`: every pagoda's value at once, 16 bits a pagoda (Pack::slack), from a
+  // table look-up a byte of the key, each lane its value plus the least any position has.
+  template <bool Backward>
+  std::uint64_t slack(Bits<W> pegs) const {
+    if (!pagodas_) return kHigh;
+    std::uint64_t v = base_;
+    const std::uint64_t* t = byte_value_.data();
+    for (int i = 0; i < key_bytes_; ++i, t += 256)
+      v += t[pegs.w[static_cast<std::size_t>(i >> 3)] >> ((i & 7) * 8) & 0xff];
+    return Backward ? (start_lanes_ | kHigh) - v : (v | kHigh) - goal_lanes_;
+  }
+
   // Regions in packing order, whether each is exempt, and those through each hole.
   struct Regions {
     std::vector<Bits<W>> region;
@@ -344,8 +364,10 @@ class Bound {
   // Tight pagodas (find_tight_pagodas): between one start and one goal, a pagoda whose value
   // at the start is no more than at the goal has the same value on every position of every
   // solution, so a position below the goal's value (forward) or above the start's (taken back)
-  // is on none. Problems of fewer than `min_jumps` jumps (FewestOptions::pagoda_jumps) go
-  // without.
+  // is on none. Then, while there is room, pruning pagodas (find_pruning_pagodas): any pagoda
+  // rules out a forward position worth less than the goal and a backward one worth more than
+  // the start; these lose on the jumps the tight ones do not. Problems of fewer than
+  // `min_jumps` jumps (FewestOptions::pagoda_jumps) go without.
   void build_pagodas(const Board& b, const std::vector<Bits<W>>& starts,
                      const std::vector<Bits<W>>& goals, int min_jumps) {
     if (min_jumps < 0 || starts.size() != 1 || goals.size() != 1) return;
@@ -356,18 +378,66 @@ class Bound {
       return h;
     };
     const HoleSet s = holes(starts.front()), g = holes(goals.front());
-    for (const Pagoda& pg : find_tight_pagodas(b, s, g, static_cast<int>(kMaxPagodas))) {
-      auto& w = weight_[pagodas_];
-      w.fill(0);
+    auto take = [&](const std::vector<Pagoda>& found) {
+      for (const Pagoda& pg : found) {
+        if (pagodas_ == kMaxPagodas) return;
+        long long sum = 0;  // every value and loss within a lane of Pack::slack
+        for (long long x : pg.weight) sum += x < 0 ? -x : x;
+        if (sum > kLane) continue;
+        auto& w = weight_[pagodas_];
+        w.fill(0);
+        for (int h = 0; h < b.size(); ++h)
+          w[static_cast<std::size_t>(h)] = static_cast<int>(pg.weight[static_cast<std::size_t>(h)]);
+        start_value_[pagodas_] = static_cast<int>(pg.value(s));
+        goal_value_[pagodas_] = static_cast<int>(pg.value(g));
+        ++pagodas_;
+      }
+    };
+    take(find_tight_pagodas(b, s, g, static_cast<int>(kMaxPagodas)));
+    if (pagodas_ < kMaxPagodas)
+      take(find_pruning_pagodas(b, s, g, static_cast<int>(kMaxPagodas - pagodas_)));
+    // Each jump's losses plus one, as Pack::slack holds the slack (an absent pagoda: 0).
+    for (std::size_t j = 0; j < b.jumps().size(); ++j) {
+      const Jump& jp = b.jumps()[j];
+      for (std::size_t k = 0; k < pagodas_; ++k) {
+        const auto& w = weight_[k];
+        const int loss = w[static_cast<std::size_t>(jp.from)] +
+                         w[static_cast<std::size_t>(jp.over)] - w[static_cast<std::size_t>(jp.to)];
+        loss_[j] |= static_cast<std::uint64_t>(loss + 1) << (16 * k);
+      }
+    }
+    // byte_value_[i * 256 + x]: each pagoda k's weights summed over the bits of x in the key's
+    // byte i, in bits 16k .. 16k+15 (negative sums borrow from the lane above; the lanes of the
+    // whole sum, base_ added, are each within 0 .. kLane, so the borrows cancel).
+    key_bytes_ = (b.size() + 7) / 8;
+    byte_value_.assign(static_cast<std::size_t>(key_bytes_) * 256, 0);
+    for (std::size_t k = 0; k < pagodas_; ++k) {
+      long long least = 0;  // the least value: every negative weight
       for (int h = 0; h < b.size(); ++h)
-        w[static_cast<std::size_t>(h)] = static_cast<int>(pg.weight[static_cast<std::size_t>(h)]);
-      start_value_[pagodas_] = static_cast<int>(pg.value(s));
-      goal_value_[pagodas_] = static_cast<int>(pg.value(g));
-      ++pagodas_;
+        least += std::min(0, weight_[k][static_cast<std::size_t>(h)]);
+      const unsigned shift = 16 * static_cast<unsigned>(k);
+      base_ += static_cast<std::uint64_t>(-least) << shift;
+      goal_lanes_ += static_cast<std::uint64_t>(goal_value_[k] - least - 1) << shift;
+      start_lanes_ += static_cast<std::uint64_t>(start_value_[k] - least + 1) << shift;
+      for (int i = 0; i < key_bytes_; ++i)
+        for (int x = 0; x < 256; ++x) {
+          long long v = 0;
+          for (int bit = 0; bit < 8; ++bit)
+            if (x >> bit & 1 && 8 * i + bit < W)
+              v += weight_[k][static_cast<std::size_t>(8 * i + bit)];
+          byte_value_[static_cast<std::size_t>(i * 256 + x)] += static_cast<std::uint64_t>(v)
+                                                                << shift;
+        }
     }
   }
   std::size_t pagodas_ = 0;
   std::array<std::array<int, W>, kMaxPagodas> weight_{};
+  std::vector<std::uint64_t> loss_;        // [jump]: each pagoda's loss + 1, 16 bits a pagoda
+  int key_bytes_ = 0;                      // the key's bytes that hold holes
+  std::vector<std::uint64_t> byte_value_;  // slack()'s tables (build_pagodas)
+  // slack()'s constants, 16 bits a pagoda: the least value's negation (each lane of a value
+  // plus base_ is within 0 .. kLane), the goal's lane less one, the start's lane plus one.
+  std::uint64_t base_ = 0, goal_lanes_ = 0, start_lanes_ = 0;
   std::array<int, kMaxPagodas> start_value_{}, goal_value_{};
 
   Regions fwd_, bwd_;

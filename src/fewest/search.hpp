@@ -648,7 +648,7 @@ class Search {
           // Without a limit (the beam) a child is dropped only when it is on no solution.
           const typename Bound<W>::Pack family = !bound_ ? typename Bound<W>::Pack{}
                                                  : limit_ == kNoCost
-                                                     ? bound_->values(e.key)
+                                                     ? bound_->template values<Backward>(e.key)
                                                      : bound_->template pack<Backward>(e.key);
           // The jumps into each empty hole (forward) or each peg (taken back).
           for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
@@ -668,14 +668,14 @@ class Search {
               const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
               Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
               if (bound_ && limit_ == kNoCost) {
-                if (bound_->template dead<Backward>(family, jp)) continue;
+                if (bound_->dead(family, j)) continue;
               } else if (bound_) {  // on the child as made: any frame bounds the same cost
                 // A part of the bound that reaches the least cost dropped drops the child
                 // without the rest: the least stays as it is.
                 const int enough = dropped == kNoCost
                                        ? Bound<W>::kDead
                                        : static_cast<int>(dropped - std::min(dropped, c));
-                const int bc = bound_->template child<Backward>(family, key, jp, enough);
+                const int bc = bound_->template child<Backward>(family, key, jp, j, enough);
                 if (bc >= Bound<W>::kDead) continue;  // on no solution, at any limit
                 const auto f = c + static_cast<std::uint32_t>(bc);
                 if (f > limit_) {
