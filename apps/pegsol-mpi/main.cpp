@@ -139,7 +139,8 @@ struct FewestArgs {
                         std::to_string(FewestOptions{}.beam) + ")")
         ->check(cli::whole_number_check(0, 1'000'000'000));
     cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
-    cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    cmd->add_flag("--no-pagodas", no_pagodas,
+                  "No tight or pruning pagodas (slower, the same answer)");
     add_known_option(cmd, known_file);
     cmd->add_flag("--spread", spread,
                   "One search over every pair, each pass's levels spread over the ranks, instead "
@@ -179,7 +180,8 @@ struct SolveArgs {
                         std::to_string(FewestOptions{}.beam) + ")")
         ->check(cli::whole_number_check(0, 1'000'000'000));
     cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
-    cmd->add_flag("--no-pagodas", no_pagodas, "No tight pagodas (slower, the same answer)");
+    cmd->add_flag("--no-pagodas", no_pagodas,
+                  "No tight or pruning pagodas (slower, the same answer)");
     add_known_option(cmd, known_file);
     return cmd;
   }

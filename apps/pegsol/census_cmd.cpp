@@ -123,9 +123,10 @@ CensusCommands::CensusCommands(CLI::App& app) {
       ->add_option("--minimize", minimize_,
                    "moves: the fewest moves of each pair instead (chains of jumps by one peg)")
       ->check(CLI::IsMember({"moves"}));
-  fewest_flags_.add(table_, "; with --minimize moves",
-                    "No pagodas: the census passes store every reachable position, and with "
-                    "--minimize moves no tight pagodas (slower, the same answer; a cross-check)");
+  fewest_flags_.add(
+      table_, "; with --minimize moves",
+      "No pagodas: the census passes store every reachable position, and with "
+      "--minimize moves no tight or pruning pagodas (slower, the same answer; a cross-check)");
   resources(table_);
   checkpoints(table_, "the searches and each forward pass (and each level of a pass)");
   table_->add_flag("--no-level-checkpoints", no_level_checkpoints_,

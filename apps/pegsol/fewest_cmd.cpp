@@ -82,8 +82,8 @@ void FewestFlags::add(CLI::App* cmd, const std::string& note, const std::string&
   cmd->add_flag("--no-pagodas", no_pagodas,
                 !pagoda_help.empty()
                     ? pagoda_help
-                    : "No tight pagodas: keep the positions they show are on no solution (slower, "
-                      "the same answer; a cross-check)" +
+                    : "No pagodas (tight or pruning): keep the positions they show are on no "
+                      "solution (slower, the same answer; a cross-check)" +
                           note);
 }
 

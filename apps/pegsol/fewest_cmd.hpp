@@ -19,7 +19,7 @@ namespace pegsol::cli {
 struct FewestFlags {
   std::size_t beam = FewestOptions{}.beam;  // --fewest-beam: the first beam's positions a level
   bool no_bound = false;                    // --no-bound: one pass storing every position
-  bool no_pagodas = false;                  // --no-pagodas: no tight pagodas
+  bool no_pagodas = false;                  // --no-pagodas: no tight or pruning pagodas
   // Registers --fewest-beam, --no-bound and --no-pagodas on `cmd` (`note` ends their help, e.g.
   // "with --minimize moves"; `pagoda_help`, when given, is --no-pagodas' whole help instead).
   void add(CLI::App* cmd, const std::string& note, const std::string& pagoda_help = "");

@@ -73,8 +73,9 @@ struct PEGSOL_API FewestOptions {
   /// that stores every position both sides reach. The answer is the same.
   bool prune = true;
   /// With the bound, between one start and one goal at least this many jumps apart: tight
-  /// pagodas (find_tight_pagodas) drop the positions on no solution. -1: never (a cross-check;
-  /// the answer is the same). The linear programs cost milliseconds, hence the floor.
+  /// pagodas (find_tight_pagodas), then pruning ones (find_pruning_pagodas), four in all at
+  /// most, drop the positions on no solution. -1: never (a cross-check; the answer is the same).
+  /// The linear programs cost milliseconds, hence the floor.
   int pagoda_jumps = 16;
   /// Before the passes, a beam down the forward side keeping this many positions a level (the
   /// least cost plus bound): its solution, close to the fewest, sets the passes' limit. 0: none.
