@@ -326,9 +326,7 @@ std::vector<Pagoda> lossy_pagodas(const Board& board, const HoleSet& start, cons
 
 std::vector<Pagoda> find_tight_pagodas(const Board& board, const HoleSet& start,
                                        const HoleSet& goal, int max_count) {
-  check_position(board, start, "start");
-  check_position(board, goal, "goal");
-  return lossy_pagodas(board, start, goal, max_count, 0.0);
+  return detail::find_tight_pagodas(board, start, goal, max_count, nullptr);
 }
 
 std::vector<Pagoda> detail::find_tight_pagodas(const Board& board, const HoleSet& start,
