@@ -163,6 +163,9 @@ BoardPtr GameReader::read_board(std::size_t& i, const Line& line, std::string_vi
 HoleSet GameReader::read_start(const Line& line, std::string_view value) const {
   const Board& b = *board_;
   if (value.empty()) fail(line.number, line.text.size(), "the start position is missing");
+  // A full string of bits first, as the writer gives it: on a one-hole board "1" is also a name.
+  if (is_bits(value) && static_cast<int>(value.size()) == b.size())
+    return HoleSet::from_bits(value);
   if (auto h = b.find(value)) return single_vacancy(b, *h);
   if (is_bits(value)) {
     if (static_cast<int>(value.size()) != b.size())

@@ -294,6 +294,10 @@ TEST(Play, GameTextRoundTrips) {
   Drawing sq = parse_drawing("ooo\no.oo\n\n oooo\n", "sq.txt");
   problems.push_back({sq.board, sq.pegs, {Goal::Kind::Position, -1, HoleSet(sq.board->size())}});
   problems.back().goal.position.set(3);
+  // One hole, named "1": the start "1" (its peg) must not read back as a vacancy there.
+  Drawing one = parse_drawing("lattice: triangular\no\n", "one.txt");
+  problems.push_back({one.board, one.pegs, {}});
+  problems.push_back({one.board, HoleSet(1), {}});
   for (const Problem& p : problems) {
     for (int undone = 0; undone < 3; ++undone) {
       Game g(p);
