@@ -110,7 +110,8 @@ void LongRunFlags::add(CLI::App* cmd, const std::string& note) {
       ->excludes(checkpoint);
   cmd->add_option("--checkpoint-seconds", checkpoint_seconds,
                   "With --checkpoint or --resume: a pass part way is saved (its last levels "
-                  "written again) at most this often; completed passes always are (default 300)" +
+                  "written again, and with --spill-dir a level part made, by groups of shards) "
+                  "at most this often; completed passes always are (default 300)" +
                       note)
       ->check(seconds_check());
   cmd->add_option("--spill-dir", spill_dir,

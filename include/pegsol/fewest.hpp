@@ -107,8 +107,10 @@ struct PEGSOL_API FewestOptions {
   /// The searches throw InputError when that state is damaged or of another problem.
   std::string checkpoint_dir;
   bool resume = false;  ///< go on from the state in checkpoint_dir
-  /// A pass part way is saved after a level at most this often (seconds; 0: after every level).
-  /// Each save writes the side's last level again, so long runs space them out.
+  /// A pass part way is saved after a level at most this often (seconds; 0: after every level),
+  /// and, with spill_dir, a level made in groups of shards after a group (the groups done, in a
+  /// file of checkpoint_dir). Each save writes the sides' last levels that moved, so long runs
+  /// space them out.
   double level_checkpoint_seconds = 0;
   /// Called after each state written to checkpoint_dir, with its floor (tests stop a run there
   /// and resume it).

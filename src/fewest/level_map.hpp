@@ -18,80 +18,14 @@
 
 #include "../core/hash.hpp"
 #include "../core/probe.hpp"
+#include "entry.hpp"
 #include "keys.hpp"
+#include "level_codec.hpp"
+#include "level_file.hpp"
 #include "mapped.hpp"
 #include "spill.hpp"
 
 namespace pegsol::fewest_detail {
-
-// One stored position. key: the pegs (bit h = hole h, canonical under the search's group; 0 marks
-// an empty slot, never a position with pegs). land(): the state's L in the key's frame; cost():
-// its moves. Packed (kPacked: boards of at most kHoles = W - 6 holes, costs below 64), 16 bytes
-// on 64-bit keys:
-//   | key (W) | cost (6) | land (W - 6) |
-// otherwise 48 bytes on 128-bit keys:
-//   | key (W) | land (W) | cost (32) | pad |
-// (Before 2026-11-27 the 64-bit keys' entries had the second layout too, 24 bytes.)
-template <int W>
-struct PackedEntry {
-  static_assert(W == 64, "the cost packs into the top bits of one word");
-  static constexpr int kLandBits = W - 6;
-  static constexpr std::uint64_t kLandMask = (std::uint64_t{1} << kLandBits) - 1;
-  Bits<W> key;
-  std::uint64_t state = 0;  // cost << kLandBits | land
-  Bits<W> land() const {
-    Bits<W> l;
-    l.w[0] = state & kLandMask;
-    return l;
-  }
-  std::uint32_t cost() const { return static_cast<std::uint32_t>(state >> kLandBits); }
-  void set(std::uint32_t cost, const Bits<W>& land) {
-    state = std::uint64_t{cost} << kLandBits | land.w[0];
-  }
-  void add_land(const Bits<W>& land) { state |= land.w[0]; }
-  static PackedEntry<W> make(const Bits<W>& key, std::uint32_t cost, const Bits<W>& land) {
-    PackedEntry<W> e;
-    e.key = key;
-    e.set(cost, land);
-    return e;
-  }
-};
-// Aligned to 16 bytes as the unsigned __int128 keys before it were: 48 bytes on 128-bit keys, the
-// size the level files and the memory budget count.
-template <int W>
-struct alignas(16) WideEntry {
-  Bits<W> key;
-  Bits<W> land_;
-  std::uint32_t cost_ = 0;
-  Bits<W> land() const { return land_; }
-  std::uint32_t cost() const { return cost_; }
-  void set(std::uint32_t cost, const Bits<W>& land) {
-    cost_ = cost;
-    land_ = land;
-  }
-  void add_land(const Bits<W>& land) { land_ |= land; }
-  static WideEntry<W> make(const Bits<W>& key, std::uint32_t cost, const Bits<W>& land) {
-    return {key, land, cost};
-  }
-};
-template <int W>
-using Entry = std::conditional_t<kPacked<W>, PackedEntry<W>, WideEntry<W>>;
-static_assert(sizeof(Entry<64>) == 16 && sizeof(Entry<128>) == 48);
-
-// The fixed hash of a position (core/hash.hpp's mixer): its low bits pick a slot, its top bits a
-// shard. Neither the answer nor the solution found depends on it: a level's content is a set,
-// and every choice among its entries (the meeting, a path's step, a beam's cut) goes by key.
-// (Before 2026-11-27 it had a mixer of its own; the level files of a checkpoint say which.)
-template <int W>
-inline std::uint64_t mix(Bits<W> key) {
-  return mix64(key.fold());
-}
-
-// An empty slot of a LevelMap.
-template <int W>
-inline bool vacant(const Entry<W>& e) {
-  return e.key.none();
-}
 
 // A hash table from positions to states, open addressing with linear probing, a fixed hash so
 // runs repeat. Grows at 5/8 load; the owner's budget is checked before each growth.
@@ -112,22 +46,17 @@ class LevelMap {
       out = *it;
       return true;
     }
-    if (file_) {  // a binary search of the file, one read a probe
-      std::size_t lo = 0, hi = size_;
-      while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        Entry<W> e;
-        file_->read(offset_ + mid * sizeof(Entry<W>), &e, sizeof(Entry<W>));
-        if (e.key == key) {
-          out = e;
-          return true;
-        }
-        if (e.key < key)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      return false;
+    if (file_) {  // the chunk by its first key, then a binary search of the chunk
+      auto c = std::upper_bound(chunks_.begin(), chunks_.end(), key,
+                                [](Bits<W> k, const DiskChunk<W>& x) { return k < x.first; });
+      if (c == chunks_.begin()) return false;
+      std::vector<Entry<W>> buf;
+      read_chunk(static_cast<std::size_t>(c - chunks_.begin() - 1), buf);
+      const auto it = std::lower_bound(buf.begin(), buf.end(), key,
+                                       [](const Entry<W>& e, Bits<W> k) { return e.key < k; });
+      if (it == buf.end() || it->key != key) return false;
+      out = *it;
+      return true;
     }
     if (slots_.empty()) return false;
     const Entry<W>& e = slots_[probe_slot(slots_.data(), mask_, mix(key), vacant<W>,
@@ -182,7 +111,7 @@ class LevelMap {
         for_range(b, std::min(size_, b + kChunk), f, buf);
     }
   }
-  static constexpr std::size_t kChunk = std::size_t{1} << 14;  // entries read from disk at once
+  static constexpr std::size_t kChunk = kCodecChunk;  // entries read from disk at once
 
   // Turns the table into a sorted array, full to the last slot: for a level that takes no more
   // positions (it is only looked up, walking a path back). `grow` is told of the array first.
@@ -217,38 +146,69 @@ class LevelMap {
     } else if (!sorted_.empty()) {
       for (std::size_t i = begin; i < end; ++i) f(sorted_[i]);
     } else if (file_ && end > begin) {
-      buf.resize(end - begin);
-      file_->read(offset_ + begin * sizeof(Entry<W>), buf.data(), buf.size() * sizeof(Entry<W>));
-      for (const Entry<W>& e : buf) f(e);
+      for (std::size_t c = begin / kChunk; c * kChunk < end; ++c) {
+        read_chunk(c, buf);
+        const std::size_t at = c * kChunk;
+        for (std::size_t i = std::max(begin, at); i < std::min(end, at + buf.size()); ++i)
+          f(buf[i - at]);
+      }
     }
   }
 
-  // Takes `count` entries in key order at `offset` of `file` as the table's content.
-  void adopt(const std::shared_ptr<SpillFile>& file, std::uint64_t offset, std::size_t count) {
+  // Takes `count` entries in key order in `file` as the table's content: its chunks of kChunk
+  // entries (the last may hold fewer), coded (level_codec.hpp) or, `raw`, as plain entries
+  // (the level files before 2026-11-29).
+  void adopt(const std::shared_ptr<SpillFile>& file, std::vector<DiskChunk<W>> chunks,
+             std::size_t count, bool raw) {
     clear();
     if (count == 0) return;
     file_ = file;
-    offset_ = offset;
+    chunks_ = std::move(chunks);
+    raw_ = raw;
     size_ = count;
+  }
+  // Whether the entries are on disk in `file`.
+  bool in_file(const SpillFile* file) const { return file_ && file_.get() == file; }
+
+  // Chunk `c`'s entries into `buf`; throws std::runtime_error naming the file when it cannot be
+  // read or decoded.
+  void read_chunk(std::size_t c, std::vector<Entry<W>>& buf) const {
+    const DiskChunk<W>& d = chunks_[c];
+    const std::size_t n = std::min(kChunk, size_ - c * kChunk);
+    if (raw_) {
+      buf.resize(n);
+      file_->read(d.offset, buf.data(), n * sizeof(Entry<W>));
+      return;
+    }
+    std::vector<std::uint8_t> bytes(d.bytes);
+    file_->read(d.offset, bytes.data(), bytes.size());
+    if (!Codec<W>::decode(bytes.data(), bytes.size(), buf) || buf.size() != n)
+      throw std::runtime_error("fewest moves: " + file_->path() + " holds a damaged chunk at " +
+                               std::to_string(d.offset));
   }
 
   // Whether the entries are in key order (sorted in memory or on disk).
   bool sorted() const { return slots_.empty(); }
   bool on_disk() const { return file_ != nullptr; }
 
-  // Writes the sorted array to `file` and frees it (after compact(); nothing else changes).
-  void spill(const std::shared_ptr<SpillFile>& file) {
+  // Writes the sorted array to `file` as a block of shard `shard` (level_file.hpp) and frees
+  // it (after compact(); nothing else changes).
+  void spill(const std::shared_ptr<SpillFile>& file, std::size_t shard) {
     if (sorted_.empty()) return;
-    offset_ = file->append(sorted_.data(), sorted_.bytes());
-    file_ = file;
+    BlockWriter<W> w(*file, shard);
+    w.add(sorted_.data(), sorted_.size());
+    w.finish();
+    const std::size_t n = size_;
     sorted_.reset();
+    adopt(file, w.take_chunks(), n, false);
   }
 
   void clear() {
     slots_.reset();
     sorted_.reset();
     file_.reset();
-    offset_ = 0;
+    chunks_.clear();
+    raw_ = false;
     size_ = 0;
     mask_ = 0;
   }
@@ -268,8 +228,11 @@ class LevelMap {
   MappedArray<Entry<W>> slots_;
   MappedArray<Entry<W>> sorted_;  // after compact(): the entries by key, and no slots
   // After spill(): the entries by key at offset_ in the level's file, and nothing in memory.
+  // After spill() or adopt(): the entries by key in chunks of the level's file, and nothing
+  // in memory but where the chunks are.
   std::shared_ptr<SpillFile> file_;
-  std::uint64_t offset_ = 0;
+  std::vector<DiskChunk<W>> chunks_;
+  bool raw_ = false;
   std::size_t size_ = 0, mask_ = 0;
 };
 
@@ -309,7 +272,7 @@ class Level {
       if (stop()) break;
       if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
       const std::size_t before = m.bytes();
-      m.spill(file_);
+      m.spill(file_, static_cast<std::size_t>(&m - shards_.data()));
       freed += before - m.bytes();
     }
     return freed;
@@ -322,11 +285,10 @@ class Level {
     for (LevelMap<W>& m : shards_) m.clear();
     file_.reset();
   }
-  // The level's spill file, made in `dir` when it has none.
-  const std::shared_ptr<SpillFile>& file(const std::string& dir, SpillLedger& ledger) {
-    if (!file_) file_ = std::make_shared<SpillFile>(dir, ledger);
-    return file_;
-  }
+  // The level's file (null: none yet); set_file() gives it one before it is spilled (a level
+  // made into a file of the checkpoint directory).
+  const std::shared_ptr<SpillFile>& file() const { return file_; }
+  void set_file(std::shared_ptr<SpillFile> f) { file_ = std::move(f); }
 
  private:
   std::vector<LevelMap<W>> shards_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -35,9 +36,14 @@ struct PassHooks {
   // starts from there instead of the starts and goals.
   const PassState* resume_pass = nullptr;
   std::string level_dir;
+  // A level part made of that pass (its `making` line; null: none).
+  const MakingState* resume_making = nullptr;
   // After each level a pass makes (true: a backward one), with the positions of the passes
   // before it.
   std::function<void(Search<W>&, bool, std::uint64_t)> on_level;
+  // After each group of shards of a level made with levels spilled (then made into files of
+  // level_dir), likewise.
+  std::function<void(Search<W>&, bool, std::uint64_t)> on_group;
 };
 
 // Runs the search between `starts` and `goals` and fills `r`; `known` is a solution found before
@@ -159,6 +165,7 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
       if (hooks && hooks->resume_pass && !resumed && bound &&
           static_cast<int>(limit) == hooks->resume_pass->limit) {
         s.restore(*hooks->resume_pass, hooks->level_dir);
+        if (hooks->resume_making) s.restore_making(*hooks->resume_making, hooks->level_dir);
         resumed = true;
         // The saved pass's positions are in the state's count already (the run's base): taken
         // off here, they come back (modulo 2^64) with s.positions() below.
@@ -168,6 +175,10 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
       }
       if (hooks && hooks->on_level)
         s.on_level = [&](bool backward) { hooks->on_level(s, backward, positions); };
+      if (hooks && hooks->on_group) {
+        s.set_level_dir(hooks->level_dir);
+        s.on_group = [&](bool backward) { hooks->on_group(s, backward, positions); };
+      }
       found = s.run();
     } catch (const Stopped& e) {
       positions += s.positions();
@@ -266,8 +277,31 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
 inline std::vector<std::string> end_pass(const std::string& dir, FewestState& st) {
   if (!st.pass.on) return {};
   std::vector<std::string> files{dir + "/" + st.pass.ffile, dir + "/" + st.pass.bfile};
+  if (st.making.on) files.push_back(dir + "/" + st.making.file);
   st.pass = PassState{};
+  st.making = MakingState{};
   return files;
+}
+
+// Removes the level files in `dir` that the state `st` does not name (levels made into files
+// since the state before, parts of levels that a stop cut short, a ".new" a kill left).
+inline void remove_unnamed(const std::string& dir, const FewestState& st) {
+  std::error_code ec;
+  std::vector<std::string> gone;
+  for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = f.path().filename().string();
+    if (!(name.starts_with("f.") || name.starts_with("b."))) continue;
+    if (!(name.ends_with(".level") || name.ends_with(".part") || name.ends_with(".level.new")))
+      continue;
+    if (st.pass.on && (name == st.pass.ffile || name == st.pass.bfile)) continue;
+    // The part made, or the level it became (renamed whole before a kill).
+    if (st.making.on && st.making.file.ends_with(".part") &&
+        (name == st.making.file ||
+         name == st.making.file.substr(0, st.making.file.size() - 5) + ".level"))
+      continue;
+    gone.push_back(f.path().string());
+  }
+  for (const std::string& g : gone) std::remove(g.c_str());
 }
 
 // Removes files a saved state no longer names.
@@ -350,22 +384,24 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
   so.resume = false;
   PassHooks<W> h = checkpoint_hooks<W>(ck, o, t0);
   const PassState resume = st.pass;
+  const MakingState resume_making = st.making;
   // Outlives the hooks: search() below calls on_level, which reads and sets it.
   double last_level_save = o.control->elapsed_seconds();
-  if (ck.on()) {
-    if (resume.on) h.resume_pass = &resume;
-    h.level_dir = o.checkpoint_dir;
-    // After each level: the side that changed written to a file of its own, then the state
-    // naming it, then the file it replaces removed (a kill leaves the state and its files).
-    h.on_level = [&](Search<W>& s, bool, std::uint64_t before) {
-      const double now = o.control->elapsed_seconds();
-      if (now - last_level_save < o.level_checkpoint_seconds) return;
-      last_level_save = now;
-      PassState ps = s.pass_state();
-      const bool same = st.pass.on && st.pass.limit == ps.limit;
-      ps.ffile = same ? st.pass.ffile : std::string();
-      ps.bfile = same ? st.pass.bfile : std::string();
-      std::vector<std::string> written;
+  // After a level or a group of a level's shards (at most every level_checkpoint_seconds):
+  // each side whose last level moved is written to a file of its own and flushed, and the
+  // level part made flushed, then the state naming them replaces the old one, then the files it
+  // no longer names are removed (a kill leaves the state and its files).
+  auto save_level = [&](Search<W>& s, std::uint64_t before, bool making) {
+    const double now = o.control->elapsed_seconds();
+    if (now - last_level_save < o.level_checkpoint_seconds) return;
+    last_level_save = now;
+    PassState ps = s.pass_state();
+    const bool same = st.pass.on && st.pass.limit == ps.limit;
+    ps.ffile = same ? st.pass.ffile : std::string();
+    ps.bfile = same ? st.pass.bfile : std::string();
+    MakingState mk;
+    std::vector<std::string> written;
+    try {
       for (const bool side : {false, true}) {
         std::string& name = side ? ps.bfile : ps.ffile;
         // A side whose last level is the one saved keeps its file.
@@ -373,21 +409,25 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
         name = std::string(side ? "b." : "f.") + std::to_string(ps.limit) + "." +
                std::to_string(side ? ps.bh : ps.fl) + ".level";
         written.push_back(o.checkpoint_dir + "/" + name);
-        try {
-          s.write_frontier(side, written.back());
-        } catch (const Stopped& e) {  // no room to sort a shard apart: the next level saves
-          for (const std::string& f : written) std::remove(f.c_str());  // the state names none
-          if (e.reason != StopReason::Memory) throw;  // a stop: the state before stands
-          return;
-        }
+        s.write_frontier(side, written.back());
       }
-      const PassState old = st.pass;
-      st.pass = ps;
-      ck.save(before + s.positions(), o.control->elapsed_seconds() - t0);
-      for (const std::string& f : {old.ffile, old.bfile})
-        if (old.on && f != ps.ffile && f != ps.bfile)
-          std::remove((o.checkpoint_dir + "/" + f).c_str());
-    };
+      if (making) mk = s.sync_making();
+    } catch (const Stopped& e) {  // no room to sort a shard apart: the next level saves
+      for (const std::string& f : written) std::remove(f.c_str());  // the state names none
+      if (e.reason != StopReason::Memory) throw;  // a stop: the state before stands
+      return;
+    }
+    st.pass = ps;
+    st.making = mk;
+    ck.save(before + s.positions(), o.control->elapsed_seconds() - t0);
+    remove_unnamed(o.checkpoint_dir, st);
+  };
+  if (ck.on()) {
+    if (resume.on) h.resume_pass = &resume;
+    if (resume.on && resume_making.on) h.resume_making = &resume_making;
+    h.level_dir = o.checkpoint_dir;
+    h.on_level = [&](Search<W>& s, bool, std::uint64_t before) { save_level(s, before, false); };
+    h.on_group = [&](Search<W>& s, bool, std::uint64_t before) { save_level(s, before, true); };
   }
   search<W>(b, starts, goals, start, so, r, known, true, &h);
   std::vector<std::string> ended;
@@ -396,6 +436,7 @@ void search_checkpointed(const Board& b, const std::vector<Bits<W>>& starts,
   if (!r.jumps.empty()) st.best = r.jumps;
   ck.save(r.positions, o.control->elapsed_seconds() - t0);
   remove_files(ended);
+  if (ck.on()) remove_unnamed(o.checkpoint_dir, st);
   r.positions += ck.base_positions();
   r.seconds += ck.base_seconds();
 }

@@ -5,6 +5,7 @@
 // files, the join, the path walk) all work on its levels under its one memory budget.
 #pragma once
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "bound.hpp"
 #include "key_geometry.hpp"
 #include "keys.hpp"
+#include "level_file.hpp"
 #include "level_map.hpp"
 #include "mapped.hpp"
 #include "pegsol/error.hpp"
@@ -222,35 +224,31 @@ class Search {
   // Called after each level the pass makes (true: a backward one), for checkpoints.
   std::function<void(bool)> on_level;
 
-  // Writes one side's last level to `path`, a new file flushed to disk: a header (a tag, the
-  // entry's bytes, the shards and each shard's count), each shard's entries in key order, and
-  // a digest of the entries.
+  // Writes one side's last level to `path` (a level file, level_file.hpp), flushed to disk: made
+  // as path's ".part" and renamed. A level made into that ".part" (groups of shards made with
+  // checkpoints on) gets the blocks of the shards it lacks and its end; any other is written
+  // whole, a shard at a time in key order (a shard still in slots sorted apart, booked).
   void write_frontier(bool backward, const std::string& path) {
-    const Level<W>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
-                                                         &std::fclose);
-    std::FILE* f = file.get();
-    if (!f) throw InputError("checkpoint " + path + ": cannot create it");
-    std::uint64_t head[3 + Level<W>::kShards] = {kLevelTag, sizeof(Entry<W>), Level<W>::kShards};
-    for (std::size_t d = 0; d < Level<W>::kShards; ++d) head[3 + d] = lv.shard(d).size();
-    bool ok = std::fwrite(head, sizeof head, 1, f) == 1;
-    std::uint64_t digest = 0;
+    Level<W>& lv = backward ? level(bwd_, bh_) : level(fwd_, fl_);
+    const std::string part = part_name(path);
+    std::shared_ptr<SpillFile> f = lv.file();
+    if (!f || f->path() != part) {  // a file of its own (never the ".part" a state may name)
+      f = std::make_shared<SpillFile>(path + ".new", ledger_, SpillFile::Named{}, 0);
+      write_file_head<W>(*f, Level<W>::kShards);
+    }
+    if (f == making_file_) sync_making_blocks(lv);
     std::vector<Entry<W>> buf;
-    for (std::size_t d = 0; d < Level<W>::kShards && ok; ++d) {
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
       const LevelMap<W>& m = lv.shard(d);
-      auto put = [&](const Entry<W>* e, std::size_t n) {
-        for (std::size_t k = 0; k < n; ++k) digest = entry_digest(digest, e[k]);
-        ok = ok && (n == 0 || std::fwrite(e, sizeof(Entry<W>), n, f) == n);
-      };
+      if (m.in_file(f.get())) continue;
       o_.control->throw_if_stopped();  // a stop leaves the file to the caller to remove
+      BlockWriter<W> w(*f, d);
       if (m.sorted()) {
         for (std::size_t b = 0; b < m.size(); b += LevelMap<W>::kChunk) {
           o_.control->throw_if_stopped();
-          std::vector<Entry<W>> chunk;
           m.for_range(
-              b, std::min(m.size(), b + LevelMap<W>::kChunk),
-              [&](const Entry<W>& e) { chunk.push_back(e); }, buf);
-          put(chunk.data(), chunk.size());
+              b, std::min(m.size(), b + LevelMap<W>::kChunk), [&](const Entry<W>& e) { w.add(e); },
+              buf);
         }
       } else {
         const std::size_t copy = m.size() * sizeof(Entry<W>);
@@ -265,13 +263,105 @@ class Search {
         m.for_each([&](const Entry<W>& e) { all.push_back(e); });
         std::sort(all.begin(), all.end(),
                   [](const Entry<W>& a, const Entry<W>& b) { return a.key < b.key; });
-        put(all.data(), all.size());
+        w.add(all.data(), all.size());
       }
+      w.finish();
     }
-    ok = ok && std::fwrite(&digest, sizeof digest, 1, f) == 1 && std::fflush(f) == 0 &&
-         ::fsync(fileno(f)) == 0;
-    ok = std::fclose(file.release()) == 0 && ok;
-    if (!ok) throw InputError("checkpoint " + path + ": cannot write it");
+    write_file_end(*f, Level<W>::kShards, lv.size());
+    if (!f->sync() || !f->rename_to(path))
+      throw InputError("checkpoint " + path + ": cannot write it (" + std::strerror(errno) + ")");
+    if (f == making_file_) making_file_.reset();
+  }
+
+  // The ".part" beside a level file's name, where it is made.
+  static std::string part_name(const std::string& level_path) {
+    const std::string tail = ".level";
+    if (level_path.size() > tail.size() &&
+        level_path.compare(level_path.size() - tail.size(), tail.size(), tail) == 0)
+      return level_path.substr(0, level_path.size() - tail.size()) + ".part";
+    return level_path + ".part";
+  }
+
+  // Makes the levels of this pass into files of `dir` (a checkpoint directory) as they are made
+  // in groups of shards (spilling), so that a level part made can be saved (sync_making()).
+  void set_level_dir(const std::string& dir) { level_dir_ = dir; }
+
+  // Called after each group of shards of a level made (true: a backward level), for
+  // checkpoints inside a level (sync_making()).
+  std::function<void(bool)> on_group;
+
+  // The level part made, flushed to disk (its shards done as blocks of its file, the file
+  // synced), for a state's `making` line; off when no level is being made into a file.
+  MakingState sync_making() {
+    MakingState mk;
+    if (!making_file_ || done_ == 0) return mk;
+    Level<W>& dst = making_backward_ ? level(bwd_, making_pegs_) : level(fwd_, making_pegs_);
+    sync_making_blocks(dst);
+    if (!making_file_->sync())
+      throw InputError("checkpoint " + making_file_->path() + ": cannot flush it (" +
+                       std::strerror(errno) + ")");
+    mk.on = true;
+    mk.backward = making_backward_;
+    mk.pegs = making_pegs_;
+    mk.done = done_;
+    mk.groups = groups_;
+    const std::string& path = making_file_->path();
+    mk.file = path.substr(path.rfind('/') + 1);
+    mk.bytes = making_file_->size();
+    return mk;
+  }
+
+  // Takes up a level part made (after restore()): its shards done adopted from its file (read
+  // in place when spilling, else into tables), the rest made by the next expansion. Throws
+  // InputError naming the file when it is missing, short or damaged.
+  void restore_making(const MakingState& mk, const std::string& dir) {
+    const int want = mk.backward ? bh_ + 1 : fl_ - 1;
+    if (mk.pegs != want || mk.done == 0 || mk.done > kAllShards)
+      throw InputError("FewestOptions::resume",
+                       dir + ": the state's level part made does not follow its pass");
+    std::string path = dir + "/" + mk.file;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {  // made whole and renamed before the kill
+      const std::string whole = path.substr(0, path.size() - 5) + ".level";
+      if (path.size() > 5 && path.compare(path.size() - 5, 5, ".part") == 0 &&
+          ::stat(whole.c_str(), &st) == 0)
+        path = whole;
+      else
+        throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
+    }
+    if (static_cast<std::uint64_t>(st.st_size) < mk.bytes)
+      throw InputError("FewestOptions::resume",
+                       "the level file " + path + " is cut short (" + std::to_string(st.st_size) +
+                           " bytes, the state names " + std::to_string(mk.bytes) + ")");
+    Level<W>& dst = mk.backward ? level(bwd_, mk.pegs) : level(fwd_, mk.pegs);
+    std::shared_ptr<SpillFile> f =
+        spilling() ? std::make_shared<SpillFile>(path, ledger_, SpillFile::Named{}, mk.bytes)
+                   : std::make_shared<SpillFile>(path, ledger_, SpillFile::InPlace{});
+    const std::uint64_t before = positions_;
+    std::function<void(std::size_t, const Entry<W>&)> each;
+    if (!spilling())
+      each = [&](std::size_t d, const Entry<W>& e) {
+        merge(dst.shard(d), e.key, e.cost(), e.land());
+      };
+    std::vector<FoundBlock<W>> blocks = read_blocks<W>(*f, path, Level<W>::kShards, mk.bytes, each,
+                                                       [&] { o_.control->throw_if_stopped(); });
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+      const bool done = mk.done >> d & 1;
+      if (done != blocks[d].found)
+        throw InputError("FewestOptions::resume",
+                         "the level file " + path + " does not hold the shards its state names");
+      if (done && spilling())
+        dst.shard(d).adopt(f, std::move(blocks[d].chunks), blocks[d].count, false);
+    }
+    positions_ = before;
+    done_ = written_ = mk.done;
+    groups_ = mk.groups;
+    making_backward_ = mk.backward;
+    making_pegs_ = mk.pegs;
+    if (spilling()) {
+      making_file_ = f;
+      dst.set_file(f);
+    }
   }
 
   // The pass part way, for a checkpoint (the file names are the caller's).
@@ -318,47 +408,98 @@ class Search {
   }
 
  private:
-  static std::uint64_t entry_digest(std::uint64_t h, const Entry<W>& e) {
-    return (h ^ mix(e.key) ^ (e.land().fold() * kGolden) ^ e.cost()) * 0x100000001b3ull;
-  }
-
-  // Reads a level write_frontier() wrote into `lv`: spilling, its shards stay in the file
-  // (in key order, read in place: no copy, no memory), else into tables. The digest is checked
-  // either way; a stop ends the reading within a chunk.
+  // Reads a level file into `lv`: spilling, its shards stay in the file (in key order, read in
+  // place: no copy, no memory), else into tables. Every chunk is read and the digests checked
+  // either way; a stop ends the reading within a chunk. Reads the files before 2026-11-29
+  // ("PEGFEWL2", plain entries) as well as the coded ones.
   void read_frontier(Level<W>& lv, const std::string& path) {
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
-                                                            &std::fclose);
-    if (!f) throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
+    if (::access(path.c_str(), F_OK) != 0)
+      throw InputError("FewestOptions::resume", "the level file " + path + " is missing");
+    auto f = std::make_shared<SpillFile>(path, ledger_, SpillFile::InPlace{});
     auto bad = [&](const std::string& why) {
       return InputError("FewestOptions::resume", "the level file " + path + " " + why);
     };
+    std::uint64_t tag = 0;
+    try {
+      f->read(0, &tag, sizeof tag);
+    } catch (const std::runtime_error&) {
+      throw bad("is cut short");
+    }
+    if (tag == kLevelTag3) {
+      std::function<void(std::size_t, const Entry<W>&)> each;
+      if (!spilling())
+        each = [&](std::size_t d, const Entry<W>& e) {
+          merge(lv.shard(d), e.key, e.cost(), e.land());
+        };
+      std::vector<FoundBlock<W>> blocks = read_blocks<W>(*f, path, Level<W>::kShards, 0, each,
+                                                         [&] { o_.control->throw_if_stopped(); });
+      if (spilling())
+        for (std::size_t d = 0; d < Level<W>::kShards; ++d)
+          lv.shard(d).adopt(f, std::move(blocks[d].chunks), blocks[d].count, false);
+      return;
+    }
     std::uint64_t head[3 + Level<W>::kShards];
-    if (std::fread(head, sizeof head, 1, f.get()) != 1 || head[0] != kLevelTag ||
-        head[1] != sizeof(Entry<W>) || head[2] != Level<W>::kShards)
+    try {
+      f->read(0, head, sizeof head);
+    } catch (const std::runtime_error&) {
+      throw bad("is cut short");
+    }
+    if (head[0] != kLevelTag || head[1] != sizeof(Entry<W>) || head[2] != Level<W>::kShards)
       throw bad("is not a level of this build's search");
-    std::shared_ptr<SpillFile> in_place;
-    if (spilling()) in_place = std::make_shared<SpillFile>(path, ledger_, SpillFile::InPlace{});
     std::uint64_t digest = 0, at = sizeof head;
     std::vector<Entry<W>> buf(LevelMap<W>::kChunk);
     for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
       LevelMap<W>& m = lv.shard(d);
       const std::size_t count = head[3 + d];
+      std::vector<DiskChunk<W>> chunks;
       for (std::size_t done = 0; done < count;) {
         o_.control->throw_if_stopped();
         const std::size_t n = std::min(buf.size(), count - done);
-        if (std::fread(buf.data(), sizeof(Entry<W>), n, f.get()) != n) throw bad("is cut short");
+        try {
+          f->read(at, buf.data(), n * sizeof(Entry<W>));
+        } catch (const std::runtime_error&) {
+          throw bad("is cut short");
+        }
+        chunks.push_back({at, static_cast<std::uint32_t>(n * sizeof(Entry<W>)), buf[0].key});
         for (std::size_t k = 0; k < n; ++k) {
-          digest = entry_digest(digest, buf[k]);
-          if (!in_place) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
+          digest = entry_digest<W>(digest, buf[k]);
+          if (!spilling()) merge(m, buf[k].key, buf[k].cost(), buf[k].land());
         }
         done += n;
+        at += n * sizeof(Entry<W>);
       }
-      if (in_place) m.adopt(in_place, at, count);
-      at += count * sizeof(Entry<W>);
+      if (spilling()) m.adopt(f, std::move(chunks), count, true);
     }
     std::uint64_t stored = 0;
-    if (std::fread(&stored, sizeof stored, 1, f.get()) != 1 || stored != digest)
-      throw bad("does not match its digest (damaged)");
+    try {
+      f->read(at, &stored, sizeof stored);
+    } catch (const std::runtime_error&) {
+      throw bad("is cut short");
+    }
+    if (stored != digest) throw bad("does not match its digest (damaged)");
+  }
+
+  // The blocks of the making level's shards done that its file lacks (the empty ones too).
+  void sync_making_blocks(Level<W>& lv) {
+    for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
+      if (!(done_ >> d & 1) || (written_ >> d & 1)) continue;
+      LevelMap<W>& m = lv.shard(d);
+      if (m.in_file(making_file_.get())) continue;
+      if (m.size() > 0 && m.sorted() && !m.on_disk()) {
+        const std::size_t before = m.bytes();
+        m.spill(making_file_, d);
+        bytes_ -= before - m.bytes();
+        continue;
+      }
+      BlockWriter<W> w(*making_file_, d);
+      std::vector<Entry<W>> buf;
+      for (std::size_t b = 0; b < m.size(); b += LevelMap<W>::kChunk)
+        m.for_range(
+            b, std::min(m.size(), b + LevelMap<W>::kChunk), [&](const Entry<W>& e) { w.add(e); },
+            buf);
+      w.finish();
+    }
+    written_ |= done_;
   }
 
   static Level<W>& level(std::vector<Level<W>>& v, int k) { return v[static_cast<std::size_t>(k)]; }
@@ -451,10 +592,30 @@ class Search {
     // same, so the level is too).
     if (o_.spill_always) groups_ = Level<W>::kShards;
     if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+    const int pegs = Backward ? bh_ + 1 : fl_ - 1;
+    if (done_ != 0 && (making_backward_ != Backward || making_pegs_ != pegs))
+      throw std::logic_error("fewest moves: the level part made is not the level to make");
+    if (!level_dir_.empty() &&
+        (!making_file_ || making_pegs_ != pegs || making_backward_ != Backward)) {
+      // Made into a file of the checkpoint directory (a level made again after a release goes
+      // on in its file: a state may name its first bytes).
+      const std::string path = level_dir_ + "/" + (Backward ? "b." : "f.") +
+                               std::to_string(static_cast<int>(limit_)) + "." +
+                               std::to_string(pegs) + ".part";
+      making_file_ = std::make_shared<SpillFile>(path, ledger_, SpillFile::Named{}, 0);
+      write_file_head<W>(*making_file_, Level<W>::kShards);
+      written_ = 0;
+      making_backward_ = Backward;
+      making_pegs_ = pegs;
+    }
+    if (making_file_ && making_pegs_ == pegs && making_backward_ == Backward)
+      dst.set_file(making_file_);
     std::vector<std::uint32_t> todo;
     const int per = Level<W>::kShards / groups_;
-    for (int g = groups_ - 1; g >= 0; --g)
-      todo.push_back(((std::uint32_t{1} << per) - 1) << (g * per));
+    for (int g = groups_ - 1; g >= 0; --g) {
+      const std::uint32_t group = (((std::uint32_t{1} << per) - 1) << (g * per)) & ~done_;
+      if (group) todo.push_back(group);
+    }
     while (!todo.empty()) {
       const std::uint32_t group = todo.back();
       todo.pop_back();
@@ -487,7 +648,10 @@ class Search {
         continue;
       }
       if (o_.spill_always || bytes_ > budget_ / 2) spill_all();
+      done_ |= group;
+      if (on_group && done_ != kAllShards) on_group(Backward);
     }
+    done_ = 0;  // the level is whole (its file, if any, is made whole by write_frontier())
   }
 
   static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<W>::kShards) - 1;
@@ -742,6 +906,7 @@ class Search {
         for (std::vector<Child<W>>& v : t) v.clear();
       positions_ -= dst.size();
       release(dst);
+      done_ = written_ = 0;  // made again whole (its blocks so far stay in its file)
       expand<Backward>(src, dst);
     }
   }
@@ -1002,7 +1167,14 @@ class Search {
   std::exception_ptr failure_;               // a spread pass's failure, kept until the next agree()
   std::vector<std::vector<Entry<W>>> read_;  // [thread]: entries read from disk
   SpillLedger ledger_;                       // the spill files' bytes on disk
-  int groups_ = 1;  // groups of destination shards a level is made in (spilling)
+  int groups_ = 1;         // groups of destination shards a level is made in (spilling)
+  std::string level_dir_;  // the checkpoint directory: levels made in groups go to files there
+  // The level being made into a file of level_dir_: its file, side and pegs, its shards done
+  // and those whose blocks the file holds (for a state's `making` line).
+  std::shared_ptr<SpillFile> making_file_;
+  bool making_backward_ = false;
+  int making_pegs_ = 0;
+  std::uint32_t done_ = 0, written_ = 0;
   std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
   std::atomic<std::size_t> bytes_{0};
   std::size_t budget_ = 0;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "../core/fd_io.hpp"
@@ -61,6 +62,22 @@ class SpillFile {
       throw InputError("FewestOptions::resume", "the level file " + path + " cannot be opened (" +
                                                     std::strerror(errno) + ")");
   }
+  // A file of the checkpoint directory written here (a level made or saved, level_file.hpp):
+  // made when missing, cut to its first `keep` bytes (what a state names; the rest is what a
+  // stop left after it), counted in the ledger.
+  struct Named {};
+  SpillFile(const std::string& path, SpillLedger& ledger, Named, std::uint64_t keep)
+      : dir_(path), ledger_(ledger) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0 || ::ftruncate(fd_, static_cast<off_t>(keep)) != 0) {
+      const int e = errno;
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = -1;
+      throw InputError("checkpoint " + path + ": cannot write it (" + std::strerror(e) + ")");
+    }
+    size_ = keep;
+    ledger_.add(keep);
+  }
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
   ~SpillFile() {
@@ -90,6 +107,34 @@ class SpillFile {
 
   std::uint64_t size() const {
     return size_;
+  }
+  // The file's path (or its directory, for an unnamed file).
+  const std::string& path() const {
+    return dir_;
+  }
+
+  // Writes `bytes` bytes at `at`, inside what append() wrote.
+  void write_at(std::uint64_t at, const void* data, std::size_t bytes) {
+    if (at + bytes > size_ || !io::write_all(fd_, data, bytes, static_cast<off_t>(at)))
+      throw std::runtime_error("fewest moves: " + dir_ + " cannot be written");
+  }
+  // Cuts the file back to its first `at` bytes (what a block cut short by a stop had appended).
+  void cut(std::uint64_t at) {
+    if (at >= size_) return;
+    if (::ftruncate(fd_, static_cast<off_t>(at)) != 0)
+      throw std::runtime_error("fewest moves: " + dir_ + " cannot be cut back");
+    ledger_.sub(size_ - at);
+    size_ = at;
+  }
+  // Flushes the file to disk; false when that fails.
+  bool sync() {
+    return ::fsync(fd_) == 0;
+  }
+  // Renames a named file (its descriptor stays); false when that fails.
+  bool rename_to(const std::string& path) {
+    if (::rename(dir_.c_str(), path.c_str()) != 0) return false;
+    dir_ = path;
+    return true;
   }
 
  private:

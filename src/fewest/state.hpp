@@ -40,13 +40,27 @@ struct PassState {
   std::string ffile, bfile;  // names in the checkpoint directory
 };
 
+// A level part made (issue 46): the shards done of the level the pass was making when the state
+// was written, in blocks in a file of the checkpoint directory (level_file.hpp), of which the
+// first `bytes` are whole. A resume adopts them and makes the other shards.
+struct MakingState {
+  bool on = false;
+  bool backward = false;
+  int pegs = 0;
+  std::uint32_t done = 0;  // a bit per shard
+  int groups = 1;          // the groups of shards the level was being made in
+  std::string file;        // a name in the checkpoint directory
+  std::uint64_t bytes = 0;
+};
+
 // The state after a completed pass. The file, DIR/fewest.state, is text:
-//   pegsol-fewest-state 1
+//   pegsol-fewest-state 2           (1: written before 2026-11-29, without `making`; read too)
 //   problem <what the search is of: board, holes, jumps' digest, starts, goals, split>
 //   floor <moves>            proven: every solution has at least this many
 //   positions <n>  seconds <s>   stored and spent by the runs so far
 //   best <jumps> <from over to>...   the best solution known (0: none)
 //   pass <limit> <fl> <bh> <fmin> <bmin> <dropped> <positions> <ffile> <bfile>   (a pass part way)
+//   making <f|b> <pegs> <done> <groups> <file> <bytes>   a level part made (after `pass`)
 //   pair <start> <end> <floor> <impossible>   one line a pair (a split board minimum)
 //   checksum <64-bit FNV-1a of every line above, in hex>
 // It is written to a new file that then replaces the old one, so that a kill at any moment
@@ -58,6 +72,7 @@ struct FewestState {
   double seconds = 0;
   std::vector<Jump> best;
   PassState pass;
+  MakingState making;
   std::vector<PairState> pairs;
 };
 
@@ -74,7 +89,7 @@ inline std::string state_path(const std::string& dir) {
 // The text of `s` with its checksum line.
 inline std::string state_text(const FewestState& s) {
   std::ostringstream o;
-  o << "pegsol-fewest-state 1\n";
+  o << "pegsol-fewest-state 2\n";
   o << "problem " << s.problem << "\n";
   o << "floor " << s.floor << "\n";
   o << "positions " << s.positions << " seconds " << s.seconds << "\n";
@@ -85,6 +100,10 @@ inline std::string state_text(const FewestState& s) {
     o << "pass " << s.pass.limit << " " << s.pass.fl << " " << s.pass.bh << " " << s.pass.fmin
       << " " << s.pass.bmin << " " << s.pass.dropped << " " << s.pass.positions << " "
       << s.pass.ffile << " " << s.pass.bfile << "\n";
+  if (s.pass.on && s.making.on)
+    o << "making " << (s.making.backward ? "b" : "f") << " " << s.making.pegs << " "
+      << s.making.done << " " << s.making.groups << " " << s.making.file << " " << s.making.bytes
+      << "\n";
   for (const PairState& p : s.pairs)
     o << "pair " << p.start << " " << p.end << " " << p.floor << " " << (p.impossible ? 1 : 0)
       << "\n";
@@ -156,7 +175,8 @@ inline FewestState read_state(const std::string& dir, const std::string& problem
   {
     auto l = expect("pegsol-fewest-state");
     int version = 0;
-    if (!(l >> version) || version != 1) throw bad("is of a version this build does not read");
+    if (!(l >> version) || (version != 1 && version != 2))
+      throw bad("is of a version this build does not read");
   }
   {
     auto l = expect("problem");
@@ -198,6 +218,18 @@ inline FewestState read_state(const std::string& dir, const std::string& problem
           ps.ffile.find('/') != std::string::npos || ps.bfile.find('/') != std::string::npos)
         throw bad("line " + std::to_string(lineno) + ": expected 'pass' and its figures");
       ps.on = true;
+      continue;
+    }
+    if (line.rfind("making ", 0) == 0) {
+      MakingState& m = s.making;
+      std::string side;
+      l >> word;
+      if (!(l >> side >> m.pegs >> m.done >> m.groups >> m.file >> m.bytes) ||
+          (side != "f" && side != "b") || !s.pass.on || m.file.find('/') != std::string::npos ||
+          m.groups < 1 || m.groups > 64)
+        throw bad("line " + std::to_string(lineno) + ": expected 'making' and its figures");
+      m.backward = side == "b";
+      m.on = true;
       continue;
     }
     PairState p;

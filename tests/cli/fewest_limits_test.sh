@@ -44,7 +44,7 @@ expect fewest-triangle7-spilled '[ $rc = 0 ]' 'json "d[\"fewest\"]==12 and d[\"p
 #    its work (a line of its state), not of the clock.
 # kill_at DIR PATTERN COMMAND...: runs COMMAND in the background and kills it with SIGKILL once
 # DIR/fewest.state has a line matching PATTERN (or once it has ended by itself); its status in
-# $killed, and had_state=yes when the state had the line.
+# $killed, and had_state=yes when the state had the line. SIG=TERM kills with SIGTERM instead.
 kill_at() {
   local dir=$1 pattern=$2 pid
   shift 2
@@ -57,7 +57,7 @@ kill_at() {
   done
   # shellcheck disable=SC2034  # had_state and killed are read by expect's eval
   if grep -qE "$pattern" "$dir/fewest.state" 2>/dev/null; then had_state=yes; else had_state=no; fi
-  kill -KILL "$pid" 2>/dev/null
+  kill -"${SIG:-KILL}" "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   # shellcheck disable=SC2034
   killed=$?
@@ -94,6 +94,19 @@ run 0 600 "$pegsol" fewest -b triangle:7 --memory-limit 32 --spill-dir "$tmp/spi
   --resume "$ck" --checkpoint-seconds 0 --fewest-beam 0 --json
 expect fewest-triangle7-spilled-killed-resumed '[ $had_state = yes ]' '[ $rc = 0 ]' \
   'json "d[\"fewest\"]==12 and d[\"proven\"]"' 'within 32' '[ -z "$(ls -A "$tmp/spill")" ]'
+# Killed inside a level's making (a state naming a level part made, its `making` line), with
+# SIGKILL and with SIGTERM, and resumed at the level's next group of shards: the answer of the run
+# never stopped, and no level file left at the end.
+for sig in KILL TERM; do
+  ck="$tmp/ck-inside-$sig"
+  SIG=$sig kill_at "$ck" '^making ' "$pegsol" fewest -b triangle:7 --memory-limit 40 \
+    --spill-dir "$tmp/spill" --checkpoint "$ck" --checkpoint-seconds 0 --fewest-beam 0 --json
+  run 0 600 "$pegsol" fewest -b triangle:7 --memory-limit 40 --spill-dir "$tmp/spill" \
+    --resume "$ck" --checkpoint-seconds 0 --fewest-beam 0 --json
+  expect "fewest-triangle7-killed-inside-a-level-$sig" '[ $had_state = yes ]' '[ $rc = 0 ]' \
+    'json "d[\"fewest\"]==12 and d[\"proven\"]"' '[ "$(ls "$ck")" = fewest.state ]' \
+    '[ -z "$(ls -A "$tmp/spill")" ]'
+done
 # A state of another board is bad input naming the file.
 run 0 60 "$pegsol" fewest -b triangle:6 --resume "$tmp/ck" --json
 expect resume-another-board '[ $rc = 2 ]' 'grep -q "fewest.state is of another problem" $tmp/err'

@@ -13,10 +13,13 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "fewest/key_geometry.hpp"
+#include "fewest/level_file.hpp"
+#include "fewest/state.hpp"
 #include "hole_classes.hpp"
 #include "pegsol/catalogue.hpp"
 #include "pegsol/error.hpp"
@@ -745,9 +748,13 @@ Result killed_at_each_pass(const std::string& dir, Run run, int& runs) {
     o.control = &c;
     o.checkpoint_dir = dir;
     o.resume = resume;
-    int saves = 0;
-    o.checkpointed = [&](int) {
-      if (++saves == 1) c.cancel();
+    // At the first state after a pass or a level (the states inside a level, after its groups
+    // of shards, are the in-level tests' part).
+    o.checkpointed = [&c, dir](int) {
+      std::ifstream in(std::filesystem::path(dir) / "fewest.state");
+      for (std::string line; std::getline(in, line);)
+        if (line.starts_with("making ")) return;
+      c.cancel();
     };
     Result r = run(o);
     const FewestResult& f = [&]() -> const FewestResult& {
@@ -1270,10 +1277,7 @@ TEST(Fewest, ResumeTakesAShorterKnownSolution) {
     o.control = &c;
     o.checkpoint_dir = dir.path.string();
     o.beam = 0;
-    if (spilled) {
-      o.spill_dir = spill.path.string();
-      o.spill_always = true;
-    }
+    if (spilled) o.spill_dir = spill.path.string();  // the levels read in place
     // A longer known solution for the first run, so that the state's best is not the fewest.
     o.known_solution = first_solution(
         Problem{board, single_vacancy(*board, plain.start), {Goal::Kind::Any, -1, {}}});
@@ -1348,6 +1352,10 @@ TEST(Fewest, AResumedSpilledPassStoppedAtAnyPollResumes) {
     o.threads = 1;
     o.spill_dir = spill.path.string();
     o.spill_always = true;
+    // No state past the one copied: with every level made in groups of one shard, a state
+    // after each group is some 50 flushes to disk a level (the polls of a save are the
+    // in-level tests' part).
+    o.level_checkpoint_seconds = 1e9;
     FewestBoardResult r = fewest_board(board, o);
     EXPECT_TRUE(std::filesystem::is_empty(spill.path));
     if (r.result.stop == StopReason::None) {  // it finished before the flag went up
@@ -1366,4 +1374,293 @@ TEST(Fewest, AResumedSpilledPassStoppedAtAnyPollResumes) {
     EXPECT_TRUE(std::filesystem::is_empty(spill.path));
   }
   EXPECT_GT(stops, 3);
+}
+
+namespace {
+// Random entries in strictly rising key order: gaps from 1 to past the first word (the codec's
+// escape), costs over a range, landing sets of one peg, of several and off the pegs.
+template <int W>
+std::vector<fewest_detail::Entry<W>> random_entries(std::mt19937_64& rng, std::size_t n,
+                                                    int gap_bits) {
+  using E = fewest_detail::Entry<W>;
+  std::vector<E> out;
+  Bits<W> key = Bits<W>::single(3);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int bits = static_cast<int>(rng() % static_cast<std::uint64_t>(gap_bits)) + 1;
+    Bits<W> gap;
+    gap.w[0] = (rng() >> (64 - bits)) | 1;
+    if (W > 64 && rng() % 50 == 0) gap.w[Bits<W>::kWords - 1] = rng() >> 8;  // past a word
+    std::uint64_t carry = 0;
+    for (int w = 0; w < Bits<W>::kWords; ++w) {  // key += gap
+      const std::uint64_t x = key.w[w] + gap.w[w], y = x + carry;
+      carry = (x < key.w[w]) || (y < x) ? 1 : 0;
+      key.w[w] = y;
+    }
+    Bits<W> k = key & Bits<W>::low(fewest_detail::kHoles<W>);
+    if (k.none() || (!out.empty() && !(out.back().key < k))) continue;
+    Bits<W> land;
+    const int kind = static_cast<int>(rng() % 4);
+    std::vector<int> pegs;
+    for (Bits<W> b = k; b.any(); b.pop_lowest()) pegs.push_back(b.lowest());
+    if (kind == 0) land = Bits<W>::single(pegs[rng() % pegs.size()]);
+    if (kind == 1)
+      for (int h : pegs)
+        if (rng() % 3 == 0) land.set(h);
+    if (kind == 2) land.set(static_cast<int>(rng() % fewest_detail::kHoles<W>));
+    const auto cost = static_cast<std::uint32_t>(rng() % (kind == 3 ? 60 : 12));
+    out.push_back(E::make(k, cost, land));
+  }
+  return out;
+}
+
+template <int W>
+void check_codec_round_trips() {
+  std::mt19937_64 rng(46);
+  using E = fewest_detail::Entry<W>;
+  for (const int gap_bits : {1, 8, 20, 40, 63}) {
+    for (const std::size_t n :
+         {std::size_t{1}, std::size_t{2}, std::size_t{1000}, fewest_detail::kCodecChunk}) {
+      SCOPED_TRACE(std::to_string(gap_bits) + " " + std::to_string(n));
+      const std::vector<E> in = random_entries<W>(rng, n, gap_bits);
+      if (in.empty()) continue;
+      std::vector<std::uint8_t> bytes;
+      fewest_detail::Codec<W>::encode(in.data(), in.size(), bytes);
+      std::vector<E> out;
+      ASSERT_TRUE(fewest_detail::Codec<W>::decode(bytes.data(), bytes.size(), out));
+      ASSERT_EQ(out.size(), in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        ASSERT_EQ(out[i].key, in[i].key) << i;
+        ASSERT_EQ(out[i].cost(), in[i].cost()) << i;
+        ASSERT_EQ(out[i].land(), in[i].land()) << i;
+      }
+      // Damaged: cut short anywhere, or a byte changed: refused or decoded to something (the
+      // level files' digests tell), never a read past the bytes (the sanitizer build checks).
+      for (std::size_t cut = 0; cut < bytes.size(); cut += 1 + bytes.size() / 7) {
+        std::vector<std::uint8_t> part(bytes.begin(), bytes.begin() + static_cast<long>(cut));
+        EXPECT_FALSE(fewest_detail::Codec<W>::decode(part.data(), part.size(), out));
+      }
+      for (std::size_t at = 0; at < bytes.size(); at += 1 + bytes.size() / 13) {
+        std::vector<std::uint8_t> bad = bytes;
+        bad[at] ^= 0x5a;
+        fewest_detail::Codec<W>::decode(bad.data(), bad.size(), out);
+      }
+    }
+  }
+}
+}  // namespace
+
+// A level's chunks coded and decoded: the same entries, on 64- and 128-bit keys.
+TEST(Fewest, LevelCodecRoundTrips) {
+  check_codec_round_trips<64>();
+  check_codec_round_trips<128>();
+}
+
+namespace {
+// The `pass` and `making` lines of the state in `dir` ("" when it has none).
+std::string pass_lines(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "fewest.state");
+  std::string out;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("pass ") || line.starts_with("making ")) out += line + "\n";
+  return out;
+}
+
+// Options of a checkpointed run with every level spilled (made in groups of one shard) and a
+// state after each group and each level.
+FewestOptions spilled_checkpoints(Control& c, const TempDir& dir, const TempDir& spill) {
+  FewestOptions o;
+  o.control = &c;
+  o.checkpoint_dir = dir.path.string();
+  o.spill_dir = spill.path.string();
+  o.spill_always = true;
+  o.beam = 0;
+  o.threads = 1;
+  return o;
+}
+}  // namespace
+
+// A run stopped inside a level's making (after each group of shards it saves, by cancel as a
+// SIGTERM does) and resumed: the same answer as the uninterrupted run, and each state it
+// writes (the pass's figures and positions, the level part made and its bytes) is one the
+// uninterrupted run writes too.
+namespace {
+void check_killed_inside_levels(const std::string& spec) {
+  {
+    SCOPED_TRACE(spec);
+    BoardPtr board = make_board(spec);
+    std::set<std::string> states;
+    FewestBoardResult whole;
+    int makings = 0;
+    {
+      TempDir dir("inlevel-whole"), spill("inlevel-whole-spill");
+      Control c;
+      FewestOptions o = spilled_checkpoints(c, dir, spill);
+      o.checkpointed = [&](int) {
+        const std::string lines = pass_lines(dir.path);
+        states.insert(lines);
+        makings += lines.find("making ") != std::string::npos;
+      };
+      whole = fewest_board(board, o);
+      ASSERT_EQ(whole.result.stop, StopReason::None);
+    }
+    ASSERT_GT(makings, 0);
+    TempDir dir("inlevel"), spill("inlevel-spill");
+    int runs = 0, resumed_inside = 0, saves = 0;
+    FewestBoardResult r;
+    for (bool resume = false; runs < 5000; resume = true) {
+      ++runs;
+      Control c;
+      FewestOptions o = spilled_checkpoints(c, dir, spill);
+      o.resume = resume;
+      resumed_inside += pass_lines(dir.path).find("making ") != std::string::npos;
+      o.checkpointed = [&](int) {
+        const std::string lines = pass_lines(dir.path);
+        EXPECT_TRUE(states.count(lines)) << lines;
+        // Stopped at every 61st state of a level part made: some 10 runs a board, stopped
+        // inside levels of either side, at groups early and late.
+        if (lines.find("making ") != std::string::npos && ++saves % 61 == 0) c.cancel();
+      };
+      r = fewest_board(board, o);
+      EXPECT_TRUE(std::filesystem::is_empty(spill.path));
+      if (r.result.stop == StopReason::None) break;
+      ASSERT_EQ(r.result.stop, StopReason::Cancelled);
+    }
+    EXPECT_GT(resumed_inside, 0);
+    EXPECT_EQ(r.result.status, whole.result.status);
+    EXPECT_EQ(r.result.moves, whole.result.moves);
+    EXPECT_EQ(r.result.lower_bound, whole.result.lower_bound);
+    EXPECT_EQ(r.result.proven, whole.result.proven);
+    for (const auto& f : std::filesystem::directory_iterator(dir.path))
+      EXPECT_EQ(f.path().filename(), "fewest.state") << f.path();
+  }
+}
+
+}  // namespace
+
+TEST(Fewest, KilledInsideALevelResumesToTheSameLevels) {
+  check_killed_inside_levels("triangle:5");
+  check_killed_inside_levels("rect:3x5");
+}
+TEST(Fewest, KilledInsideALevelResumesToTheSameLevelsTriangle6) {
+  check_killed_inside_levels("triangle:6");
+}
+
+namespace {
+// Runs triangle:6's board minimum with every level spilled and a state after each group,
+// cancelled at its first state with a level part made; returns the part's file.
+std::filesystem::path saved_inside_a_level(const BoardPtr& board, const TempDir& dir,
+                                           const TempDir& spill) {
+  Control c;
+  FewestOptions o = spilled_checkpoints(c, dir, spill);
+  std::filesystem::path part;
+  o.checkpointed = [&](int) {
+    std::istringstream lines(pass_lines(dir.path));
+    for (std::string line; std::getline(lines, line);)
+      if (line.starts_with("making ")) {
+        std::istringstream w(line);
+        std::string word, side, pegs, done, groups, file;
+        std::uint64_t bytes = 0;
+        w >> word >> side >> pegs >> done >> groups >> file >> bytes;
+        if (bytes < 1000) continue;  // a part with a few blocks
+        part = dir.path / file;
+        c.cancel();
+      }
+  };
+  EXPECT_EQ(fewest_board(board, o).result.stop, StopReason::Cancelled);
+  return part;
+}
+}  // namespace
+
+// A level part made that is cut short or damaged is refused on resume, naming its file.
+TEST(Fewest, ResumeRefusesADamagedLevelPart) {
+  BoardPtr board = make_board("triangle:6");
+  for (const bool cut : {true, false}) {
+    SCOPED_TRACE(cut);
+    TempDir dir("part"), spill("part-spill");
+    const std::filesystem::path part = saved_inside_a_level(board, dir, spill);
+    ASSERT_FALSE(part.empty());
+    const auto size = std::filesystem::file_size(part);
+    ASSERT_GT(size, 1000u);
+    if (cut) {
+      std::filesystem::resize_file(part, size - 7);
+    } else {
+      std::fstream io(part, std::ios::in | std::ios::out | std::ios::binary);
+      io.seekp(static_cast<long>(size / 2));
+      io.put('\x5a');
+    }
+    Control c;
+    FewestOptions o = spilled_checkpoints(c, dir, spill);
+    o.resume = true;
+    try {
+      fewest_board(board, o);
+      ADD_FAILURE() << "a damaged level part was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(part.filename().string()), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+namespace {
+// Rewrites the level file at `path` (PEGFEWL3) in the form before 2026-11-29 (PEGFEWL2: a head
+// with each shard's count, plain entries, a digest), as a build of then wrote it.
+void write_as_before(const std::filesystem::path& path) {
+  using namespace fewest_detail;
+  constexpr std::size_t kShards = 16;
+  std::vector<std::vector<Entry<64>>> shards(kShards);
+  {
+    SpillLedger ledger;
+    SpillFile f(path.string(), ledger, SpillFile::InPlace{});
+    read_blocks<64>(f, path.string(), kShards, 0,
+                    [&](std::size_t d, const Entry<64>& e) { shards[d].push_back(e); }, {});
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::uint64_t head[3 + kShards] = {0x324c574546474550ull, sizeof(Entry<64>), kShards};
+  for (std::size_t d = 0; d < kShards; ++d) head[3 + d] = shards[d].size();
+  out.write(reinterpret_cast<const char*>(head), sizeof head);
+  std::uint64_t digest = 0;
+  for (const auto& v : shards)
+    for (const Entry<64>& e : v) {
+      digest = entry_digest<64>(digest, e);
+      out.write(reinterpret_cast<const char*>(&e), sizeof e);
+    }
+  out.write(reinterpret_cast<const char*>(&digest), sizeof digest);
+}
+}  // namespace
+
+// A state of the build before (version 1, its level files of plain entries, PEGFEWL2) resumes,
+// in memory and spilled, to the reference's board minimum; the levels it writes are coded.
+TEST(Fewest, ResumesAStateOfTheBuildBefore) {
+  BoardPtr board = make_board("triangle:5");
+  for (const bool spilled : {false, true}) {
+    SCOPED_TRACE(spilled);
+    TempDir dir("before"), spill("before-spill");
+    FewestOptions o = saved_part_way(board, dir.path);
+    // The state as the build before wrote it: version 1, no level part made.
+    std::string text;
+    {
+      std::ifstream in(dir.path / "fewest.state");
+      for (std::string line; std::getline(in, line);)
+        if (!line.starts_with("checksum") && !line.starts_with("making")) text += line + "\n";
+    }
+    text.replace(0, text.find('\n'), "pegsol-fewest-state 1");
+    char sum[32];
+    std::snprintf(sum, sizeof sum, "%016llx",
+                  static_cast<unsigned long long>(fewest_detail::fnv1a(text)));
+    std::ofstream(dir.path / "fewest.state") << text << "checksum " << sum << "\n";
+    int old = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir.path))
+      if (f.path().extension() == ".level") {
+        write_as_before(f.path());
+        ++old;
+      } else if (f.path().extension() == ".part") {
+        std::filesystem::remove(f.path());
+      }
+    ASSERT_EQ(old, 2);
+    if (spilled) o.spill_dir = spill.path.string();  // the levels read in place
+    const FewestBoardResult r = fewest_board(board, o);
+    ASSERT_EQ(r.result.status, Status::Solved) << r.result.reason;
+    Problem q{board, single_vacancy(*board, r.start), {Goal::Kind::Hole, r.end, {}}};
+    check_solution(q, r.result, reference_board_min(*board));
+  }
 }
