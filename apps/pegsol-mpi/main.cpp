@@ -31,7 +31,7 @@
 #include "pegsol/spec.hpp"
 #include "pegsol/version.hpp"
 #include "problem_options.hpp"
-#include "spill.hpp"
+#include "spill_dir.hpp"
 
 namespace {
 
@@ -71,9 +71,9 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
                r, pegsol::cli::mib(l.peak_bytes), static_cast<double>(rows[r].max_rss_kib) / 1024,
                l.stored, l.largest_level, l.edges, pegsol::cli::mib(l.bytes_sent),
                pegsol::cli::mib(l.bytes_kept), l.rounds, l.seconds,
-               l.spill_runs
-                   ? fmt::format(", spilled {} runs ({} bytes)", l.spill_runs, l.spill_bytes)
-                   : std::string(),
+               l.bucket_ranges ? fmt::format(", {} ranges built from buckets ({} bytes)",
+                                             l.bucket_ranges, l.bucket_bytes)
+                               : std::string(),
                l.spill_file_bytes
                    ? fmt::format(", {} bytes of levels in the spill file", l.spill_file_bytes)
                    : std::string());
@@ -388,12 +388,13 @@ int run(int argc, char** argv, int rank, int size) {
   mpi::RankOptions rank_options;
   std::string spill_dir;
   count->add_option("--spill-dir", spill_dir,
-                    "Directory for sorted runs when a level would pass --memory-limit (each rank "
-                    "uses DIR/RANK and removes its files at the end); without it the census stops");
+                    "Directory for a spill file when a level would pass --memory-limit (each rank "
+                    "uses DIR/RANK and removes it at the end); without it the census stops");
   count->add_option("--crash-after-level", checkpoint.crash_after_level)->group("");
   count->add_option("--round-parents", rank_options.round_parents)
       ->check(cli::whole_number_check(1, UINT64_MAX))
       ->group("");
+  count->add_flag("--wide-counts", rank_options.wide_counts)->group("");
   FewestArgs fa;
   auto* fewest = fa.add(app);
   SolveArgs sa;
@@ -422,7 +423,7 @@ int run(int argc, char** argv, int rank, int size) {
   if (!spill_dir.empty()) {
     std::string why;
     try {
-      my_spill_dir = mpi::spill::prepare(spill_dir, rank);
+      my_spill_dir = mpi::prepare_spill_dir(spill_dir, rank);
     } catch (const CensusError& e) {
       why = "--spill-dir " + spill_dir + ": " + e.what();
     }

@@ -43,6 +43,20 @@ inline std::size_t resident_bytes() {
   return static_cast<std::size_t>(resident) * static_cast<std::size_t>(page);
 }
 
+// A new file in `dir` with no name, open for reading and writing (nothing is left there, even
+// after kill -9; a named file unlinked at once where the file system has no O_TMPFILE): its
+// descriptor, or -1 with errno set.
+inline int open_unnamed(const std::string& dir) {
+#ifdef O_TMPFILE
+  const int tmp = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (tmp >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return tmp;
+#endif
+  std::string name = dir + "/pegsol-spill.XXXXXX";
+  const int fd = ::mkstemp(name.data());
+  if (fd >= 0) ::unlink(name.c_str());
+  return fd;
+}
+
 // The disk spill (CensusOptions::spill_dir): one file in the spill directory with no name (so
 // that nothing is left there, even after kill -9), mapped whole into one reserved stretch of
 // address space. The pool carves level arrays from it once the memory ledger's share for them
@@ -57,12 +71,7 @@ class SpillFile {
     // WebAssembly has no files to map: no spill there.
     throw InputError(kDirField, dir_ + ": this build (WebAssembly) cannot spill to disk");
 #endif
-    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-      std::string name = dir + "/pegsol-spill.XXXXXX";
-      fd_ = ::mkstemp(name.data());
-      if (fd_ >= 0) ::unlink(name.c_str());
-    }
+    fd_ = open_unnamed(dir);
     if (fd_ < 0)
       throw InputError(kDirField,
                        dir_ + ": cannot create a file there (" + std::strerror(errno) + ")");

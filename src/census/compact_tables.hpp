@@ -168,6 +168,15 @@ class Table {
   std::size_t size() const { return n_; }
   std::size_t capacity() const { return cap_; }
   const u64* keys() const { return keys_; }
+  // Gives the storage back (reset() before the next add).
+  void release() {
+    key_store_.release();
+    value_store_.release();
+    keys_ = nullptr;
+    values_ = nullptr;
+    cap_ = n_ = 0;
+    bits_ = 0;
+  }
   const Value* values() const { return values_; }
 
   // Whether key k is in the table.
@@ -253,6 +262,10 @@ class Table {
       __builtin_prefetch(K + h, 1);
       if constexpr (kCounts != kKeys) __builtin_prefetch(V + h, 1);
       if constexpr (kCounts != kKeys && sizeof(Value) > 8) __builtin_prefetch(V + h + 4, 1);
+      if constexpr (kCounts != kKeys && sizeof(Value) > 16) {  // 32-byte values: four lines
+        __builtin_prefetch(V + h + 2, 1);
+        __builtin_prefetch(V + h + 6, 1);
+      }
       insert(q);
     }
     for (; q < nc; ++q) insert(q);

@@ -8,9 +8,7 @@
 #include <bit>
 #include <csignal>
 #include <cstring>
-#include <functional>
 #include <memory>
-#include <queue>
 #include <string_view>
 #include <utility>
 
@@ -27,9 +25,10 @@
 #include "../core/symmetry.hpp"
 #include "checkpoint_files.hpp"
 #include "exchange.hpp"
+#include "next_level.hpp"
 #include "pegsol/error.hpp"
 #include "rank_level.hpp"
-#include "spill.hpp"
+#include "spill_dir.hpp"
 
 namespace pegsol::mpi {
 
@@ -85,14 +84,9 @@ inline Pos pos(u64 key) {
   return p;
 }
 
-// The next level on its owner while it is built: the wide engine's level table (open addressing
-// on the key's digest, at most 70% full). It receives one entry per child and round
-// (RoundTable), so a child's chance is the sum of its round sums in round order.
-using LevelTable = census_detail::wide::Table<64>;
-
 // The children of one round, each with its count and its shares added in the order they come
-// (their parents' key order): one entry per child, listed in the order of their first add.
-// Sized for the round, never rehashed; its storage stays from round to round.
+// (their parents' (residue, key) order): one entry per child, listed in the order of their first
+// add. Sized for the round, never rehashed; its storage stays from round to round.
 class RoundTable {
  public:
   explicit RoundTable(Memory& m) : slots_(m), used_(m) {}
@@ -126,7 +120,18 @@ class RoundTable {
   std::size_t bytes() const {
     return slots_.vec().capacity() * sizeof(Entry) + used_.vec().capacity() * sizeof(std::uint32_t);
   }
-  const Entry& operator[](std::size_t i) const { return slots_[used_[i]]; }
+  // Calls f(const Entry&) for every child: in slot order, one pass over the slots (in the order
+  // of their first add, one slot here and one there, it cost a cache miss a child), unless the
+  // slots, sized for the largest round so far, are mostly empty.
+  template <class F>
+  void each(F&& f) const {
+    if (used_.size() * 8 < slots_.size()) {
+      for (std::uint32_t i : used_.vec()) f(slots_[i]);
+      return;
+    }
+    for (const Entry& x : slots_.vec())
+      if (!x.key.none()) f(x);
+  }
   // Empties the table (its storage stays).
   void clear() {
     for (std::uint32_t i : used_.vec()) slots_[i] = Entry{};
@@ -143,34 +148,6 @@ class RoundTable {
   std::size_t mask_ = 0;
 };
 
-// A sorted sequence of entries being merged: a range in memory, or a run file read through a
-// booked buffer.
-class Cursor {
- public:
-  Cursor(const Entry* b, const Entry* e, Memory& m) : p_(b), end_(e), buf_(m) {}
-  // Reads `file` through a buffer of `buffer` entries.
-  Cursor(const std::string& file, std::size_t buffer, Memory& m)
-      : reader_(std::make_unique<spill::Reader<Entry>>(file)), buf_(m) {
-    buf_.assign(buffer, Entry{});
-    refill();
-  }
-  bool done() const { return p_ == end_; }
-  const Entry& top() const { return *p_; }
-  void next() {
-    if (++p_ == end_ && reader_) refill();
-  }
-
- private:
-  void refill() {
-    p_ = buf_.vec().data();
-    end_ = p_ + reader_->read(buf_.vec().data(), buf_.size());
-  }
-  const Entry* p_ = nullptr;
-  const Entry* end_ = nullptr;
-  std::unique_ptr<spill::Reader<Entry>> reader_;
-  Booked<Entry> buf_;
-};
-
 // One rank's part of a distributed census: it owns its share of every level and its tables.
 class DistributedCensus : public census_detail::Context<64> {
  public:
@@ -179,11 +156,13 @@ class DistributedCensus : public census_detail::Context<64> {
       : Context<64>(p, o, problem_symmetries(*p.board, p, o.symmetry), 1),
         spill_(ro.spill_dir),
         round_parents_(std::max<u64>(1, ro.round_parents)),
+        wide_counts_(ro.wide_counts),
         cp_(cp),
         ex_(comm, ledger),
         ledger_(ledger),
         pool_(mem_),
-        cur_(pool_, mem_) {
+        cur_(pool_, mem_),
+        next_(std::make_unique<NextLevel>(mem_, spill_.path())) {
     for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
     // The compact engine's residues (its census group and complement twist), in layout bits: the
     // residue is linear in the pegs, so it is the sum of one look-up per byte of the key.
@@ -226,6 +205,8 @@ class DistributedCensus : public census_detail::Context<64> {
     }
     ledger_.peak_bytes = mem_.peak();
     ledger_.spill_file_bytes = pool_.spill_peak();
+    ledger_.bucket_ranges = next_->bucket_ranges();
+    ledger_.bucket_bytes = next_->bucket_bytes();
     ledger_.seconds = r.seconds;
     r.peak_bytes = static_cast<std::size_t>(ex_.sum(static_cast<u64>(mem_.peak())));
     return r;
@@ -243,25 +224,24 @@ class DistributedCensus : public census_detail::Context<64> {
     return static_cast<int>((static_cast<u64>(residue(key)) * static_cast<u64>(ex_.size())) >>
                             census_detail::kResidueBits);
   }
-  // Makes the entries each(f) visits in key order (twice) this rank's level.
-  template <class Each>
-  void build_level(Each&& each) {
-    cur_.build(res_lo_, res_hi_, each, [&](u64 key) { return residue(key); });
-    shed();
-  }
   // With --spill-dir: drops the levels' pages in the pool's spill file from the process's memory
-  // when it holds more than the pool allows (the pool's policy, as the compact engine's).
-  void shed() {
-    if (!pool_.spilled() || !pool_.over()) return;
+  // when it holds more than shed_at_: the memory limit less an eighth, or after a shed what it
+  // held then and 16 MiB more (so that pages in use are not dropped at every call) but no more
+  // than the limit, unless what it holds after a shed already passes the limit (the tests' limits
+  // of a few MB: nothing to gain there). Not the pool's own policy (Pool::over: the limit less a
+  // sixteenth, then 16 MiB more than after the last shed, limit or not): a rank's tables and
+  // buffers come near that at a tight limit, and take memory by the megabyte between two calls
+  // here (a level's tables, a round's buffers), and it went 2-14 MiB over its limit.
+  // `now`: whatever the rank holds (before it takes memory at once: a level's tables).
+  void shed(bool now = false) {
+    if (!pool_.spilled() || (!now && census_detail::resident_bytes() <= shed_at_)) return;
     cur_.shed();
     for (const StoredKeys& s : stored_) s.shed();
-    pool_.shed_done();
-  }
-  // Makes the sorted entries [e, e + n) this rank's level.
-  void build_level(const Entry* e, std::size_t n) {
-    build_level([&](auto&& f) {
-      for (std::size_t i = 0; i < n; ++i) f(e[i]);
-    });
+    const std::size_t held = census_detail::resident_bytes() + (std::size_t{16} << 20);
+    const std::size_t floor = mem_.limit() - mem_.limit() / 8;
+    shed_at_ = held - (std::size_t{16} << 20) > mem_.limit()
+                   ? held
+                   : std::max(floor, std::min(held, mem_.limit()));
   }
   // Collective: the control gets the level, the positions so far and the most any rank holds.
   void progress(int level, u64 positions) {
@@ -290,6 +270,7 @@ class DistributedCensus : public census_detail::Context<64> {
     // The levels' arrays to the pool's spill file in this rank's directory (Pool::spill_to) once
     // the rank's booked memory would pass half the limit.
     if (spill_.enabled()) {
+      shed_at_ = mem_.limit() - mem_.limit() / 8;
       ex_.guarded([&] { pool_.spill_to(spill_.path()); });
       ex_.agree(run_.control);
     }
@@ -306,8 +287,9 @@ class DistributedCensus : public census_detail::Context<64> {
       const u64 s0 = canon(start_pos_).w[0];
       if (owner(s0) == ex_.rank())
         ex_.guarded([&] {
-          const Entry e{pos(s0), 1, 0, 1.0};
-          build_level(&e, 1);
+          cur_.build(
+              res_lo_, res_hi_, [&](auto&& g) { g(s0); }, [&](auto&& f) { f(s0, Count{1}, 1.0); },
+              [&](u64 key) { return residue(key); });
         });
     }
     for (int k = from; k >= 1; --k) {
@@ -318,8 +300,11 @@ class DistributedCensus : public census_detail::Context<64> {
       ledger_.largest_level = std::max<u64>(ledger_.largest_level, cur_.size());
       ex_.guarded([&] {
         if (!store) return;
+        // Sorted by key (the level is by residue first) for the solution-path pass's searches.
         u64* keys = stored_[static_cast<std::size_t>(k)].assign(cur_.size());
-        for (std::size_t i = 0; i < cur_.size(); ++i) keys[i] = cur_.key(cur_.by_key(i));
+        std::copy(cur_.keys(), cur_.keys() + cur_.size(), keys);
+        sort_keys(keys, cur_.size(), mem_);
+        shed();
       });
       ex_.agree(run_.control);
       if (!cp_.dir.empty() && !(cp_.resume && k == from)) save(r, k, store);
@@ -512,7 +497,6 @@ class DistributedCensus : public census_detail::Context<64> {
       });
     };
     ex_.guarded([&] {
-      cur_.drop_key_order();
       std::size_t blocks = 0;
       each_block([&](u64 g, u32, u32) {
         ++first[g + 1];
@@ -528,20 +512,30 @@ class DistributedCensus : public census_detail::Context<64> {
         last[(d1 - 1) / 64] |= u64{1} << ((d1 - 1) % 64);
       });
     });
+    // Whether the next level's counts fit one word on every rank (its tables' counts then do).
+    const bool narrow =
+        !wide_counts_ &&
+        ex_.max(NextLevel::fits(cur_.count_sum(), b_.jumps().size(), ex_.size()) ? 0 : 1) == 0;
     CensusLevel lv;
     // Expected positions of the next level on this rank: this level's growth again.
     const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
-    LevelTable next(mem_);
     RoundTable round(mem_);
-    Spilling sp(mem_);
     ex_.guarded([&] {
-      double expect = std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
-                               static_cast<double>(total) * 16);
-      // With a spill directory the table starts within a quarter of what is free (it spills
-      // rather than growing past the limit).
-      if (spill_.enabled())
-        expect = std::min(expect, static_cast<double>(free_bytes() / 4 / sizeof(Entry)) * 0.7);
-      next.reserve(static_cast<std::size_t>(expect));
+      // The level's pages written by its build drop before the tables take their memory.
+      shed(true);
+      const double expect = std::min(static_cast<double>(total) * growth * 1.05 / ex_.size(),
+                                     static_cast<double>(total) * 16);
+      // With a spill directory the tables start within a quarter of what is free (a range goes
+      // to its bucket rather than growing past the limit).
+      double start = expect;
+      const std::size_t slot =
+          narrow ? NextLevelOf<u64>::kSlotBytes : NextLevelOf<Words>::kSlotBytes;
+      if (spill_.enabled()) {
+        const std::size_t free = mem_.limit() > mem_.used() ? mem_.limit() - mem_.used() : 0;
+        start = std::min(start, static_cast<double>(free / 4 / slot) * 0.8);
+      }
+      next_->begin(narrow, res_lo_, res_hi_, static_cast<std::size_t>(expect),
+                   static_cast<std::size_t>(start), spill_.enabled());
     });
     last_total_ = total;
     const std::size_t nj = b_.jumps().size(), ns = syms_.size();
@@ -597,15 +591,25 @@ class DistributedCensus : public census_detail::Context<64> {
     // Round b's children, received, into the level, in the order of their parents' keys.
     auto fold = [&](std::size_t b) {
       ex_.guarded([&] {
+        shed();  // (before the tables grow: nothing is checked while they do)
         round.reset(in[b].size());
         add_round(round, in[b]);
-        // What the rounds' buffers hold, twice: room the table leaves them to grow into.
+        // What the rounds' buffers hold, twice: room the table leaves them to grow into; and
+        // spilling, an eighth of the limit for what the ledger does not see: the spill file's
+        // pages the rank holds until it drops them (shed()), the program and MPI's buffers (a
+        // sixteenth left the rank 2-4 MiB over its limit at 200 MB).
         std::size_t buffers = round.bytes();
         for (std::size_t c = 0; c < 2; ++c) {
           buffers += in[c].vec().capacity() * sizeof(Edge);
           for (const auto& o : out[c]) buffers += o.vec().capacity() * sizeof(Edge);
         }
-        fold_round(next, round, sp, k, std::max(2 * buffers, mem_.limit() / 8));
+        const std::size_t spare =
+            std::max(2 * buffers, mem_.limit() / 8) + (spill_.enabled() ? mem_.limit() / 8 : 0);
+        next_->add_round(
+            round.size(), [&](auto&& f) { round.each(f); }, spare,
+            [&](u64 key) { return residue(key); });
+        round.clear();
+        shed();
       });
     };
     generate(0, nullptr);
@@ -625,15 +629,9 @@ class DistributedCensus : public census_detail::Context<64> {
     round.release();
     ex_.guarded([&] {
       cur_.clear();
-      if (!sp.on) {
-        const auto [data, n] = next.sorted_in_place();
-        build_level(data, n);
-        next.release();
-        return;
-      }
-      write_pending(sp, k);
-      sp.pending.release();
-      merge_runs(sp.runs);
+      next_->build(
+          cur_, res_lo_, res_hi_, [&](u64 key) { return residue(key); }, [&] { shed(); });
+      shed();
     });
     ex_.agree(run_.control);
     CensusLevel& g = r.levels[static_cast<std::size_t>(k)];
@@ -654,158 +652,6 @@ class DistributedCensus : public census_detail::Context<64> {
       if (i + kAhead < n) next.prefetch(e[i + kAhead].child);
       next.add(e[i]);
     }
-  }
-
-  // The level being built once it spills: its runs on disk (the first holds the table's sums
-  // over the rounds before the spill; each later one one entry per child and round) and the
-  // entries not yet written, one sorted segment per round or part of a round.
-  struct Spilling {
-    explicit Spilling(Memory& m) : pending(m) {}
-    bool on = false;
-    std::vector<std::string> runs;
-    Booked<Entry> pending;
-    std::vector<std::size_t> segments;  // where each closed segment of pending starts
-    std::size_t open = 0;               // where the open segment starts
-  };
-
-  // Entries written to a run at a time when pending segments are merged.
-  static constexpr std::size_t kWriteBuffer = 4096;
-
-  std::size_t free_bytes() const {
-    return mem_.limit() > mem_.used() ? mem_.limit() - mem_.used() : 0;
-  }
-
-  // Moves one round's entries into the level: into the table while it has room (or no spill
-  // directory is given), else into the pending segments, which go to disk as runs when full.
-  void fold_round(LevelTable& next, RoundTable& round, Spilling& sp, int k, std::size_t spare) {
-    constexpr std::size_t kAhead = 16;
-    const std::size_t n = round.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Entry& x = round[i];
-      if (!sp.on) {
-        if (!spill_.enabled() || !next.grows_next() ||
-            mem_.used() + next.grow_bytes() + spare <= mem_.limit()) {
-          if (i + kAhead < n) next.prefetch(round[i + kAhead].key.digest());
-          next.add(x, x.key.digest());
-          continue;
-        }
-        start_spill(next, sp, k, spare);
-      }
-      if (sp.pending.size() == sp.pending.vec().capacity()) write_pending(sp, k);
-      sp.pending.vec().push_back(x);
-    }
-    round.clear();
-    if (sp.on) close_segment(sp);
-  }
-
-  // Writes the table as the level's first run and releases it; the entries that follow go to a
-  // pending buffer of what is then free but `spare`.
-  void start_spill(LevelTable& next, Spilling& sp, int k, std::size_t spare) {
-    const auto [data, n] = next.sorted_in_place();
-    if (n > 0) write_run(sp, k, data, n);
-    next.release();
-    sp.on = true;
-    const std::size_t free = free_bytes();
-    sp.pending.reserve(
-        std::max<std::size_t>(4096, (free > spare ? free - spare : 0) / sizeof(Entry)));
-  }
-
-  void write_run(Spilling& sp, int k, const Entry* data, std::size_t n) {
-    const std::string file = spill_.next_run(k);
-    spill::Writer w(file);
-    w.write(data, n * sizeof(Entry));
-    ledger_.spill_bytes += w.close();
-    ++ledger_.spill_runs;
-    sp.runs.push_back(file);
-  }
-
-  // Sorts the open segment of the pending entries by key and closes it.
-  static void close_segment(Spilling& sp) {
-    auto& v = sp.pending.vec();
-    if (sp.open == v.size()) return;
-    std::sort(v.begin() + static_cast<std::ptrdiff_t>(sp.open), v.end(), by_key<64>);
-    sp.segments.push_back(sp.open);
-    sp.open = v.size();
-  }
-
-  // Writes the pending entries as one run, sorted by key, a key's entries in segment order (not
-  // summed: only the first run may hold sums), and empties the buffer.
-  void write_pending(Spilling& sp, int k) {
-    close_segment(sp);
-    auto& v = sp.pending.vec();
-    if (!v.empty()) {
-      std::vector<Cursor> cs;
-      for (std::size_t i = 0; i < sp.segments.size(); ++i) {
-        const std::size_t end = i + 1 < sp.segments.size() ? sp.segments[i + 1] : v.size();
-        cs.emplace_back(v.data() + sp.segments[i], v.data() + end, mem_);
-      }
-      const std::string file = spill_.next_run(k);
-      spill::Writer w(file);
-      Booked<Entry> buf(mem_);
-      buf.reserve(kWriteBuffer);
-      merge(cs, false, [&](const Entry& x) {
-        buf.vec().push_back(x);
-        if (buf.size() == kWriteBuffer) {
-          w.write(buf.vec().data(), buf.size() * sizeof(Entry));
-          buf.clear();
-        }
-      });
-      w.write(buf.vec().data(), buf.size() * sizeof(Entry));
-      ledger_.spill_bytes += w.close();
-      ++ledger_.spill_runs;
-      sp.runs.push_back(file);
-    }
-    v.clear();
-    sp.segments.clear();
-    sp.open = 0;
-  }
-
-  // Visits the cursors' entries in key order, a key's entries in cursor order (and in each
-  // cursor's own order); with `sum`, one entry per key: the counts added, and the chances added
-  // from the first cursor's on.
-  template <class F>
-  static void merge(std::vector<Cursor>& cs, bool sum, F&& emit) {
-    using Item = std::pair<u64, std::uint32_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-    for (std::size_t i = 0; i < cs.size(); ++i)
-      if (!cs[i].done()) heap.push({cs[i].top().key.w[0], static_cast<std::uint32_t>(i)});
-    Entry acc;
-    bool have = false;
-    while (!heap.empty()) {
-      const std::uint32_t i = heap.top().second;
-      heap.pop();
-      const Entry x = cs[i].top();
-      cs[i].next();
-      if (!cs[i].done()) heap.push({cs[i].top().key.w[0], i});
-      if (!sum) {
-        emit(x);
-      } else if (have && acc.key == x.key) {
-        absorb(acc, x);
-      } else {
-        if (have) emit(acc);
-        acc = x;
-        have = true;
-      }
-    }
-    if (have) emit(acc);
-  }
-
-  // Makes the finished level from its runs (read twice: to count its positions by residue, then
-  // to fill the level), which are then removed.
-  void merge_runs(const std::vector<std::string>& runs) {
-    // Each run's read buffer: a share of a quarter of what is free, within bounds.
-    const std::size_t buffer = std::clamp<std::size_t>(
-        free_bytes() / 4 / std::max<std::size_t>(1, runs.size()) / sizeof(Entry), 256, 8192);
-    auto cursors = [&] {
-      std::vector<Cursor> cs;
-      for (const std::string& f : runs) cs.emplace_back(f, buffer, mem_);
-      return cs;
-    };
-    build_level([&](auto&& f) {
-      std::vector<Cursor> cs = cursors();
-      merge(cs, true, f);
-    });
-    for (const std::string& f : runs) spill_.remove(f);
   }
 
   // Solution paths, backward from the goal: the parents of a level's on-path positions are
@@ -913,10 +759,11 @@ class DistributedCensus : public census_detail::Context<64> {
     }
   }
 
-  spill::Dir spill_;  // this rank's spill directory (first: it outlives the tables)
+  SpillDir spill_;  // this rank's spill directory (first: it outlives the tables)
   // Parents a level expands per round over all ranks: the same for any number of ranks, so that
   // the rounds (and with them the order of every sum) do not depend on it.
   u64 round_parents_;
+  bool wide_counts_;  // every level's tables in two-word counts (RankOptions::wide_counts)
   const Checkpoint& cp_;
   Exchange ex_;
   RankLedger& ledger_;
@@ -924,12 +771,14 @@ class DistributedCensus : public census_detail::Context<64> {
   std::vector<std::pair<u64, u32>> residue_classes_;  // (layout mask, weight) per weight class
   // [byte of the key][its value]: the residue of those pegs (mod 2^16).
   std::array<std::array<std::uint16_t, 256>, 8> residue_bytes_{};
-  u32 res_lo_ = 0, res_hi_ = 0;     // this rank's residues [res_lo_, res_hi_)
-  census_detail::Pool pool_;        // the memory of its levels' larger arrays
-  RankLevel cur_;                   // this rank's part of the level being expanded
-  std::vector<StoredKeys> stored_;  // this rank's keys of each level (the pool's arrays)
-  std::vector<Booked<u64>> path_;   // and of each level's solution-path positions
-  u64 last_total_ = 0;              // positions of the level expanded last, over all ranks
+  u32 res_lo_ = 0, res_hi_ = 0;      // this rank's residues [res_lo_, res_hi_)
+  census_detail::Pool pool_;         // the memory of its levels' larger arrays
+  RankLevel cur_;                    // this rank's part of the level being expanded
+  std::unique_ptr<NextLevel> next_;  // and of the level being built
+  std::vector<StoredKeys> stored_;   // this rank's keys of each level (the pool's arrays)
+  std::vector<Booked<u64>> path_;    // and of each level's solution-path positions
+  u64 last_total_ = 0;               // positions of the level expanded last, over all ranks
+  std::size_t shed_at_ = 0;          // shed()'s trigger: resident bytes
   // (Context's positions_: the positions of the levels expanded so far, over all ranks.)
 };
 

@@ -31,8 +31,10 @@ struct RankLedger {
   std::uint64_t bytes_sent = 0;     // bytes the rank sent to other ranks (its own excluded)
   std::uint64_t bytes_kept = 0;     // bytes of children and queries that stayed on the rank
   std::uint64_t rounds = 0;         // all-to-all exchanges
-  std::uint64_t spill_runs = 0;     // sorted runs written to the spill directory
-  std::uint64_t spill_bytes = 0;    // bytes of those runs
+  // Residue ranges of a level built from a bucket (past the memory limit), over the levels, and
+  // the bytes appended to their buckets.
+  std::uint64_t bucket_ranges = 0;
+  std::uint64_t bucket_bytes = 0;
   // The pool's spill file (the levels' arrays) at its largest, in bytes.
   std::uint64_t spill_file_bytes = 0;
   double seconds = 0;
@@ -57,17 +59,20 @@ struct RankOptions {
   // chances' sums, so runs compared bit for bit use the same; tests make it small so that small
   // problems take several rounds a level.
   std::uint64_t round_parents = std::uint64_t{1} << 15;
+  // Tests: every level's tables count in two words, as those of a level whose counts may pass
+  // 64 bits (small problems never need them).
+  bool wide_counts = false;
 };
 
 // Runs the census of p on every rank of comm: a collective call, every rank passing the same
 // problem and options. Rank 0's result holds every figure; the others hold the level figures,
 // solutions and games (not the reordering count or the chances by hole). o.threads is not
-// used: each rank runs one thread. With a spill directory (ro.spill_dir) a level that would pass
-// the control's memory budget is built from sorted runs written there instead of stopping, and the
-// levels' arrays go to the pool's unnamed file there past half the budget; the runs are removed,
-// and the directory too, when the call returns. Throws InputError for a board over 64
-// bits and CensusError for a count overflow or a spill file that cannot be written or read (on
-// every rank).
+// used: each rank runs one thread. With a spill directory (ro.spill_dir) the levels' arrays go to
+// the pool's unnamed file there past half the control's memory budget, and a residue range of the
+// level being built whose table would pass the budget is appended to a bucket in a file of its
+// own there instead of stopping; the directory is removed when the call returns. Throws InputError
+// for a board over 64 bits and CensusError for a count overflow or a spill file that cannot be
+// written or read (on every rank).
 CensusResult distributed_census(const Problem& p, const CensusOptions& o, MPI_Comm comm,
                                 RankLedger& ledger, const Checkpoint& checkpoint = {},
                                 const RankOptions& ro = {});

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A rank's part of a census level (docs/mpi.md, "One census engine"): the compact engine's level
 // store (census/level_store.hpp) over the rank's residues, its keys in layout bits, each with the
-// orbit's count and chance, and the positions' key order while the level waits to be expanded.
+// orbit's count and chance.
 //
 //   one array each for the level:   key[d]   count[d]   share[d]   (d = 0 .. n-1)
 //   segments, views into them:      residues [lo, hi), off[r - lo] .. off[r - lo + 1] the
 //                                   positions of residue r, by key
-//   by_key[i]:                      the index d of the level's i-th position in key order
 //
 // The segments cover the residues that hold positions, split where more than kGap residues in a
 // row hold none: one segment over the whole range cost 4 bytes a residue a level, which for small
@@ -22,10 +21,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +33,6 @@
 #include "../census/level_file.hpp"
 #include "../census/level_store.hpp"
 #include "../census/memory.hpp"
-#include "../census/wide_table.hpp"
 #include "pegsol/census.hpp"
 
 namespace pegsol::mpi {
@@ -71,7 +69,7 @@ class StoredKeys {
   // Levels of fewer positions take their arrays from the heap, booked exactly (in memory).
   static constexpr std::size_t kSmall = 200000;
   // Runs f, which takes pool chunks: the spill file's full disk (a memory stop in the compact
-  // engine, which keeps what it settled) is an I/O error here, status 3, as the runs' is.
+  // engine, which keeps what it settled) is an I/O error here, status 3, on every rank.
   template <class F>
   static void taking_chunks(F&& f) {
     try {
@@ -88,14 +86,43 @@ class StoredKeys {
   std::size_t n_ = 0;
 };
 
+// Sorts keys[0, n) ascending: by bytes, least significant first, through a booked copy beside
+// them, skipping the bytes every key shares (the layout's unused bits); by std::sort when the
+// copy would take more than half of what the memory limit leaves (std::sort of a rank's stored
+// keys took a tenth of the forward pass on triangle:6; docs/mpi.md).
+inline void sort_keys(std::uint64_t* keys, std::size_t n, census_detail::Memory& mem) {
+  using u64 = std::uint64_t;
+  const std::size_t left = mem.limit() > mem.used() ? mem.limit() - mem.used() : 0;
+  if (n < 1024 || n * sizeof(u64) > left / 2) {
+    std::sort(keys, keys + n);
+    return;
+  }
+  census_detail::Booked<u64> copy(mem);
+  copy.reserve(n);
+  copy.vec().resize(n);
+  std::vector<std::array<std::size_t, 256>> count(8, std::array<std::size_t, 256>{});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t b = 0; b < 8; ++b) ++count[b][(keys[i] >> (8 * b)) & 0xff];
+  u64* from = keys;
+  u64* to = copy.vec().data();
+  for (std::size_t b = 0; b < 8; ++b) {
+    std::array<std::size_t, 256>& at = count[b];
+    if (at[(keys[0] >> (8 * b)) & 0xff] == n) continue;
+    std::size_t sum = 0;
+    for (std::size_t& c : at) sum += std::exchange(c, sum);
+    for (std::size_t i = 0; i < n; ++i) to[at[(from[i] >> (8 * b)) & 0xff]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != keys) std::copy(from, from + n, keys);
+}
+
 class RankLevel {
  public:
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
-  using Entry = census_detail::wide::Entry<64>;
   using Store = census_detail::Level<Count>;
 
-  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : pool_(&p), lv_(p, m), by_key_(m) {}
+  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : pool_(&p), mem_(m), lv_(p, m) {}
   RankLevel(const RankLevel&) = delete;
   RankLevel& operator=(const RankLevel&) = delete;
 
@@ -110,9 +137,10 @@ class RankLevel {
     __builtin_prefetch(count_ + d);
     __builtin_prefetch(share_ + d);
   }
-  // The index of the level's i-th position in key order (until drop_key_order()).
-  u32 by_key(std::size_t i) const { return by_key_[i]; }
-  void drop_key_order() { by_key_.release(); }
+  // The level's counts added up (at most 2^128 - 1).
+  Count count_sum() const { return count_sum_; }
+  // The keys, in storage order (by residue, each residue's by key).
+  const u64* keys() const { return key_; }
   const Store& store() const { return lv_; }
   // Drops the level's pages in the pool's spill file from the process's memory (they stay in
   // the file); only while nothing writes to the level.
@@ -145,25 +173,26 @@ class RankLevel {
     lv_.seg.clear();
     lv_.keys.clear();
     lv_.values.clear();
-    by_key_.release();
     key_ = nullptr;
     count_ = nullptr;
     share_ = nullptr;
     n_ = 0;
+    count_sum_ = 0;
   }
 
-  // Builds the level from the entries each(f) visits in key order, calling f(const Entry&): it
-  // is called twice and must visit the same entries both times. residue(key) is in [lo, hi).
-  template <class Each, class Residue>
-  void build(u32 lo, u32 hi, Each&& each, Residue&& residue) {
+  // Builds the level from its positions: keys(g) calls g(key) for every one, in any order, and
+  // then entries(f) calls f(key, count, chance) for every one, each residue's in key order.
+  // residue(key) is in [lo, hi).
+  template <class Keys, class Entries, class Residue>
+  void build(u32 lo, u32 hi, Keys&& keys, Entries&& entries, Residue&& residue) {
     clear();
-    census_detail::Memory& m = by_key_.memory();
+    census_detail::Memory& m = mem_;
     // Positions per residue, then each residue's next index in the level.
     census_detail::Booked<u32> at(m);
     at.assign(hi - lo, 0);
     std::size_t n = 0;
-    each([&](const Entry& e) {
-      ++at[residue(e.key.w[0]) - lo];
+    keys([&](u64 key) {
+      ++at[residue(key) - lo];
       ++n;
     });
     if (n == 0) return;
@@ -199,13 +228,12 @@ class RankLevel {
       off += b - a + 1;
       lv_.seg.push_back(s);
     }
-    std::size_t i = 0;
-    each([&](const Entry& e) {
-      const u32 d = at[residue(e.key.w[0]) - lo]++;
-      key_[d] = e.key.w[0];
-      count_[d] = e.count();
-      share_[d] = e.prob;
-      by_key_[i++] = d;
+    entries([&](u64 key, Count count, double chance) {
+      const u32 d = at[residue(key) - lo]++;
+      key_[d] = key;
+      count_[d] = count;
+      share_[d] = chance;
+      add_up(count);
     });
     n_ = n;
   }
@@ -221,14 +249,14 @@ class RankLevel {
         [] {});
   }
 
-  // Makes the level write_to wrote to f's file this rank's level, its key order rebuilt.
+  // Makes the level write_to wrote to f's file this rank's level.
   void read_from(census_detail::FileReader& f) {
     clear();
     // The file's level, then copied into one array per field (which the level's indices need).
-    Store file(*pool_, by_key_.memory());
+    Store file(*pool_, mem_);
     StoredKeys::taking_chunks([&] {
       census_detail::read_level(
-          f, file, false, shape(small(f.size() / sizeof(Entry))),
+          f, file, false, shape(small(f.size() / kFileBytes)),
           [](const std::uint8_t* in, std::size_t m, u64* out) {
             std::memcpy(out, in, m * sizeof(u64));
           },
@@ -254,6 +282,7 @@ class RankLevel {
       if (t.n > 0) {
         std::copy(t.key, t.key + t.n, s.key);
         std::copy(t.count, t.count + t.n, s.count);
+        for (std::size_t i = 0; i < t.n; ++i) add_up(t.count[i]);
         std::copy(t.share, t.share + t.n, s.share);
       }
       base += t.n;
@@ -264,9 +293,6 @@ class RankLevel {
     file.keys.clear();
     file.values.clear();
     file.kept.clear();
-    std::iota(by_key_.vec().begin(), by_key_.vec().end(), u32{0});
-    std::sort(by_key_.vec().begin(), by_key_.vec().end(),
-              [&](u32 a, u32 b) { return key_[a] < key_[b]; });
     n_ = n;
   }
 
@@ -274,6 +300,8 @@ class RankLevel {
   // Empty residues a segment spans before a new one starts: 4 bytes of offsets each, against a
   // new segment's own size.
   static constexpr u32 kGap = 16;
+  // A level file's bytes a position, about (key, count, chance): which levels are small.
+  static constexpr std::size_t kFileBytes = 32;
   // Levels of fewer positions take their arrays from the heap, booked exactly; larger ones from
   // the pool's chunks (as the compact engine's levels do).
   static constexpr std::size_t kSmall = StoredKeys::kSmall;
@@ -293,8 +321,8 @@ class RankLevel {
     return s;
   }
 
-  // The level's arrays for n positions and `offsets` offsets (the offsets' array returned), and
-  // its key order's, not yet filled.
+  // The level's arrays for n positions and `offsets` offsets (the offsets' array returned), not
+  // yet filled.
   u32* allocate(std::size_t n, std::size_t offsets) {
     census_detail::Bump kb, vb;
     kb.begin(lv_.keys, small(n));
@@ -306,18 +334,22 @@ class RankLevel {
       count_ = vb.alloc<Count>(n);
       share_ = vb.alloc<double>(n);
     });
-    by_key_.reserve(n);
-    by_key_.vec().resize(n);
     return off;
   }
 
+  // Adds c to count_sum_, saturating.
+  void add_up(Count c) {
+    if (__builtin_add_overflow(count_sum_, c, &count_sum_)) count_sum_ = ~Count{0};
+  }
+
   census_detail::Pool* pool_;
+  census_detail::Memory& mem_;
   Store lv_;
-  census_detail::Booked<u32> by_key_;
   u64* key_ = nullptr;
   Count* count_ = nullptr;
   double* share_ = nullptr;
   std::size_t n_ = 0;
+  Count count_sum_ = 0;
 };
 
 }  // namespace pegsol::mpi

@@ -174,20 +174,23 @@ for v in 2 3 4 5; do
   fi
 done
 # Disk spill: with rounds of 512 parents (so that the 20-peg English sub-problem takes several
-# rounds a level) and a memory limit per rank that the level tables pass, every rank spills sorted
-# runs (its ledger says so) and the JSON is the in-memory run's, chances bit for bit, and within
-# the tolerance above of pegsol count's; the spill directories are removed at the end.
+# rounds a level) and a memory limit per rank that the level tables pass, every rank builds
+# residue ranges from buckets and holds levels in the spill file (its ledger says so) and the JSON
+# is the in-memory run's, chances bit for bit, and within the tolerance above of pegsol count's;
+# the spill directories are removed at the end.
 sp_prob=(--board english --start "$english_sub" --end any --round-parents 512)
 "$mpiexec" --oversubscribe -np 1 "$pegsol_mpi" count "${sp_prob[@]}" --json \
   >"$tmp/sp-mem.json" 2>/dev/null
 "$pegsol" count --board english --start "$english_sub" --end any --json >"$tmp/sp-one.json"
-for kl in "1 4" "2 2.5" "3 1.8"; do
-  read -r k limit <<<"$kl"
+# (Two ranks sum every level in two-word counts, as levels past 64 bits do: --wide-counts.)
+for kl in "1 4" "2 2.5 --wide-counts" "3 1.8"; do
+  read -r k limit wide <<<"$kl"
   status=0
-  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${sp_prob[@]}" --json \
+  "$mpiexec" --oversubscribe -np "$k" "$pegsol_mpi" count "${sp_prob[@]}" --json ${wide:+"$wide"} \
     --memory-limit "$limit" --spill-dir "$tmp/spill-$k" >"$tmp/sp-$k.json" 2>"$tmp/sp-$k.err" ||
     status=$?
-  spilled=$(grep -c "spilled [0-9]* runs" "$tmp/sp-$k.err" || true)
+  spilled=$(grep -c "ranges built from buckets ([0-9]* bytes), [0-9]* bytes of levels in the spill file" \
+    "$tmp/sp-$k.err" || true)
   if [ "$status" != 0 ] || [ "$spilled" != "$k" ] || [ -n "$(ls -A "$tmp/spill-$k")" ]; then
     echo "FAIL: -np $k --memory-limit $limit --spill-dir: status $status, $spilled ranks spilled," \
       "left: $(ls -A "$tmp/spill-$k")"
@@ -220,7 +223,7 @@ status=0
 "$mpiexec" --oversubscribe -np 2 "$pegsol_mpi" count "${sp_prob[@]}" --json --memory-limit 2.5 \
   --spill-dir "$tmp/spill-ck" --resume "$tmp/ck-sp" >"$tmp/sp-ck.json" 2>"$tmp/sp-ck.err" ||
   status=$?
-if [ "$status" != 0 ] || ! grep -q "spilled" "$tmp/sp-ck.err" ||
+if [ "$status" != 0 ] || ! grep -q "bytes of levels in the spill file" "$tmp/sp-ck.err" ||
   ! "$py" -S -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3]); sys.exit(any(a[k] != b.get(k) for k in a if k != "stats"))' \
     "$tmp/sp-mem.json" "$tmp/sp-ck.json"; then
   echo "FAIL: spilled, killed and resumed: status $status, or the JSON differs"

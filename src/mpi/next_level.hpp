@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+// The level a rank is building (docs/mpi.md, "Forward pass"): its residues cut into ranges, the
+// compact engine's work items, each summing its children in a compact engine table
+// (census/compact_tables.hpp) while the rank's memory allows, else appending them to a bucket.
+//
+//   ranges:   [lo, lo + w)  [lo + w, lo + 2w)  ...  [.., hi)     (w residues each)
+//   a range:  table (in memory)  |  bucket: the table's sums when it left memory, then one
+//                                   entry per child and round, in round order
+//
+// A child gets one entry per round (the round table's sum of its shares), and a range adds them
+// in round order, in its table or, replayed, from its bucket: a child's chance is the same fold
+// of its round sums either way, so the chances' bits do not depend on where a range was built (or
+// on the number of ranks). The buckets are pieces of one file of the rank's own (BucketFile),
+// appended to with write() and read back with pread(): through the page cache, none of it mapped
+// into the rank (buckets in the pool's mapped spill file, a page fault a page and resident until
+// shed, took a rank at 200 MB to 232-245 MiB and 145 against 131 s: docs/mpi.md).
+//
+// A level whose path counts fit one word (the level expanded's counts times the jumps, over all
+// ranks, under 2^64) sums them in tables of one-word counts (24-byte slots, not 32).
+#pragma once
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../census/compact_memory.hpp"
+#include "../census/compact_tables.hpp"
+#include "../census/engine.hpp"
+#include "../census/memory.hpp"
+#include "../census/wide_table.hpp"
+#include "../core/fd_io.hpp"
+#include "rank_level.hpp"
+
+namespace pegsol::mpi {
+// (Unnamed, as the compact tables it holds: only census_mpi.cpp includes it.)
+namespace {
+
+// A 128-bit count as two words, 8-byte aligned, for the tables' values: {count, chance} is 24
+// bytes, three lines a bucket of eight, where unsigned __int128's 16-byte alignment made it 32
+// (four lines, 8 bytes of padding a slot). Overflow wraps: NextLevel bounds the sums apart.
+struct Words {
+  std::uint64_t lo, hi;
+  Words() = default;
+  Words(std::uint64_t l, std::uint64_t h) : lo(l), hi(h) {}
+  Count value() const { return static_cast<Count>(hi) << 64 | lo; }
+  Words& operator+=(const Words& o) {
+    lo += o.lo;
+    hi += o.hi + (lo < o.lo);
+    return *this;
+  }
+};
+
+// The compact tables' instructions a rank uses: the baseline's (pegsol-mpi is not built per CPU).
+struct BaselineTier {
+  static constexpr bool avx512 = false, avx2 = false, bmi2 = false;
+};
+
+// The rank's buckets: one unnamed file in its spill directory (nothing is left there, even after
+// kill -9), appended to and read back by offset; emptied after each level.
+class BucketFile {
+ public:
+  using u64 = std::uint64_t;
+  BucketFile() = default;
+  BucketFile(const BucketFile&) = delete;
+  BucketFile& operator=(const BucketFile&) = delete;
+  ~BucketFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  // Creates the file in dir (once).
+  void open(const std::string& dir) {
+    if (fd_ >= 0) return;
+    fd_ = census_detail::open_unnamed(dir);
+    if (fd_ < 0) fail("cannot create a file in " + dir);
+    dir_ = dir;
+  }
+  bool is_open() const { return fd_ >= 0; }
+  // Appends `bytes` at the end; returns their offset.
+  u64 append(const void* p, std::size_t bytes) {
+    if (!io::write_all(fd_, p, bytes, static_cast<off_t>(end_))) fail("cannot write");
+    const u64 at = end_;
+    end_ += bytes;
+    peak_ = std::max(peak_, end_);
+    return at;
+  }
+  // Reads `bytes` at `offset`, all appended before.
+  void read(u64 offset, void* p, std::size_t bytes) const {
+    if (io::read_up_to(fd_, p, bytes, static_cast<off_t>(offset)) != static_cast<ssize_t>(bytes))
+      fail("cannot read");
+  }
+  // Empties the file (its disk space freed).
+  void clear() {
+    if (fd_ >= 0 && end_ > 0 && ::ftruncate(fd_, 0) != 0) fail("cannot truncate");
+    end_ = 0;
+  }
+  // The file at its largest, in bytes.
+  u64 peak() const { return peak_; }
+
+ private:
+  // A full disk is an I/O error, status 3 on every rank (as the pool's spill file's).
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CensusError("spill: " + what + " the buckets' file in " + dir_ + " (" +
+                      std::strerror(errno) + ")");
+  }
+  int fd_ = -1;
+  std::string dir_;
+  u64 end_ = 0, peak_ = 0;
+};
+
+// What a table of the level being built counts its paths in: one word (a level whose counts fit
+// 64 bits, NextLevel::fits) or two.
+template <class W>
+struct CountWord;
+template <>
+struct CountWord<std::uint64_t> {
+  static std::uint64_t of(std::uint64_t lo, std::uint64_t) { return lo; }
+  static std::uint64_t lo(std::uint64_t w) { return w; }
+  static std::uint64_t hi(std::uint64_t) { return 0; }
+};
+template <>
+struct CountWord<Words> {
+  static Words of(std::uint64_t lo, std::uint64_t hi) { return Words{lo, hi}; }
+  static std::uint64_t lo(const Words& w) { return w.lo; }
+  static std::uint64_t hi(const Words& w) { return w.hi; }
+};
+
+template <class W>
+class NextLevelOf {
+ public:
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  // A child with its count and chance (the round's sum of its shares, or a sum over rounds).
+  using Entry = census_detail::wide::Entry<64>;
+  using Table = census_detail::Table<W, census_detail::kChance>;
+
+  // A table's bytes a slot (key and value), at most 80% of them used.
+  static constexpr std::size_t kSlotBytes = sizeof(u64) + sizeof(typename Table::Value);
+
+  NextLevelOf(census_detail::Memory& m, BucketFile& f)
+      : file_(f), sorted_(m), which_(m), stage_key_(m), stage_count_(m), stage_share_(m), io_(m) {}
+  NextLevelOf(const NextLevelOf&) = delete;
+  NextLevelOf& operator=(const NextLevelOf&) = delete;
+
+  // Empty, over the residues [lo, hi), for about `expect` positions in tables of about `start`
+  // positions in all; `spill`: a range whose table would pass the memory limit goes to a bucket
+  // (in the file, open).
+  void begin(u32 lo, u32 hi, std::size_t expect, std::size_t start, bool spill) {
+    release();
+    lo_ = lo;
+    spill_ = spill;
+    // Spilling, a bucket's range is summed in a table at the end, in the memory the rounds'
+    // buffers left: a range aims at a 4,096th of the limit in positions (some 85 bytes each then,
+    // the table and its sorted copy: a 48th of the limit, room for a range several times the
+    // average).
+    const std::size_t per =
+        spill ? std::clamp<std::size_t>(mem().limit() / 4096, 256, kRangePositions)
+              : kRangePositions;
+    const std::size_t m = std::clamp<std::size_t>((expect + per - 1) / per, 1, hi - lo);
+    width_ = static_cast<u32>((hi - lo + m - 1) / m);
+    ranges_.reserve((hi - lo + width_ - 1) / width_);
+    for (u32 a = lo; a < hi; a += width_) {
+      Range& r = ranges_.emplace_back(mem());
+      r.lo = a;
+      r.hi = std::min(hi, a + width_);
+      r.table.reset(start / m);
+    }
+  }
+
+  // Adds the round's entries, each(f) calling f(const Entry&) for each of the n children once
+  // (twice over, in the same order), keeping `spare` bytes of the memory limit free for the
+  // rounds' buffers when a table grows; residue(key) is in the ranges' residues. The order of a
+  // round's adds does not matter: a child gets one per round.
+  template <class Each, class Residue>
+  void add_round(std::size_t n, Each&& each, std::size_t spare, Residue&& residue) {
+    // The round's entries by range (a counting sort), one array a field.
+    which_.clear();
+    which_.reserve(n);
+    std::vector<u32> first(ranges_.size() + 1, 0);
+    each([&](const Entry& e) {
+      const u32 g = (residue(e.key.w[0]) - lo_) / width_;
+      which_.vec().push_back(g);
+      ++first[g + 1];
+    });
+    for (std::size_t g = 0; g < ranges_.size(); ++g) first[g + 1] += first[g];
+    stage_key_.reserve(n);
+    stage_count_.reserve(n);
+    stage_share_.reserve(n);
+    stage_key_.vec().resize(n);
+    stage_count_.vec().resize(n);
+    stage_share_.vec().resize(n);
+    {
+      std::vector<u32> put(first.begin(), first.end() - 1);
+      std::size_t i = 0;
+      each([&](const Entry& e) {
+        const u32 at = put[which_[i++]]++;
+        stage_key_[at] = e.key.w[0];
+        stage_count_[at] = CountWord<W>::of(e.lo, e.hi);
+        stage_share_[at] = e.prob;
+      });
+    }
+    for (std::size_t g = 0; g < ranges_.size(); ++g)
+      for (u32 q = first[g]; q < first[g + 1];) {
+        const std::size_t nc = std::min<std::size_t>(first[g + 1] - q, census_detail::kBatch);
+        add(ranges_[g], stage_key_.vec().data() + q, stage_count_.vec().data() + q,
+            stage_share_.vec().data() + q, nc, spare);
+        q += static_cast<u32>(nc);
+      }
+  }
+
+  // Makes the level `cur` (its residues [lo, hi), residue(key)): every range's children summed
+  // and sorted by key, range by range, calling shed() after each (the pool's spill file's pages
+  // of the level it wrote may go); the tables and buckets are released.
+  template <class Residue, class Shed>
+  void build(RankLevel& cur, u32 lo, u32 hi, Residue&& residue, Shed&& shed) {
+    // A bucket's range: its entries replayed in order into a table (the same sums as the
+    // table's), then appended to the file again sorted by key, one entry a child.
+    for (Range& r : ranges_)
+      if (r.in_bucket) settle(r);
+
+    cur.build(
+        lo, hi,
+        [&](auto&& g) {
+          for (const Range& r : ranges_) {
+            if (r.in_bucket) {
+              each_entry(r, [&](const Entry& e) { g(e.key.w[0]); });
+              continue;
+            }
+            const u64* k = r.table.keys();
+            for (std::size_t s = 0; s < r.table.capacity(); ++s)
+              if (k[s]) g(k[s]);
+          }
+        },
+        [&](auto&& f) {
+          for (Range& r : ranges_) {
+            if (r.in_bucket) {
+              each_entry(r, [&](const Entry& e) { f(e.key.w[0], e.count(), e.prob); });
+            } else {
+              sort_table(r.table);
+              r.table.release();
+              for (const Entry& e : sorted_.vec()) f(e.key.w[0], e.count(), e.prob);
+            }
+            shed();
+          }
+        },
+        residue);
+    release();
+  }
+
+  // Ends the level: its tables and buffers go. (Tried and lost: in memory, every range's table
+  // kept for the next level's ranges. Fresh heap pages for the tables, level after level, take
+  // the English census on 2 ranks 2-3 s more system time than the wide table did; kept, the
+  // tables held 305 MiB at the peak against 262, kept while under the peak so far the same.)
+  void release() {
+    ranges_.clear();
+    sorted_.release();
+    which_.release();
+    stage_key_.release();
+    stage_count_.release();
+    stage_share_.release();
+    io_.release();
+    if (file_.is_open()) file_.clear();
+  }
+  // Ranges built from buckets and the bytes appended to them, since the rank began.
+  u64 bucket_ranges() const { return bucket_ranges_; }
+  u64 bucket_bytes() const { return bucket_bytes_; }
+
+ private:
+  // Positions a range aims at, from the level's estimate: its table fits a cache of 1 MiB or
+  // so, as the compact engine's work items' do (compact_common.hpp, kItemPositions); fewer
+  // under a low memory limit with a spill directory (begin()).
+  static constexpr std::size_t kRangePositions = 16000;
+  // Entries a bucket is written and read by at most (64 KiB).
+  static constexpr std::size_t kPiece = 2048;
+
+  struct Range {
+    explicit Range(census_detail::Memory& m) : table(m) {}
+    u32 lo = 0, hi = 0;
+    Table table;
+    bool in_bucket = false;
+    // The bucket: (offset, entries) in the file, in order (consecutive appends joined).
+    std::vector<std::pair<u64, std::size_t>> pieces;
+    Count added = 0;  // the counts added: a bound on any child's (no table add checks it)
+  };
+
+  census_detail::Memory& mem() const { return sorted_.memory(); }
+  // Room for kPiece entries on their way to or from the file.
+  Entry* io() {
+    if (io_.size() < kPiece) {
+      io_.reserve(kPiece);
+      io_.vec().resize(kPiece);
+    }
+    return io_.vec().data();
+  }
+
+  // Adds the batch (key, count, share)[0, nc) to range r: to its table while it fits, else to
+  // its bucket.
+  void add(Range& r, const u64* key, const W* count, const double* share, std::size_t nc,
+           std::size_t spare) {
+    // (Counts of one word fit by the level's bound, NextLevel::fits.)
+    if constexpr (!std::is_same_v<W, u64>)
+      for (std::size_t q = 0; q < nc; ++q) census_detail::add_count(r.added, count[q].value());
+    if (!r.in_bucket && spill_) {
+      const std::size_t cap = r.table.capacity();
+      std::size_t grown = cap;
+      while ((r.table.size() + nc) * 5 > grown * 4) grown *= 2;
+      // The grown table's keys and values, the old ones copied aside meanwhile.
+      const std::size_t need = grown > cap ? (grown + cap) * kSlotBytes : 0;
+      if (need && mem().used() + need + spare > mem().limit()) to_bucket(r);
+    }
+    if (!r.in_bucket) {
+      r.table.template add<BaselineTier>(key, nc, count, share);
+      return;
+    }
+    Entry* e = io();
+    for (std::size_t q = 0; q < nc; ++q) e[q] = entry(key[q], count[q], share[q]);
+    append(r, e, nc);
+  }
+
+  static Entry entry(u64 key, const W& count, double chance) {
+    Entry e;
+    e.key.w[0] = key;
+    e.lo = CountWord<W>::lo(count);
+    e.hi = CountWord<W>::hi(count);
+    e.prob = chance;
+    return e;
+  }
+
+  // Moves range r's table to its bucket (its sums so far, the bucket's first entries).
+  void to_bucket(Range& r) {
+    r.in_bucket = true;
+    ++bucket_ranges_;
+    Entry* e = io();
+    std::size_t m = 0;
+    const u64* k = r.table.keys();
+    const typename Table::Value* v = r.table.values();
+    for (std::size_t s = 0; s < r.table.capacity(); ++s)
+      if (k[s]) {
+        e[m++] = entry(k[s], v[s].count, v[s].chance);
+        if (m == kPiece) {
+          append(r, e, m);
+          m = 0;
+        }
+      }
+    if (m) append(r, e, m);
+    r.table.release();
+  }
+
+  // Appends e[0, m) to range r's bucket.
+  void append(Range& r, const Entry* e, std::size_t m) {
+    const u64 at = file_.append(e, m * sizeof(Entry));
+    if (!r.pieces.empty() && r.pieces.back().first + r.pieces.back().second * sizeof(Entry) == at)
+      r.pieces.back().second += m;
+    else
+      r.pieces.emplace_back(at, m);
+    bucket_bytes_ += m * sizeof(Entry);
+  }
+
+  // Calls f(const Entry&) for each entry of range r's bucket, in order, read kPiece at a time.
+  template <class F>
+  void each_entry(const Range& r, F&& f) {
+    Entry* e = io();
+    for (const auto& [at, n] : r.pieces)
+      for (std::size_t i = 0; i < n; i += kPiece) {
+        const std::size_t m = std::min(n - i, kPiece);
+        file_.read(at + i * sizeof(Entry), e, m * sizeof(Entry));
+        for (std::size_t q = 0; q < m; ++q) f(e[q]);
+      }
+  }
+
+  // Sums range r's bucket in a table, in the bucket's order, and appends its children to the
+  // file sorted by key: the range's bucket from then on.
+  void settle(Range& r) {
+    std::size_t n = 0;
+    for (const auto& piece : r.pieces) n += piece.second;
+    if (n == 0) return;
+    r.table.reset(std::min<std::size_t>(n, 4 * kRangePositions));
+    std::size_t nc = 0;
+    auto flush = [&] {
+      r.table.template add<BaselineTier>(key_, nc, count_, share_);
+      nc = 0;
+    };
+    each_entry(r, [&](const Entry& e) {
+      key_[nc] = e.key.w[0];
+      count_[nc] = CountWord<W>::of(e.lo, e.hi);
+      share_[nc] = e.prob;
+      if (++nc == census_detail::kBatch) flush();
+    });
+    if (nc) flush();
+    sort_table(r.table);
+    r.table.release();
+    r.pieces.clear();
+    append(r, sorted_.vec().data(), sorted_.size());
+    bucket_bytes_ -= sorted_.size() * sizeof(Entry);  // (not a bucket's entries)
+    sorted_.clear();
+  }
+
+  // The table's children, sorted by key, in sorted_.
+  void sort_table(const Table& t) {
+    sorted_.clear();
+    sorted_.reserve(t.size());
+    const u64* k = t.keys();
+    const typename Table::Value* v = t.values();
+    for (std::size_t s = 0; s < t.capacity(); ++s)
+      if (k[s]) sorted_.vec().push_back(entry(k[s], v[s].count, v[s].chance));
+    std::sort(sorted_.vec().begin(), sorted_.vec().end(), census_detail::wide::by_key<64>);
+  }
+
+  BucketFile& file_;
+  u32 lo_ = 0, width_ = 1;
+  bool spill_ = false;
+  std::vector<Range> ranges_;
+  census_detail::Booked<Entry> sorted_;  // a range's children, sorted by key
+  // A round's children by range: each one's range, then their fields in range order.
+  census_detail::Booked<u32> which_;
+  census_detail::Booked<u64> stage_key_;
+  census_detail::Booked<W> stage_count_;
+  census_detail::Booked<double> stage_share_;
+  census_detail::Booked<Entry> io_;  // a bucket's entries on their way to or from the file
+  // A batch of a bucket's children for a table.
+  alignas(64) u64 key_[census_detail::kBatch + 64];
+  alignas(64) W count_[census_detail::kBatch + 64];
+  alignas(64) double share_[census_detail::kBatch + 64];
+  u64 bucket_ranges_ = 0, bucket_bytes_ = 0;
+};
+
+// The level a rank is building, in tables of one-word counts when the level's counts fit
+// (fits()), else two: the level's NextLevelOf, picked by begin().
+class NextLevel {
+ public:
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  NextLevel(census_detail::Memory& m, const std::string& spill_dir)
+      : narrow_(m, file_), wide_(m, file_), dir_(spill_dir) {}
+
+  // Whether every count of the level built from a level whose counts add up to at most `sum` on
+  // each of `ranks` ranks, by positions of at most `jumps` jumps, fits one word: a child's count
+  // is at most the sum of its parents' counts over their jumps.
+  static bool fits(Count sum, std::size_t jumps, int ranks) {
+    const Count bound = (Count{1} << 64) / static_cast<Count>(std::max<std::size_t>(1, jumps) *
+                                                              static_cast<u64>(ranks));
+    return sum < bound;
+  }
+  // A table slot's bytes (key and value) at most.
+  static constexpr std::size_t kSlotBytes = NextLevelOf<Words>::kSlotBytes;
+
+  // As NextLevelOf::begin, in one-word counts when `narrow`.
+  void begin(bool narrow, u32 lo, u32 hi, std::size_t expect, std::size_t start, bool spill) {
+    if (spill) file_.open(dir_);
+    narrow_level_ = narrow;
+    with([&](auto& n) { n.begin(lo, hi, expect, start, spill); });
+  }
+  template <class Each, class Residue>
+  void add_round(std::size_t n, Each&& each, std::size_t spare, Residue&& residue) {
+    with([&](auto& l) { l.add_round(n, each, spare, residue); });
+  }
+  template <class Residue, class Shed>
+  void build(RankLevel& cur, u32 lo, u32 hi, Residue&& residue, Shed&& shed) {
+    with([&](auto& l) { l.build(cur, lo, hi, residue, shed); });
+  }
+  u64 bucket_ranges() const { return narrow_.bucket_ranges() + wide_.bucket_ranges(); }
+  u64 bucket_bytes() const { return narrow_.bucket_bytes() + wide_.bucket_bytes(); }
+  // The buckets' file at its largest, in bytes.
+  u64 file_peak() const { return file_.peak(); }
+
+ private:
+  template <class F>
+  void with(F&& f) {
+    if (narrow_level_)
+      f(narrow_);
+    else
+      f(wide_);
+  }
+  BucketFile file_;  // (first: the levels' members refer to it)
+  NextLevelOf<u64> narrow_;
+  NextLevelOf<Words> wide_;
+  std::string dir_;
+  bool narrow_level_ = false;
+};
+
+}  // namespace
+}  // namespace pegsol::mpi
