@@ -167,13 +167,10 @@ HoleSet GameReader::read_start(const Line& line, std::string_view value) const {
   if (is_bits(value) && static_cast<int>(value.size()) == b.size())
     return HoleSet::from_bits(value);
   if (auto h = b.find(value)) return single_vacancy(b, *h);
-  if (is_bits(value)) {
-    if (static_cast<int>(value.size()) != b.size())
-      fail(line.number, column(line.text, value),
-           "the start position has " + std::to_string(value.size()) + " characters; board " +
-               b.name() + " has " + std::to_string(b.size()) + " holes (one '0' or '1' each)");
-    return HoleSet::from_bits(value);
-  }
+  if (is_bits(value))  // of the wrong length: a full string was read above
+    fail(line.number, column(line.text, value),
+         "the start position has " + std::to_string(value.size()) + " characters; board " +
+             b.name() + " has " + std::to_string(b.size()) + " holes (one '0' or '1' each)");
   fail(line.number, column(line.text, value),
        "start '" + std::string(value) + "': expected a hole of board " + b.name() +
            " (the single vacancy) or a string of '0' and '1', one per hole");
