@@ -21,6 +21,7 @@
 #include "census_mpi.hpp"
 #include "census_text.hpp"
 #include "cli.hpp"
+#include "fewest_flags.hpp"
 #include "fewest_mpi.hpp"
 #include "fewest_text.hpp"
 #include "pegsol/census.hpp"
@@ -86,21 +87,14 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
              pegsol::cli::mib(kept));
 }
 
-// Registers --known-solution FILE on `cmd`, as `pegsol fewest` has it.
-void add_known_option(CLI::App* cmd, std::string& file) {
-  cmd->add_option("--known-solution", file,
-                  "A solution known (the --json of solve or fewest, a saved game or a move list), "
-                  "read by rank 0, replayed and checked: the best found until a shorter one, so "
-                  "the proof stops at its moves");
-}
-
 // `pegsol-mpi fewest`'s options: `pegsol fewest`'s, with one thread a rank by default.
 struct FewestArgs {
-  std::string board, lattice, checkpoint_dir, resume_dir, spill_dir, known_file;
-  double time_limit = 0, memory_mb = 0, spill_mb = 0, checkpoint_seconds = 300;
+  std::string board, lattice;
+  double time_limit = 0, memory_mb = 0;
   int threads = 1;
-  std::size_t beam = pegsol::FewestOptions{}.beam;
-  bool json = false, no_bound = false, no_pagodas = false, spread = false;
+  bool json = false, spread = false;
+  pegsol::cli::FewestFlags flags;
+  pegsol::cli::LongRunFlags runs;
 
   CLI::App* add(CLI::App& app) {
     using namespace pegsol;
@@ -116,32 +110,8 @@ struct FewestArgs {
     cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
         ->check(cli::whole_number_check(0, cli::max_threads()));
     cmd->add_flag("--json", json, "Print one JSON object");
-    auto* ck = cmd->add_option("--checkpoint", checkpoint_dir,
-                               "Directory (made if missing) for the state after each pass, kept "
-                               "by rank 0, so that a killed run can go on with --resume");
-    cmd->add_option("--resume", resume_dir,
-                    "Go on from the state in this directory (any number of ranks); checkpoints "
-                    "go on there")
-        ->check(CLI::ExistingDirectory)
-        ->excludes(ck);
-    cmd->add_option("--checkpoint-seconds", checkpoint_seconds,
-                    "With --checkpoint or --resume: a pass part way is saved at most this often "
-                    "(default 300)")
-        ->check(cli::seconds_check());
-    cmd->add_option("--spill-dir", spill_dir,
-                    "Directory for the passes' levels past half of --memory-limit (unnamed files, "
-                    "every rank's in the same directory) instead of stopping")
-        ->check(CLI::ExistingDirectory);
-    cmd->add_option("--spill-limit", spill_mb, "Megabytes each rank's spill files may hold")
-        ->check(cli::positive_check());
-    cmd->add_option("--fewest-beam", beam,
-                    "Positions a level the first beam keeps (0: no beam; default " +
-                        std::to_string(FewestOptions{}.beam) + ")")
-        ->check(cli::whole_number_check(0, 1'000'000'000));
-    cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
-    cmd->add_flag("--no-pagodas", no_pagodas,
-                  "No tight or pruning pagodas (slower, the same answer)");
-    add_known_option(cmd, known_file);
+    runs.add(cmd, "", cli::Runner::Ranks);
+    flags.add(cmd, "");
     cmd->add_flag("--spread", spread,
                   "One search over every pair, each pass's levels spread over the ranks, instead "
                   "of the pairs dealt out (no --checkpoint, --resume or --spill-dir yet)");
@@ -153,11 +123,12 @@ struct FewestArgs {
 // thread a rank by default.
 struct SolveArgs {
   pegsol::ProblemSpec spec;
-  std::string minimize, known_file;
+  std::string minimize;
   double time_limit = 0, memory_mb = 0;
   int threads = 1;
-  std::size_t beam = pegsol::FewestOptions{}.beam;
-  bool json = false, no_bound = false, no_pagodas = false;
+  bool json = false;
+  pegsol::cli::FewestFlags flags;
+  pegsol::cli::LongRunFlags runs;  // --known-solution alone
 
   CLI::App* add(CLI::App& app) {
     using namespace pegsol;
@@ -175,14 +146,8 @@ struct SolveArgs {
     cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
         ->check(cli::whole_number_check(0, cli::max_threads()));
     cmd->add_flag("--json", json, "Print one JSON object");
-    cmd->add_option("--fewest-beam", beam,
-                    "Positions a level the first beam keeps (0: no beam; default " +
-                        std::to_string(FewestOptions{}.beam) + ")")
-        ->check(cli::whole_number_check(0, 1'000'000'000));
-    cmd->add_flag("--no-bound", no_bound, "No region bound (slower, the same answer)");
-    cmd->add_flag("--no-pagodas", no_pagodas,
-                  "No tight or pruning pagodas (slower, the same answer)");
-    add_known_option(cmd, known_file);
+    flags.add(cmd, "");
+    runs.add_known(cmd, "", cli::Runner::Ranks);
     return cmd;
   }
 };
@@ -210,12 +175,6 @@ std::vector<pegsol::Jump> known_solution(const pegsol::Board& b, const std::stri
   return solution_from_text(b, text, what);
 }
 
-// `e` naming the --known-solution file `path` when it is about FewestOptions::known_solution.
-pegsol::InputError known_error(const pegsol::InputError& e, const std::string& path) {
-  if (e.field() != "FewestOptions::known_solution") return e;
-  return pegsol::InputError(e.field(), path + ": " + e.detail());
-}
-
 // Runs `pegsol-mpi solve --minimize moves` on this rank; rank 0 prints `pegsol solve --minimize
 // moves`'s text or JSON.
 int run_solve(const SolveArgs& a, int rank) {
@@ -234,12 +193,10 @@ int run_solve(const SolveArgs& a, int rank) {
   try {
     const Problem p = build_problem(a.spec);
     FewestOptions o;
-    o.known_solution = known_solution(*p.board, a.known_file, rank);
+    o.known_solution = known_solution(*p.board, a.runs.known_file, rank);
     o.control = &control;
     o.threads = a.threads;
-    o.beam = a.beam;
-    o.prune = !a.no_bound;
-    if (a.no_pagodas) o.pagoda_jumps = -1;
+    a.flags.apply(o);
     const FewestResult r = mpi::spread_fewest(
         o, MPI_COMM_WORLD, [&](const FewestOptions& so) { return fewest_solve(p, so); });
     int rc = cli::exit_status(r.status);
@@ -254,7 +211,7 @@ int run_solve(const SolveArgs& a, int rank) {
     fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
     return cli::finish_output(rc);
   } catch (const InputError& e) {
-    return failed("input", cli::input_error_text(known_error(e, a.known_file)), true);
+    return failed("input", cli::input_error_text(a.runs.known_error(e)), true);
   } catch (const mpi::PeerFailed& e) {
     return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
   } catch (const std::exception& e) {
@@ -283,23 +240,17 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
     spec.lattice = a.lattice;
     BoardPtr board = build_board(spec);
     FewestOptions o;
-    o.known_solution = known_solution(*board, a.known_file, rank);
+    o.known_solution = known_solution(*board, a.runs.known_file, rank);
     o.control = &control;
     o.threads = a.threads;
-    o.beam = a.beam;
-    o.prune = !a.no_bound;
-    if (a.no_pagodas) o.pagoda_jumps = -1;
-    o.checkpoint_dir = a.resume_dir.empty() ? a.checkpoint_dir : a.resume_dir;
-    o.resume = !a.resume_dir.empty();
-    o.level_checkpoint_seconds = a.checkpoint_seconds;
+    a.flags.apply(o);
+    a.runs.apply_paths(o);
     // Rank 0 makes the checkpoint directory; every rank learns whether it could.
     std::optional<std::string> error;
-    if (rank == 0 && !a.checkpoint_dir.empty())
-      error = cli::create_checkpoint_dir(a.checkpoint_dir);
+    if (rank == 0 && !a.runs.checkpoint_dir.empty())
+      error = cli::create_checkpoint_dir(a.runs.checkpoint_dir);
     if (mpi::fewest_exchange::any_failed(error.has_value(), MPI_COMM_WORLD))
       throw InputError(error.value_or("--checkpoint: rank 0 cannot make the directory"));
-    o.spill_dir = a.spill_dir;
-    o.spill_limit = cli::megabytes(a.spill_mb);
     if (a.spread && (!o.checkpoint_dir.empty() || !o.spill_dir.empty()))
       throw InputError(
           "--spread: the spread search takes no --checkpoint, --resume or --spill-dir "
@@ -329,7 +280,7 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
       fmt::print("{}", cli::fewest_board_text(*board, r, cli::terminal_columns()));
     return cli::finish_output(rc);
   } catch (const InputError& e) {
-    return failed("input", cli::input_error_text(known_error(e, a.known_file)), true);
+    return failed("input", cli::input_error_text(a.runs.known_error(e)), true);
   } catch (const mpi::PeerFailed& e) {
     return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
   } catch (const std::exception& e) {

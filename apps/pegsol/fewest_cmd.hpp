@@ -8,45 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "fewest_flags.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/fewest.hpp"
 #include "pegsol/problem.hpp"
 
 namespace pegsol::cli {
-
-// The fewest-moves search's own options, shared by `fewest`, `solve --minimize moves` and
-// `table --minimize moves`.
-struct FewestFlags {
-  std::size_t beam = FewestOptions{}.beam;  // --fewest-beam: the first beam's positions a level
-  bool no_bound = false;                    // --no-bound: one pass storing every position
-  bool no_pagodas = false;                  // --no-pagodas: no tight or pruning pagodas
-  // Registers --fewest-beam, --no-bound and --no-pagodas on `cmd` (`note` ends their help, e.g.
-  // "with --minimize moves"; `pagoda_help`, when given, is --no-pagodas' whole help instead).
-  void add(CLI::App* cmd, const std::string& note, const std::string& pagoda_help = "");
-  // Throws InputError when one was given on `cmd` but the command does not minimize moves
-  // (--no-pagodas too unless `pagodas_elsewhere`: the command uses it otherwise as well).
-  void check(const CLI::App* cmd, bool minimizing, bool pagodas_elsewhere = false) const;
-};
-
-// The options of runs past one process and past memory, shared by `fewest` and `solve --minimize
-// moves`: --checkpoint, --resume, --checkpoint-seconds, --spill-dir, --spill-limit and
-// --known-solution.
-struct LongRunFlags {
-  std::string checkpoint_dir, resume_dir;  // --checkpoint, --resume
-  std::string spill_dir;                   // --spill-dir
-  double checkpoint_seconds = 300;         // --checkpoint-seconds
-  double spill_mb = 0;                     // --spill-limit
-  std::string known_file;                  // --known-solution
-  // Registers them on `cmd` (`note` ends their help, e.g. "; with --minimize moves").
-  void add(CLI::App* cmd, const std::string& note);
-  // Throws InputError when one was given on `cmd` but the command does not minimize moves.
-  void check(const CLI::App* cmd, bool minimizing) const;
-  // Sets o's checkpoint and spill fields, making the --checkpoint directory (InputError when it
-  // cannot be made), and o.known_solution from the --known-solution file read on board `b`.
-  void apply(FewestOptions& o, const Board& b) const;
-  // `e` naming the --known-solution file when it is about FewestOptions::known_solution.
-  InputError known_error(const InputError& e) const;
-};
 
 // Registers `fewest`; after parsing, run() executes it under `control` (with the command's
 // --time-limit and --memory-limit added) and returns its exit status (nullopt when not chosen).
