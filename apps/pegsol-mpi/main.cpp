@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "census_flags.hpp"
 #include "census_mpi.hpp"
 #include "census_text.hpp"
 #include "cli.hpp"
@@ -296,11 +297,9 @@ int run(int argc, char** argv, int rank, int size) {
   app.require_subcommand(1, 1);
   app.set_version_flag("--version,-V", std::string("pegsol-mpi ") + std::string(version()));
   ProblemSpec spec;
-  bool json = false, no_symmetry = false, no_distinct = false, no_random_player = false,
-       show_progress = false;
+  bool json = false, show_progress = false;
   double memory_mb = 0, time_limit = 0;
   int threads = 0;
-  std::uint64_t distinct_limit = CensusOptions{}.distinct_max_positions;
   auto* count = app.add_subcommand("count", "Exact census: positions, solutions, games, chances");
   cli::add_problem_options(count, spec);
   count
@@ -315,15 +314,8 @@ int run(int argc, char** argv, int rank, int size) {
                    "more ranks instead)")
       ->check(cli::whole_number_check(0, cli::max_threads()));
   count->add_flag("--json", json, "Print one JSON object");
-  count->add_flag("--no-symmetry", no_symmetry, "Store raw positions (a cross-check)");
-  count->add_flag("--no-distinct", no_distinct,
-                  "Skip counting solutions up to reordering of independent jumps");
-  count->add_flag("--no-random-player", no_random_player, "Skip the random player's chances");
-  count
-      ->add_option("--distinct-limit", distinct_limit,
-                   "Count up to reordering only when at most this many positions lie on "
-                   "solution paths (default 2000000)")
-      ->check(cli::whole_number_check(0, UINT64_MAX));
+  cli::CountFlags count_flags;
+  count_flags.add(count);
   count->add_flag("--progress", show_progress,
                   "A line per level on stderr (the default when stderr is a terminal)");
   mpi::Checkpoint checkpoint;
@@ -405,10 +397,7 @@ int run(int argc, char** argv, int rank, int size) {
     CensusOptions o;
     o.threads = threads;
     o.control = &control;
-    o.symmetry = !no_symmetry;
-    o.distinct = !no_distinct;
-    o.random_player = !no_random_player;
-    o.distinct_max_positions = distinct_limit;
+    count_flags.apply(o);
     const bool tty = isatty(STDERR_FILENO) && !json;
     // Every level's report (the census reports once a level, collectively).
     if (rank == 0 && (show_progress || tty))

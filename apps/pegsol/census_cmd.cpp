@@ -94,19 +94,8 @@ CensusCommands::CensusCommands(CLI::App& app) {
         ->check(CLI::ExistingDirectory)
         ->excludes(checkpoint);
   };
-  count_->add_flag("--no-symmetry", no_symmetry_, "Store raw positions (a cross-check)");
-  auto* no_distinct =
-      count_->add_flag("--no-distinct", no_distinct_,
-                       "Skip counting solutions up to reordering of independent jumps");
+  count_flags_.add(count_);
   checkpoints(count_, "each completed level");
-  count_->add_flag("--no-random-player", no_random_player_,
-                   "Skip the random player's chances (8 bytes less per position and edge)");
-  count_
-      ->add_option("--distinct-limit", distinct_limit_,
-                   "Count up to reordering only when at most this many positions lie on "
-                   "solution paths (default 2000000)")
-      ->check(whole_number_check(0, UINT64_MAX))
-      ->excludes(no_distinct);
 
   table_ = app.add_subcommand("table", "Solvability matrix: single vacancy -> single survivor");
   add_problem_options(table_, args_, ProblemParts::Board);
@@ -184,10 +173,7 @@ int CensusCommands::count(const Control& control) {
   CensusOptions o = census_options(threads_, &shown.control());
   o.spill_dir = spill_dir_;
   if (auto error = checkpoint_options(o)) return report_error("input", *error, json_);
-  o.symmetry = !no_symmetry_;
-  o.distinct = !no_distinct_;
-  o.random_player = !no_random_player_;
-  o.distinct_max_positions = distinct_limit_;
+  count_flags_.apply(o);
   CensusResult r = census(p, o);
   shown.clear(r.seconds);
   if (json_)

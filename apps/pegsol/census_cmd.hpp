@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "census_flags.hpp"
 #include "cli.hpp"
 #include "fewest_cmd.hpp"
 #include "pegsol/census.hpp"
@@ -38,9 +39,8 @@ class CensusCommands {
   std::string spill_dir_, checkpoint_dir_, resume_dir_;
   double time_limit_ = 0;
   int threads_ = 0;
-  bool no_symmetry_ = false, no_distinct_ = false, no_random_player_ = false;
+  CountFlags count_flags_;
   std::uint64_t limit_ = 0;
-  std::uint64_t distinct_limit_ = CensusOptions{}.distinct_max_positions;
   bool distinct_ = false, games_ = false, solutions_json_ = false;
   bool no_level_checkpoints_ = false;
   std::string table_method_ = "auto";
