@@ -88,14 +88,32 @@ void print_ledgers(const pegsol::mpi::RankLedger& mine, int rank, int size) {
              pegsol::cli::mib(kept));
 }
 
-// `pegsol-mpi fewest`'s options: `pegsol fewest`'s, with one thread a rank by default.
-struct FewestArgs {
-  std::string board, lattice;
+// The options `pegsol-mpi fewest` and `pegsol-mpi solve` share: `pegsol fewest`'s limits, with
+// one thread a rank by default, and the fewest-moves search's own options.
+struct FewestRunArgs {
   double time_limit = 0, memory_mb = 0;
   int threads = 1;
-  bool json = false, spread = false;
+  bool json = false;
   pegsol::cli::FewestFlags flags;
   pegsol::cli::LongRunFlags runs;
+
+  // Registers --time-limit, --memory-limit, --threads and --json on `cmd`.
+  void add_limits(CLI::App* cmd) {
+    using namespace pegsol;
+    cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
+        ->check(cli::seconds_check());
+    cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
+        ->check(cli::positive_check());
+    cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
+        ->check(cli::whole_number_check(0, cli::max_threads()));
+    cmd->add_flag("--json", json, "Print one JSON object");
+  }
+};
+
+// `pegsol-mpi fewest`'s options: `pegsol fewest`'s and --spread.
+struct FewestArgs : FewestRunArgs {
+  std::string board, lattice;
+  bool spread = false;
 
   CLI::App* add(CLI::App& app) {
     using namespace pegsol;
@@ -104,13 +122,7 @@ struct FewestArgs {
         "The fewest moves over every single-vacancy-to-one-peg problem of a board, its start and "
         "end class pairs shared by the ranks");
     cli::add_board_options(cmd, board, lattice);
-    cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
-        ->check(cli::seconds_check());
-    cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
-        ->check(cli::positive_check());
-    cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
-        ->check(cli::whole_number_check(0, cli::max_threads()));
-    cmd->add_flag("--json", json, "Print one JSON object");
+    add_limits(cmd);
     runs.add(cmd, "", cli::Runner::Ranks);
     flags.add(cmd, "");
     cmd->add_flag("--spread", spread,
@@ -120,16 +132,11 @@ struct FewestArgs {
   }
 };
 
-// `pegsol-mpi solve --minimize moves`'s options: `pegsol solve --minimize moves`'s, with one
-// thread a rank by default.
-struct SolveArgs {
+// `pegsol-mpi solve --minimize moves`'s options: `pegsol solve --minimize moves`'s but the
+// checkpoints and the spill.
+struct SolveArgs : FewestRunArgs {
   pegsol::ProblemSpec spec;
   std::string minimize;
-  double time_limit = 0, memory_mb = 0;
-  int threads = 1;
-  bool json = false;
-  pegsol::cli::FewestFlags flags;
-  pegsol::cli::LongRunFlags runs;  // --known-solution alone
 
   CLI::App* add(CLI::App& app) {
     using namespace pegsol;
@@ -140,13 +147,7 @@ struct SolveArgs {
     cmd->add_option("--minimize", minimize, "moves (the only search pegsol-mpi solve runs)")
         ->required()
         ->check(CLI::IsMember({"moves"}));
-    cmd->add_option("--time-limit", time_limit, "Stop after this many seconds (0: none)")
-        ->check(cli::seconds_check());
-    cmd->add_option("--memory-limit", memory_mb, "Megabytes each rank may hold (default 8192)")
-        ->check(cli::positive_check());
-    cmd->add_option("--threads", threads, "Worker threads of each rank (default 1; 0: one a core)")
-        ->check(cli::whole_number_check(0, cli::max_threads()));
-    cmd->add_flag("--json", json, "Print one JSON object");
+    add_limits(cmd);
     flags.add(cmd, "");
     runs.add_known(cmd, "", cli::Runner::Ranks);
     return cmd;
@@ -176,9 +177,11 @@ std::vector<pegsol::Jump> known_solution(const pegsol::Board& b, const std::stri
   return solution_from_text(b, text, what);
 }
 
-// Runs `pegsol-mpi solve --minimize moves` on this rank; rank 0 prints `pegsol solve --minimize
-// moves`'s text or JSON.
-int run_solve(const SolveArgs& a, int rank) {
+// Runs `body(control, o)` on this rank under a's limits, watching SIGINT, SIGTERM and SIGHUP, with
+// o's control, threads and search options set from `a`, and returns its exit status. An error: rank
+// 0 reports it; another rank says only what rank 0 cannot know (its own internal error).
+template <class Body>
+int run_on_rank(const FewestRunArgs& a, int rank, Body&& body) {
   using namespace pegsol;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
   Control control;
@@ -192,25 +195,11 @@ int run_solve(const SolveArgs& a, int rank) {
     return input ? cli::kBadInput : cli::kInternal;
   };
   try {
-    const Problem p = build_problem(a.spec);
     FewestOptions o;
-    o.known_solution = known_solution(*p.board, a.runs.known_file, rank);
     o.control = &control;
     o.threads = a.threads;
     a.flags.apply(o);
-    const FewestResult r = mpi::spread_fewest(
-        o, MPI_COMM_WORLD, [&](const FewestOptions& so) { return fewest_solve(p, so); });
-    int rc = cli::exit_status(r.status);
-    if (r.stop == StopReason::Signal) rc = 128 + g_signal.load();
-    if (rank != 0) return rc;
-    if (a.json) {
-      fmt::print("{}\n", dump_json(fewest_json(p, r)));
-      return cli::finish_output(rc);
-    }
-    fmt::print("{}\n{}\n{}", describe(p), cli::fewest_verdict(r),
-               cli::numbered_moves(*p.board, r, cli::terminal_columns()));
-    fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
-    return cli::finish_output(rc);
+    return body(control, o);
   } catch (const InputError& e) {
     return failed("input", cli::input_error_text(a.runs.known_error(e)), true);
   } catch (const mpi::PeerFailed& e) {
@@ -220,31 +209,44 @@ int run_solve(const SolveArgs& a, int rank) {
   }
 }
 
+// The exit status of a search that ended with `status` and `stop`: 128 + the signal's number when
+// a signal stopped it.
+int exit_status(pegsol::Status status, pegsol::StopReason stop) {
+  return stop == pegsol::StopReason::Signal ? 128 + g_signal.load()
+                                            : pegsol::cli::exit_status(status);
+}
+
+// Runs `pegsol-mpi solve --minimize moves` on this rank; rank 0 prints `pegsol solve --minimize
+// moves`'s text or JSON.
+int run_solve(const SolveArgs& a, int rank) {
+  using namespace pegsol;
+  return run_on_rank(a, rank, [&](Control&, FewestOptions& o) {
+    const Problem p = build_problem(a.spec);
+    o.known_solution = known_solution(*p.board, a.runs.known_file, rank);
+    const FewestResult r = mpi::spread_fewest(
+        o, MPI_COMM_WORLD, [&](const FewestOptions& so) { return fewest_solve(p, so); });
+    const int rc = exit_status(r.status, r.stop);
+    if (rank != 0) return rc;
+    if (a.json) {
+      fmt::print("{}\n", dump_json(fewest_json(p, r)));
+      return cli::finish_output(rc);
+    }
+    fmt::print("{}\n{}\n{}", describe(p), cli::fewest_verdict(r),
+               cli::numbered_moves(*p.board, r, cli::terminal_columns()));
+    fmt::print("({} positions stored up to symmetry, {:.3f} s)\n", r.positions, r.seconds);
+    return cli::finish_output(rc);
+  });
+}
+
 // Runs `pegsol-mpi fewest` on this rank; rank 0 prints `pegsol fewest`'s text or JSON.
 int run_fewest(const FewestArgs& a, int rank, int size) {
   using namespace pegsol;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_signal);
-  Control control;
-  control.watch(&g_stop, StopReason::Signal);
-  control.set_time_limit(a.time_limit);
-  control.set_memory_budget(cli::megabytes(a.memory_mb));
-  // Rank 0 reports; another rank says only what rank 0 cannot know (its own internal error).
-  auto failed = [&](const char* kind, const std::string& why, bool own) -> int {
-    const bool input = std::string_view(kind) == "input";
-    if (rank == 0) return cli::finish_output(cli::report_error(kind, why, a.json));
-    if (own && !input) fmt::print(stderr, "pegsol-mpi: rank {}: {}\n", rank, why);
-    return input ? cli::kBadInput : cli::kInternal;
-  };
-  try {
+  return run_on_rank(a, rank, [&](Control& control, FewestOptions& o) {
     ProblemSpec spec;
     spec.board = a.board;
     spec.lattice = a.lattice;
     BoardPtr board = build_board(spec);
-    FewestOptions o;
     o.known_solution = known_solution(*board, a.runs.known_file, rank);
-    o.control = &control;
-    o.threads = a.threads;
-    a.flags.apply(o);
     a.runs.apply_paths(o);
     // Rank 0 makes the checkpoint directory; every rank learns whether it could.
     std::optional<std::string> error;
@@ -272,21 +274,14 @@ int run_fewest(const FewestArgs& a, int rank, int size) {
                                  [&](const FewestOptions& so) { return fewest_board(board, so); })
             : mpi::distributed_fewest_board(board, o, MPI_COMM_WORLD);
     if (shown) fmt::print(stderr, "\r{:100}\r", "");
-    int rc = cli::exit_status(r.result.status);
-    if (r.result.stop == StopReason::Signal) rc = 128 + g_signal.load();
+    const int rc = exit_status(r.result.status, r.result.stop);
     if (rank != 0) return rc;
     if (a.json)
       fmt::print("{}\n", dump_json(fewest_board_json(*board, r)));
     else
       fmt::print("{}", cli::fewest_board_text(*board, r, cli::terminal_columns()));
     return cli::finish_output(rc);
-  } catch (const InputError& e) {
-    return failed("input", cli::input_error_text(a.runs.known_error(e)), true);
-  } catch (const mpi::PeerFailed& e) {
-    return failed("internal", std::string(e.what()) + " (its message is on its stderr)", false);
-  } catch (const std::exception& e) {
-    return failed("internal", e.what(), true);
-  }
+  });
 }
 
 int run(int argc, char** argv, int rank, int size) {
