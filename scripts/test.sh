@@ -8,13 +8,29 @@
 # Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each step's wall time, so that CI's budget can be read off the log.
+# Each step's wall time and CPU time, so that CI's budget can be read off the log. The CPU time
+# (user + system, which the load inflates far less than the wall time) is that of this shell's
+# children: the step's commands, and the background jobs it waited for (finish, below, prints
+# theirs apart).
+mkdir -p build/ci
+# cpu_seconds FILE: the CPU seconds in FILE, the output of the `times` builtin (its second line:
+# the children's user and system time).
+cpu_seconds() {
+  awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] } }
+    END { printf "%.0f\n", n }' "$1"
+}
 step_start=$SECONDS
 step_name=
+times >build/ci/cpu
+step_cpu=$(cpu_seconds build/ci/cpu)
 step() {
-  [ -n "$step_name" ] && echo "-- $step_name: $((SECONDS - step_start)) s"
+  local cpu
+  times >build/ci/cpu  # in this shell: a subshell's `times` counts its own children alone
+  cpu=$(cpu_seconds build/ci/cpu)
+  [ -n "$step_name" ] && echo "-- $step_name: $((SECONDS - step_start)) s, CPU $((cpu - step_cpu)) s"
   step_name=$1
   step_start=$SECONDS
+  step_cpu=$cpu
   echo "== $1"
 }
 # The builds after the first start in the background at nice 19 while the step before them runs
@@ -36,7 +52,7 @@ background() {
   mkdir -p build/ci
   date +%s >"build/ci/$name.start"
   # shellcheck disable=SC2016 # the inner shell expands them
-  setsid nice -n 19 bash -c '"$@"; status=$?; date +%s >"$0.end"; exit "$status"' \
+  setsid nice -n 19 bash -c '"$@"; status=$?; times >"$0.cpu"; date +%s >"$0.end"; exit "$status"' \
     "build/ci/$name" "$@" >"build/ci/$name.log" 2>&1 &
   background_pids[$name]=$!
 }
@@ -48,7 +64,8 @@ finish() {
   wait "${background_pids[$name]}" || status=$?
   unset "background_pids[$name]"
   cat "build/ci/$name.log"
-  echo "-- $name: ran $(($(cat "build/ci/$name.end") - $(cat "build/ci/$name.start"))) s, the last $((SECONDS - step_start)) s of it waited for here"
+  echo "-- $name: ran $(($(cat "build/ci/$name.end") - $(cat "build/ci/$name.start"))) s, CPU" \
+    "$(cpu_seconds "build/ci/$name.cpu") s, the last $((SECONDS - step_start)) s of it waited for here"
   return "$status"
 }
 step install-deps
@@ -103,4 +120,5 @@ PEGSOL_FUZZ_BUILD=build/sanitize bash scripts/fuzz.sh 5
 step "clang-format"
 git ls-files '*.cpp' '*.hpp' '*.ipp' | xargs clang-format --dry-run -Werror
 step done
-echo "all tests passed in $SECONDS s"
+times >build/ci/cpu
+echo "all tests passed in $SECONDS s, CPU $(cpu_seconds build/ci/cpu) s"
