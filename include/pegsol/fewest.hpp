@@ -135,9 +135,11 @@ struct PEGSOL_API FewestOptions {
   /// processes, a best solution with the fewest moves of theirs, a stop when any stopped, and the
   /// positions summed. The answer is the same for any number of processes.
   int split_part = 0;
-  int split_parts = 1;                              ///< processes sharing the split search
-  std::function<void(FewestSweep&)> split_merge;    ///< the processes' exchange, as said above
-  std::size_t shared_level = std::size_t{1} << 15;  ///< smaller levels run on the calling thread
+  int split_parts = 1;                            ///< processes sharing the split search
+  std::function<void(FewestSweep&)> split_merge;  ///< the processes' exchange, as said above
+  /// Smaller levels run on the calling thread (under a memory budget whose tables get 256 MiB or
+  /// more, levels below a quarter of it: the first beam's levels are then shared).
+  std::size_t shared_level = std::size_t{1} << 15;
   /// The processes the passes' levels are spread over (collective: each passes its own, the
   /// same problem and options); null: one process. Every process ends with the same fewest
   /// moves, proof and lower bound. Not with checkpoints, spill_dir or split (InputError).

@@ -516,9 +516,13 @@ class Search {
       pool_->run(threads, f);
   }
   // The threads for a job over `n` positions: the calling thread alone below
-  // FewestOptions::shared_level, where waking the pool would cost more than it saves.
+  // FewestOptions::shared_level, where waking the pool would cost more than it saves; under a
+  // budget of kRoomyBudget or more, below a quarter of it (the first beam's levels are shared
+  // then), since the second thread's own heap, a few MiB not booked against the budget, fits in
+  // the room the budget leaves beside the tables (tables_budget()).
   int threads_for(std::size_t n) {
-    if (threads_ == 1 || n < o_.shared_level) return 1;
+    const std::size_t least = budget_ >= kRoomyBudget ? o_.shared_level / 4 : o_.shared_level;
+    if (threads_ == 1 || n < least) return 1;
     if (!pool_) pool_.emplace(threads_);
     return threads_;
   }
@@ -655,6 +659,8 @@ class Search {
   }
 
   static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<W>::kShards) - 1;
+  // The tables' budget from which smaller levels are shared by the threads (threads_for()).
+  static constexpr std::size_t kRoomyBudget = std::size_t{256} << 20;
 
   bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
 
