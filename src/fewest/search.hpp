@@ -18,6 +18,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -101,6 +102,7 @@ class Search {
         dropped_(static_cast<std::size_t>(threads_), kNoCost) {
     budget_ = tables_budget(o);
     ledger_.limit = o.spill_limit;
+    if (geo.jumps.size() > kMaxJumps) throw std::logic_error("fewest moves: too many jumps");
   }
 
   // Spreads the pass's levels over `ranks` (before seed(); collective from then on): this
@@ -661,6 +663,9 @@ class Search {
   static constexpr std::uint32_t kAllShards = (std::uint32_t{1} << Level<W>::kShards) - 1;
   // The tables' budget from which smaller levels are shared by the threads (threads_for()).
   static constexpr std::size_t kRoomyBudget = std::size_t{256} << 20;
+  // The most jumps a board has (eight directions from each of at most 128 holes): room for a
+  // parent's legal jumps in children().
+  static constexpr std::size_t kMaxJumps = 8 * kWidestKeys;
 
   bool spilling() const { return may_release_ && !o_.spill_dir.empty(); }
 
@@ -799,6 +804,9 @@ class Search {
     const std::size_t nj = geo_.jumps.size();
     const int gs = geo_.group_size();
     const Bits<W>* all = geo_.all.data();
+    // A jump is legal when the position holds exactly this much of its three holes: its from
+    // and over holes forward, its to hole taken back.
+    const Bits<W>* want = Backward ? geo_.t.data() : geo_.fo.data();
     const Jump* jumps = geo_.jumps.data();
     const Bits<W>* jump_image = geo_.jump_image.data();
     const Bits<W>* hole_image = geo_.hole_image.data();
@@ -806,13 +814,20 @@ class Search {
     const Bits<W>* into_fo = geo_.into_fo.data();
     const int* into_begin = geo_.into_begin.data();
     const Bits<W> full = geo_.full;
+    // The legal jumps are found by one branch-free walk of every jump when the holes a jump
+    // can go into (forward the empty ones, taken back the pegs) are a quarter of the board or
+    // more, else through the jumps into each of those holes (few there: near the start forward,
+    // near the goal backward). The source level's pegs say which (every parent has as many).
+    const int pegs_here = Backward ? bh_ : fl_;
+    const bool walk_all = 4 * (Backward ? pegs_here : geo_.n - pegs_here) >= geo_.n;
     std::array<Bits<W>, 48> parent{};
+    std::array<std::uint16_t, kMaxJumps> legal{};
     // The tables by value and the entry copied: the children's stores cannot alias them, so they
     // stay in registers.
     src.for_range(
         begin, end,
-        [&, nj, gs, all, jumps, jump_image, hole_image, into, into_fo, into_begin,
-         full](const Entry<W>& entry) {
+        [&, nj, gs, all, want, jumps, jump_image, hole_image, into, into_fo, into_begin, full,
+         walk_all](const Entry<W>& entry) {
           const Entry<W> e = entry;
           bool imaged = false;
           // Without a limit (the beam) a child is dropped only when it is on no solution.
@@ -820,66 +835,75 @@ class Search {
                                                  : limit_ == kNoCost
                                                      ? bound_->template values<Backward>(e.key)
                                                      : bound_->template pack<Backward>(e.key);
-          // The jumps into each empty hole (forward) or each peg (taken back).
-          for (Bits<W> holes = Backward ? e.key : ~e.key & full; holes.any(); holes.pop_lowest()) {
-            const int h = holes.lowest();
-            // The candidate jumps' masks walked by pointer against the key held by value: the
-            // children's stores made the compiler reload both for every candidate.
-            const Bits<W> pegs = e.key;
-            const Bits<W>* const first = into_fo + into_begin[h];
-            const Bits<W>* const end = into_fo + into_begin[h + 1];
-            for (const Bits<W>* fo = first; fo != end; ++fo) {
-              const Bits<W> m = *fo;
-              const bool legal = Backward ? (pegs & m).none() : (pegs & m) == m;
-              if (!legal) continue;
-              const auto j = static_cast<std::size_t>(into[into_begin[h] + (fo - first)]);
-              const Jump& jp = jumps[j];
-              const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
-              const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
-              Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
-              if (bound_ && limit_ == kNoCost) {
-                if (bound_->dead(family, j)) continue;
-              } else if (bound_) {  // on the child as made: any frame bounds the same cost
-                // A part of the bound that reaches the least cost dropped drops the child
-                // without the rest: the least stays as it is.
-                const int enough = dropped == kNoCost
-                                       ? Bound<W>::kDead
-                                       : static_cast<int>(dropped - std::min(dropped, c));
-                const int bc = bound_->template child<Backward>(family, key, jp, j, enough);
-                if (bc >= Bound<W>::kDead) continue;  // on no solution, at any limit
-                const auto f = c + static_cast<std::uint32_t>(bc);
-                if (f > limit_) {
-                  dropped = std::min(dropped, f);
-                  continue;
-                }
-              }
-              if (gs > 1) {
-                if (!imaged) {
-                  for (int g = 0; g < gs; ++g)
-                    parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
-                  imaged = true;
-                }
-                // The least image and the union of the landing hole's images under the elements
-                // giving it, in one walk (key and l start as the identity's: the child as made).
-                for (int g = 1; g < gs; ++g) {
-                  auto ug = static_cast<std::size_t>(g);
-                  const Bits<W> im = parent[ug] ^ jump_image[ug * nj + j];
-                  const Bits<W> hi = hole_image[ug * W + static_cast<std::size_t>(land)];
-                  const bool less = im < key, same = im == key;
-                  l = less ? hi : same ? l | hi : l;
-                  key = less ? im : key;
-                }
-              }
-              const std::uint64_t hash = mix(key);
-              const std::size_t shard = Level<W>::shard_of_hash(hash);
-              if (!(group >> shard & 1)) continue;
-              const Child<W> child{key, l, c, static_cast<std::uint32_t>(hash)};
-              const int owner = ranks > 1 ? owner_of(hash, ranks) : me;
-              if (owner == me)
-                out[shard].push_back(child);
-              else
-                away[static_cast<std::size_t>(owner)].push_back(child);
+          // The legal jumps' numbers into `legal`, then their children.
+          const Bits<W> pegs = e.key;
+          std::size_t n = 0;
+          if (walk_all) {
+            // Every jump's number stored, the count moved on by the legal ones: no branch to
+            // mispredict (three candidates in four fail).
+            for (std::size_t j = 0; j < nj; ++j) {
+              legal[n] = static_cast<std::uint16_t>(j);
+              n += (pegs & all[j]) == want[j];
             }
+          } else {
+            // The jumps into each empty hole (forward) or each peg (taken back).
+            for (Bits<W> holes = Backward ? pegs : ~pegs & full; holes.any(); holes.pop_lowest()) {
+              const int h = holes.lowest();
+              for (int k = into_begin[h]; k < into_begin[h + 1]; ++k) {
+                const Bits<W> m = into_fo[k];
+                if (Backward ? (pegs & m).none() : (pegs & m) == m)
+                  legal[n++] = static_cast<std::uint16_t>(into[k]);
+              }
+            }
+          }
+          for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t j = legal[i];
+            const Jump& jp = jumps[j];
+            const int start = Backward ? jp.to : jp.from, land = Backward ? jp.from : jp.to;
+            const std::uint32_t c = e.cost() + (e.land().test(start) ? 0 : 1);
+            Bits<W> key = e.key ^ all[j], l = Bits<W>::single(land);
+            if (bound_ && limit_ == kNoCost) {
+              if (bound_->dead(family, j)) continue;
+            } else if (bound_) {  // on the child as made: any frame bounds the same cost
+              // A part of the bound that reaches the least cost dropped drops the child
+              // without the rest: the least stays as it is.
+              const int enough = dropped == kNoCost
+                                     ? Bound<W>::kDead
+                                     : static_cast<int>(dropped - std::min(dropped, c));
+              const int bc = bound_->template child<Backward>(family, key, jp, j, enough);
+              if (bc >= Bound<W>::kDead) continue;  // on no solution, at any limit
+              const auto f = c + static_cast<std::uint32_t>(bc);
+              if (f > limit_) {
+                dropped = std::min(dropped, f);
+                continue;
+              }
+            }
+            if (gs > 1) {
+              if (!imaged) {
+                for (int g = 0; g < gs; ++g)
+                  parent[static_cast<std::size_t>(g)] = geo_.image(g, e.key);
+                imaged = true;
+              }
+              // The least image and the union of the landing hole's images under the elements
+              // giving it, in one walk (key and l start as the identity's: the child as made).
+              for (int g = 1; g < gs; ++g) {
+                auto ug = static_cast<std::size_t>(g);
+                const Bits<W> im = parent[ug] ^ jump_image[ug * nj + j];
+                const Bits<W> hi = hole_image[ug * W + static_cast<std::size_t>(land)];
+                const bool less = im < key, same = im == key;
+                l = less ? hi : same ? l | hi : l;
+                key = less ? im : key;
+              }
+            }
+            const std::uint64_t hash = mix(key);
+            const std::size_t shard = Level<W>::shard_of_hash(hash);
+            if (!(group >> shard & 1)) continue;
+            const Child<W> child{key, l, c, static_cast<std::uint32_t>(hash)};
+            const int owner = ranks > 1 ? owner_of(hash, ranks) : me;
+            if (owner == me)
+              out[shard].push_back(child);
+            else
+              away[static_cast<std::size_t>(owner)].push_back(child);
           }
         },
         buf);
