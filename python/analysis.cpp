@@ -2,6 +2,7 @@
 // The analysis in Python: verdicts with their proofs, ways left, end holes, hints and "where did
 // I go wrong", over the library's Analyzer.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "pegsol/analysis.hpp"
 #include "pegsol/error.hpp"
 #include "pegsol/json.hpp"
+#include "pegsol/path_index.hpp"
 
 namespace pegsol::python {
 
@@ -64,6 +66,53 @@ Goal goal_of(const Position& p, py::object end, py::object goal) {
   return problem_of(ProblemArgs{py::none(), py::none(), py::cast(p), end, goal, ""}).goal;
 }
 
+// The census look-ups of the module-level analyze() and first_mistake(), which make an Analyzer
+// per call: one cache shared by their calls, owned by the module's functions (the library keeps
+// no state of its own), so that a game's look-ups are built once, and a build stopped by its
+// bounds is not tried again at every call, as an Analyzer keeps its own. Builds run in the
+// calling thread (stopped by the call's cancel, not its deadline) within lookup_memory and
+// lookup_seconds; a call with other bounds replaces the cache by one with its bounds.
+class ModuleLookups {
+ public:
+  ModuleLookups() : cache_(make(AnalysisOptions{})) {}
+
+  // The cache for calls with o's bounds.
+  std::shared_ptr<PathIndexCache> cache(const AnalysisOptions& o) {
+    std::lock_guard lock(m_);
+    if (memory_ != o.lookup_memory || seconds_ != o.lookup_seconds) cache_ = make(o);
+    return cache_;
+  }
+  // The cache the last calls used.
+  std::shared_ptr<PathIndexCache> current() {
+    std::lock_guard lock(m_);
+    return cache_;
+  }
+  // Drops every index and every failure remembered.
+  void clear() {
+    std::lock_guard lock(m_);
+    AnalysisOptions o;
+    o.lookup_memory = memory_;
+    o.lookup_seconds = seconds_;
+    cache_ = make(o);
+  }
+
+ private:
+  std::shared_ptr<PathIndexCache> make(const AnalysisOptions& o) {
+    memory_ = o.lookup_memory;
+    seconds_ = o.lookup_seconds;
+    PathIndexCache::Options co;
+    co.background = false;
+    co.build_memory = o.lookup_memory;
+    co.build_seconds = o.lookup_seconds;
+    return std::make_shared<PathIndexCache>(co);
+  }
+
+  std::mutex m_;
+  std::size_t memory_ = 0;
+  double seconds_ = 0;
+  std::shared_ptr<PathIndexCache> cache_;
+};
+
 // Runs one analyzer call through a Call (the GIL released, Ctrl-C honoured).
 template <class R>
 R watched(py::object progress, const std::function<R(const Control*)>& work) {
@@ -75,7 +124,8 @@ R watched(py::object progress, const std::function<R(const Control*)>& work) {
 }
 
 AnalysisOutcome analyze_with(const Analyzer& a, py::handle x, py::object start,
-                             const OptionArgs& args, py::object progress) {
+                             const OptionArgs& args, py::object progress,
+                             ModuleLookups* shared = nullptr) {
   AnalysisOptions o = args.options();
   std::optional<Position> pos;
   if (py::isinstance<Game>(x)) {
@@ -94,6 +144,8 @@ AnalysisOutcome analyze_with(const Analyzer& a, py::handle x, py::object start,
                   ""};
     o.start = problem_of(s).start;
   }
+  std::shared_ptr<PathIndexCache> paths;
+  if (shared && o.lookup && o.start) o.paths = (paths = shared->cache(o)).get();
   return watched<AnalysisOutcome>(progress, [&](const Control* c) {
     o.control = c;
     return AnalysisOutcome{*pos, a.analyze(*pos, o)};
@@ -101,9 +153,11 @@ AnalysisOutcome analyze_with(const Analyzer& a, py::handle x, py::object start,
 }
 
 MistakeOutcome mistake_with(const Analyzer& a, const Game& g, const OptionArgs& args,
-                            py::object progress) {
+                            py::object progress, ModuleLookups* shared = nullptr) {
   AnalysisOptions o = args.options();
   o.start = g.problem().start;
+  std::shared_ptr<PathIndexCache> paths;
+  if (shared && o.lookup) o.paths = (paths = shared->cache(o)).get();
   return watched<MistakeOutcome>(progress, [&](const Control* c) {
     o.control = c;
     return MistakeOutcome{g, a.first_mistake(g, o)};
@@ -287,43 +341,59 @@ void bind_analysis(py::module_& m) {
           py::arg("game"), py::kw_only(), PEGSOL_OPTION_ARGS,
           "The first played move after which the game's goal could no longer be reached.");
 
+  auto shared = std::make_shared<ModuleLookups>();
   m.def(
       "analyze",
-      [](py::handle x, py::object end, py::object goal, py::object start, py::object time_limit,
-         py::object count, py::object hint, py::object explain, py::object lookup,
-         py::object lookup_memory, py::object lookup_seconds, py::object progress) {
+      [shared](py::handle x, py::object end, py::object goal, py::object start,
+               py::object time_limit, py::object count, py::object hint, py::object explain,
+               py::object lookup, py::object lookup_memory, py::object lookup_seconds,
+               py::object progress) {
         OptionArgs args{time_limit, count, hint, explain, lookup, lookup_memory, lookup_seconds};
         if (py::isinstance<Game>(x)) {
           if (!end.is_none() || !goal.is_none())
             throw InputError("end, goal: a game's analysis is towards the game's goal");
           const Game& g = x.cast<const Game&>();
           Analyzer a(g.problem().board, g.problem().goal);
-          return analyze_with(a, x, start, args, progress);
+          return analyze_with(a, x, start, args, progress, shared.get());
         }
         if (!py::isinstance<Position>(x))
           throw py::type_error("analyze: expected a pegsol.Game or a pegsol.Position, got " +
                                py::repr(x).cast<std::string>());
         const Position& p = x.cast<const Position&>();
         Analyzer a(p.board_ptr(), goal_of(p, end, goal));
-        return analyze_with(a, x, start, args, progress);
+        return analyze_with(a, x, start, args, progress, shared.get());
       },
       py::arg("position"), py::kw_only(), py::arg("end") = py::none(), py::arg("goal") = py::none(),
       py::arg("start") = py::none(), PEGSOL_OPTION_ARGS,
       "A position's (or a game's current position's) analysis: verdicts with their proofs, ways "
-      "left, end holes, a hint. For a game, the census look-ups of its start answer exactly.");
+      "left, end holes, a hint. For a game, the census look-ups of its start answer exactly; "
+      "the module's calls share them (lookup_status, clear_lookups).");
 
   m.def(
       "first_mistake",
-      [](const Game& g, py::object time_limit, py::object count, py::object hint,
-         py::object explain, py::object lookup, py::object lookup_memory, py::object lookup_seconds,
-         py::object progress) {
+      [shared](const Game& g, py::object time_limit, py::object count, py::object hint,
+               py::object explain, py::object lookup, py::object lookup_memory,
+               py::object lookup_seconds, py::object progress) {
         Analyzer a(g.problem().board, g.problem().goal);
         return mistake_with(
             a, g, {time_limit, count, hint, explain, lookup, lookup_memory, lookup_seconds},
-            progress);
+            progress, shared.get());
       },
       py::arg("game"), py::kw_only(), PEGSOL_OPTION_ARGS,
       "\"Where did I go wrong\": the first move of the game after which its goal was lost.");
+
+  m.def(
+      "lookup_status",
+      [shared](const Game& g) {
+        return to_python(lookup_status_json(shared->current()->status(g.problem())));
+      },
+      py::arg("game"),
+      "How far the census look-ups that the module's analyze() and first_mistake() share are "
+      "for a game: the API's /api/lookups object (state none, ready or failed, why, bytes, ...).");
+  m.def(
+      "clear_lookups", [shared] { shared->clear(); },
+      "Drops the census look-ups the module's analyze() and first_mistake() share, and the "
+      "builds they remember as failed.");
 
   m.def(
       "hint",

@@ -61,9 +61,10 @@ struct PEGSOL_API AnalysisOptions {
   /// The indexes come from `paths` (shared, built in its background: until built the searches
   /// answer) or else from the analyzer's own, built in the call within lookup_memory and
   /// lookup_seconds: the call's cancel and pause reach that build, its deadline does not (the
-  /// look-ups serve the calls after it). A census that stops (but for a cancel) is not tried
-  /// again. A start the position was not reached
-  /// from gives wrong answers.
+  /// look-ups serve the calls after it). A shared cache without a background thread
+  /// (PathIndexCache::Options::background false) builds in the call likewise, within its own
+  /// bounds. A census that stops (but for a cancel) is not tried again. A start the position was
+  /// not reached from gives wrong answers.
   std::optional<HoleSet> start;
   bool lookup = true;               ///< use the census look-ups when `start` is given
   PathIndexCache* paths = nullptr;  ///< shared look-ups (may be null: the analyzer's own)

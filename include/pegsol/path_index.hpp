@@ -197,6 +197,8 @@ class PEGSOL_API PathIndexCache {
   LookupStatus start(const Problem& p, const Control* control = nullptr);
 
   std::size_t bytes() const;  ///< held by the built indexes
+  /// The cache's bounds (build_memory as resolved: never 0).
+  const Options& options() const { return opt_; }
 
  private:
   struct Slot;

@@ -142,9 +142,10 @@ struct Analyzer::Impl {
   }
 
   // The look-ups from `start`: the goal's, and with `want_one` one peg anywhere's too. A shared
-  // cache builds in the background: one peg anywhere's, which a lost goal asks next, is queued
-  // with the goal's. The analyzer's own builds here, stopped by the call's cancel but not by its
-  // deadline (the look-ups serve the calls after it; lookup_seconds bounds them).
+  // cache with a background thread builds there: one peg anywhere's, which a lost goal asks
+  // next, is queued with the goal's. The analyzer's own, and a shared cache without a background
+  // thread (the Python module's), build here, stopped by the call's cancel but not by its
+  // deadline (the look-ups serve the calls after it; the cache's bounds limit them).
   Lookups lookups(const HoleSet& start, const AnalysisOptions& o, bool want_one,
                   const Control& call) const {
     Lookups l;
@@ -153,9 +154,10 @@ struct Analyzer::Impl {
       return l;
     }
     PathIndexCache& cache = cache_for(o);
+    const bool background = cache.options().background;
     const Control build(&call, Control::ParentDeadline::Ignore);
     auto fetch = [&](const Problem& q, std::string* note) {
-      return o.paths ? cache.get(q, note) : cache.wait(q, note, &build);
+      return background ? cache.get(q, note) : cache.wait(q, note, &build);
     };
     const Problem pg{board, start, goal};
     l.goal = fetch(pg, &l.note);
@@ -163,7 +165,7 @@ struct Analyzer::Impl {
     std::string one_note = "not asked";
     if (!two)
       l.one = l.goal;
-    else if (want_one || o.paths)
+    else if (want_one || background)
       l.one = fetch(lookup_problem(start, false), &one_note);
     if (l.goal) {
       std::uint64_t kept = l.goal->kept();

@@ -102,3 +102,39 @@ def test_analysis_input_errors():
         pegsol.analyze(game, time_limit=float("nan"))
     with pytest.raises(TypeError):
         pegsol.analyze("triangle:5")
+
+
+def test_module_analyze_shares_its_lookups():
+    """pegsol.analyze and first_mistake build a game's look-ups once for all their calls."""
+    pegsol.clear_lookups()
+    game = pegsol.Game(board="triangle:5", start="1", end="13")
+    assert pegsol.lookup_status(game)["state"] == "none"
+    a = pegsol.analyze(game)
+    assert a.exact
+    status = pegsol.lookup_status(game)
+    assert status["state"] == "ready" and status["bytes"] > 0
+    game.play(game.position.legal_moves()[0])
+    b = pegsol.analyze(game)
+    assert b.exact and b.lookup_note == a.lookup_note  # the same build, its time in the note
+    assert pegsol.first_mistake(game).now in ("solvable", "not solvable")
+    assert pegsol.lookup_status(game) == status
+    pegsol.clear_lookups()
+    assert pegsol.lookup_status(game)["state"] == "none"
+
+
+def test_module_analyze_remembers_a_failed_lookup():
+    """A build stopped by lookup_memory is remembered: the later calls search at once."""
+    pegsol.clear_lookups()
+    game = pegsol.Game(board="english")
+    game.play("d2-d4")
+    a = pegsol.analyze(game, time_limit=1, lookup_memory=1)
+    assert not a.exact and "memory" in a.lookup_note
+    assert a.goal.verdict == "solvable"
+    status = pegsol.lookup_status(game)
+    assert status["state"] == "failed" and "memory" in status["why"]
+    game.play("f3-d3")
+    b = pegsol.analyze(game, time_limit=1, lookup_memory=1)
+    assert b.lookup_note == a.lookup_note and pegsol.lookup_status(game) == status
+    # Cleared: the failure is forgotten, to be tried again.
+    pegsol.clear_lookups()
+    assert pegsol.lookup_status(game)["state"] == "none"

@@ -1116,6 +1116,34 @@ TEST(Analysis, OwnLookupStopsOnTheCallersCancelNotOnItsDeadline) {
   EXPECT_EQ(a.lookup_note.rfind("census look-up:", 0), 0u) << a.lookup_note;
 }
 
+// A shared cache without a background thread (the Python module's) builds in the call, as the
+// analyzer's own: the call's cancel stops the build (forgotten, to be started again), its
+// deadline does not.
+TEST(Analysis, ForegroundSharedLookupsBuildInTheCall) {
+  BoardPtr b = make_board("triangle:6");
+  const Problem q{b, single_vacancy(*b, 0), Goal{}};
+  PathIndexCache cache(foreground());
+  Analyzer an(b, q.goal);
+  Control cancelled;
+  cancelled.cancel();  // before the call: its build stops at once (a cache's get() would finish it)
+  AnalysisOptions o;
+  o.start = q.start;
+  o.paths = &cache;
+  o.control = &cancelled;
+  o.time_limit = 0;
+  const Analysis stopped = an.analyze(Position(b, q.start), o);
+  EXPECT_FALSE(stopped.exact);
+  EXPECT_EQ(cache.status(q).state, LookupStatus::State::None);
+
+  AnalysisOptions late;
+  late.start = q.start;
+  late.paths = &cache;
+  late.time_limit = 1e-9;
+  const Analysis a = an.analyze(Position(b, q.start), late);
+  EXPECT_TRUE(a.exact) << a.lookup_note;
+  EXPECT_EQ(cache.status(q).state, LookupStatus::State::Ready);
+}
+
 // Plain words beside the engine's: the position class, peg types and pagoda proofs name their
 // holes; the exhaustive checks say so; the JSON carries both.
 TEST(Analysis, ExplanationsInPlainWords) {
