@@ -136,21 +136,28 @@ class PagodaCheck {
       for (int v = 0; v < 256; ++v)
         if ((v >> (bit % 8)) & 1) t[v] += static_cast<std::int32_t>(w);
     }
+    for (const Jump& j : b.jumps()) change_.push_back(-pg.loss(j));
   }
-  bool loses(const Bits<W>& p) const {
+  long long value(const Bits<W>& p) const {
     long long v = 0;
     for (int k = 0; k < Bits<W>::kWords; ++k) {
       std::uint64_t x = p.w[static_cast<std::size_t>(k)];
       for (int byte = 0; x; ++byte, x >>= 8)
         v += table_[static_cast<std::size_t>(k * 8 + byte) * 256 + (x & 0xff)];
     }
-    return v < least_;
+    return v;
   }
+  bool loses(const Bits<W>& p) const { return value(p) < least_; }
+  long long least() const { return least_; }
+  // The value's change by jump j (board().jumps()'s index): the searches' children are valued
+  // from their parent's value, without a sum.
+  long long change(int j) const { return change_[static_cast<std::size_t>(j)]; }
 
  private:
   static constexpr int kBytes = W / 8;
   std::vector<std::int32_t> table_;
   long long least_;
+  std::vector<long long> change_;
 };
 
 // A DfsMemo's contents at width W: the failed positions towards `target`, its pruning pagodas
@@ -240,6 +247,21 @@ class Dfs {
       });
       for (const auto* checks : final_pagodas_) finals_die_ = finals_die_ || !checks->empty();
     }
+    // The pagodas flat, exact ones first, then each final's, with their changes by jump; and the
+    // images of the jumps under the table's symmetries: a child is valued and keyed from its
+    // parent's values and images (symmetries permute holes, so they commute with XOR).
+    for (const PagodaCheck<W>* c : exact_pagodas_) checks_.push_back(c);
+    final_begin_.push_back(checks_.size());
+    for (const auto* checks : final_pagodas_) {
+      for (const PagodaCheck<W>& c : *checks) checks_.push_back(&c);
+      final_begin_.push_back(checks_.size());
+    }
+    const std::size_t jumps = b.jumps().size();
+    for (std::size_t j = 0; j < jumps; ++j) {
+      for (const PagodaCheck<W>* c : checks_) change_.push_back(c->change(static_cast<int>(j)));
+      for (int s : syms_) jump_images_.push_back(g.apply(s, g.jump_mask(static_cast<int>(j))));
+    }
+    for (const PagodaCheck<W>* c : checks_) least_.push_back(c->least());
     if (o.peg_types) {
       for (const Pos& m : g.type_masks()) {
         int need = t.is_exact ? (t.exact & m).count() : 0;
@@ -315,6 +337,12 @@ class Dfs {
     if ((++nodes_ & 1023) == 0) check_stop();
     Pos key;
     if (stopped_ || ruled_out(start, alive, key) || table_->contains(key)) return false;
+    start_pegs_ = pegs;
+    const std::size_t levels = static_cast<std::size_t>(pegs) + 1;
+    images_.assign(levels * syms_.size(), Pos{});
+    values_.assign(levels * checks_.size(), 0);
+    for (std::size_t k = 0; k < syms_.size(); ++k) images_[k] = g_.apply(syms_[k], start);
+    for (std::size_t k = 0; k < checks_.size(); ++k) values_[k] = checks_[k]->value(start);
     return search(start, key, pegs, alive);
   }
   const std::vector<int>& path() const { return path_; }
@@ -379,6 +407,25 @@ class Dfs {
     return alive == 0;
   }
 
+  // pagoda_lost for the child of a position by jump j, from the position's values `v`.
+  bool child_pagoda_lost(const long long* v, int j, std::uint64_t& alive) const {
+    const std::size_t n = checks_.size();
+    if (n == 0) return false;
+    const long long* d = &change_[static_cast<std::size_t>(j) * n];
+    for (std::size_t k = 0; k < final_begin_[0]; ++k)
+      if (v[k] + d[k] < least_[k]) return true;
+    if (!finals_die_) return false;
+    for (std::uint64_t m = alive; m; m &= m - 1) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(m));
+      for (std::size_t k = final_begin_[i]; k < final_begin_[i + 1]; ++k)
+        if (v[k] + d[k] < least_[k]) {
+          alive &= ~(std::uint64_t{1} << i);
+          break;
+        }
+    }
+    return alive == 0;
+  }
+
   bool reached(const Pos& p) const { return t_.is_exact ? p == t_.exact : (p & t_.allowed).any(); }
 
   // Whether the peg types or the pagodas rule p out (`alive` updated); else its table key, whose
@@ -386,6 +433,22 @@ class Dfs {
   bool ruled_out(const Pos& p, std::uint64_t& alive, Pos& key) const {
     if (prune(p) || pagoda_lost(p, alive)) return true;
     key = g_.canonical(p, syms_);
+    table_->prefetch(key);
+    return false;
+  }
+
+  // ruled_out for the child q of a position by jump j, from the position's values `v` and
+  // images `img` (the same answer and key).
+  bool child_ruled_out(const Pos& q, const long long* v, const Pos* img, int j,
+                       std::uint64_t& alive, Pos& key) const {
+    if (prune(q) || child_pagoda_lost(v, j, alive)) return true;
+    const std::size_t n = syms_.size();
+    const Pos* ji = &jump_images_[static_cast<std::size_t>(j) * n];
+    key = q;
+    for (std::size_t k = 1; k < n; ++k) {
+      const Pos x = img[k] ^ ji[k];
+      if (x < key) key = x;
+    }
     table_->prefetch(key);
     return false;
   }
@@ -422,17 +485,36 @@ class Dfs {
       table_->insert(key);
       return false;
     }
+    const auto level = static_cast<std::size_t>(start_pegs_ - pegs);
+    const std::size_t ns = syms_.size(), nc = checks_.size();
+    const Pos* img = &images_[level * ns];
+    const long long* v = nc ? &values_[level * nc] : nullptr;
     for (std::size_t i = 0; i < n; ++i) {
       Child& c = kids[i];
       c.alive = kill_.empty() ? alive : alive & ~kill_[static_cast<std::size_t>(c.jump)];
-      c.out = ruled_out(p ^ g_.jump_mask(c.jump), c.alive, c.key);
+      c.out = child_ruled_out(p ^ g_.jump_mask(c.jump), v, img, c.jump, c.alive, c.key);
     }
+    // The probes, while the slots asked for above are on their way (by a child's turn, after its
+    // elder siblings' subtrees, its slot has mostly left the cache again): a child found failed
+    // now is skipped then, even if a full run of the table has overwritten it meanwhile; the
+    // others are probed again at their turn, a sibling's subtree may have failed them.
+    for (std::size_t i = 0; i < n; ++i)
+      if (!kids[i].out && table_->contains(kids[i].key)) kids[i].out = true;
     top_ = base + n;
     for (std::size_t i = 0; i < n; ++i) {
       if ((++nodes_ & 1023) == 0) check_stop();
       if (stopped_) break;
       const Child c = kids_[base + i];  // a copy: the stack may grow below
       if (c.out || table_->contains(c.key)) continue;
+      {  // the child's images and values, at the next level
+        const auto j = static_cast<std::size_t>(c.jump);
+        Pos* ci = &images_[(level + 1) * ns];
+        for (std::size_t k = 0; k < ns; ++k) ci[k] = img[k] ^ jump_images_[j * ns + k];
+        if (nc) {
+          long long* cv = &values_[(level + 1) * nc];
+          for (std::size_t k = 0; k < nc; ++k) cv[k] = v[k] + change_[j * nc + k];
+        }
+      }
       if (search(p ^ g_.jump_mask(c.jump), c.key, pegs - 1, c.alive)) {
         path_.push_back(c.jump);
         top_ = base;
@@ -465,6 +547,16 @@ class Dfs {
   std::vector<std::pair<Pos, int>> need_;
   Pos any_type_;
   std::vector<Child> kids_;  // the children of the positions on the path, a stack
+  // The pagodas of exact_pagodas_ then of final_pagodas_, flat (final i's from final_begin_[i]
+  // to final_begin_[i + 1]), their targets' values, and their changes by jump (jump * size + k).
+  std::vector<const PagodaCheck<W>*> checks_;
+  std::vector<std::size_t> final_begin_;
+  std::vector<long long> least_, change_;
+  std::vector<Pos> jump_images_;  // by jump * syms_.size() + k: the jump's image under syms_[k]
+  // By level (pegs below the start), the position's values (checks_) and images (syms_).
+  std::vector<long long> values_;
+  std::vector<Pos> images_;
+  int start_pegs_ = 0;
   std::size_t top_ = 0;
   std::vector<int> path_;
   std::uint64_t nodes_ = 0;
