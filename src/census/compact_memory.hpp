@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -239,8 +240,9 @@ class Pool {
     if (slab_left_) munmap(slab_at_, slab_left_ * kChunk);  // never handed out, never booked
   }
   // A chunk of at least `bytes` (thread-safe); throws CensusError past the memory limit (or,
-  // spilling, when the disk is full). Chunks in memory are handed out first.
-  Chunk take(std::size_t bytes) {
+  // spilling, when the disk is full). Chunks in memory are handed out first; `in_memory`: never
+  // from the spill file (a table written at random: Blocks).
+  Chunk take(std::size_t bytes, bool in_memory = false) {
     if (bytes <= kChunk) {
       std::lock_guard<std::mutex> lock(m_);
       if (!free_.empty()) {
@@ -249,12 +251,28 @@ class Pool {
         return c;
       }
     }
-    if (bytes <= kChunk) return map(kChunk);
+    if (bytes <= kChunk) return map(kChunk, in_memory);
     // An array of its own: whole pages in memory (whole chunks left much of the largest levels
     // unused, docs/census.md), whole chunks on disk (map()).
     const std::size_t size = (bytes + kPage - 1) / kPage * kPage;
-    if (Chunk c; assemble(size, c)) return c;
-    return map(size);
+    if (Chunk c; assemble(size, c, in_memory)) return c;
+    return map(size, in_memory);
+  }
+  // The chunks in memory given back and not yet taken again, in bytes (booked in the ledger).
+  std::size_t free_bytes() {
+    std::lock_guard<std::mutex> lock(m_);
+    return free_.size() * kChunk;
+  }
+  // Unmaps the chunks in memory given back and not yet taken again (their bytes leave the
+  // ledger); returns their bytes.
+  std::size_t release_free() {
+    std::vector<Chunk> f;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      f.swap(free_);
+    }
+    for (const Chunk& c : f) unmap(c);
+    return f.size() * kChunk;
   }
   // Takes a chunk back: one in memory for the next level, a spilled one punched out of the file,
   // an array's whole chunks to the free ones and its tail unmapped.
@@ -279,9 +297,9 @@ class Pool {
   // An array of `size` bytes (whole pages, over a chunk) from free chunks moved into a mapping
   // of its own, the rest fresh; false, with nothing taken, when no chunk is free or the fresh
   // part would have to spill.
-  bool assemble(std::size_t size, Chunk& out) {
+  bool assemble(std::size_t size, Chunk& out, bool in_memory) {
 #ifdef __EMSCRIPTEN__
-    (void)size, (void)out;
+    (void)size, (void)out, (void)in_memory;
     return false;  // no pages to move: map() gives the array memory of its own
 #endif
     std::vector<Chunk> moved;
@@ -297,7 +315,7 @@ class Pool {
       std::lock_guard<std::mutex> lock(m_);
       free_.insert(free_.end(), moved.begin(), moved.end());
     };
-    if (moved.empty() || (spill_ && mem_->used() + (size - have) > anon_cap_)) {
+    if (moved.empty() || (spill_ && !in_memory && mem_->used() + (size - have) > anon_cap_)) {
       put_back();
       return false;
     }
@@ -368,8 +386,8 @@ class Pool {
     return base + lead;
 #endif
   }
-  Chunk map(std::size_t size) {
-    if (spill_ && mem_->used() + size > anon_cap_) {
+  Chunk map(std::size_t size, bool in_memory) {
+    if (spill_ && !in_memory && mem_->used() + size > anon_cap_) {
       const std::size_t chunks = (size + kChunk - 1) / kChunk * kChunk;
       return {spill_->take(chunks), chunks, true};
     }
@@ -423,6 +441,152 @@ class Pool {
   static constexpr std::size_t kSlabChunks = 16;
   char* slab_at_ = nullptr;
   std::size_t slab_left_ = 0;
+};
+
+// Memory for tables, which are written at random and so stay in memory (never the spill file):
+// blocks carved from the pool's chunks. A block of up to a chunk comes from the smallest free
+// stretch of the chunks taken so far that holds it (a new chunk when none does), a larger one is
+// an array of the pool's own; a chunk whose blocks are all given back returns to the pool at
+// once, for the next table or a level's arrays. So tables made and dropped level after level
+// (the MPI census's residue ranges, all alive through a level's rounds) reuse pages zeroed once
+// and in 2 MiB pages, where heap blocks were fresh 4 KiB pages level after level (docs/mpi.md).
+// A block under kHeap bytes, and every block under a memory limit of less than kChunky chunks,
+// comes from the heap, booked exactly: a chunk for a small level's tables would book 2 MiB for
+// a few KiB, and a limit of a few MB (the MPI tests' spill) could not hold one.
+//
+//   | chunk: block | block | free | block | free            |  free stretches by address,
+//                                                              never across a chunk's end
+class Blocks {
+ public:
+  static constexpr std::size_t kAlign = 64;
+  static constexpr std::size_t kHeap = std::size_t{128} << 10;
+  static constexpr std::size_t kChunky = 64;
+  Blocks(Pool& p, Memory& m)
+      : pool_(&p), mem_(&m), heap_only_(m.limit() < kChunky * Pool::kChunk) {}
+  Blocks(const Blocks&) = delete;
+  Blocks& operator=(const Blocks&) = delete;
+
+  // A block of at least `bytes`, 64-byte aligned, not cleared; throws past the memory limit.
+  char* take(std::size_t bytes) {
+    bytes = round(bytes);
+    if (heap(bytes)) {
+      mem_->take(bytes);
+      auto* p = static_cast<char*>(std::aligned_alloc(kAlign, bytes));
+      if (!p) {
+        mem_->give(bytes);
+        throw std::bad_alloc();
+      }
+      return p;
+    }
+    if (bytes > Pool::kChunk) return pool_->take(bytes, true).p;
+    auto best = free_.end();
+    for (auto it = free_.begin(); it != free_.end(); ++it)
+      if (it->second >= bytes && (best == free_.end() || it->second < best->second)) best = it;
+    if (best == free_.end()) {
+      const Pool::Chunk c = pool_->take(Pool::kChunk, true);
+      best = free_.emplace(c.p, c.size).first;
+    }
+    char* p = best->first;
+    const std::size_t left = best->second - bytes;
+    free_.erase(best);
+    if (left) free_.emplace(p + bytes, left);
+    return p;
+  }
+  // Gives back the block take(bytes) returned.
+  void give(char* p, std::size_t bytes) {
+    bytes = round(bytes);
+    if (heap(bytes)) {
+      std::free(p);
+      mem_->give(bytes);
+      return;
+    }
+    if (bytes > Pool::kChunk) {
+      pool_->give({p, (bytes + Pool::kPage - 1) / Pool::kPage * Pool::kPage, false});
+      return;
+    }
+    auto next = free_.lower_bound(p);
+    if (next != free_.end() && p + bytes == next->first && !starts_chunk(next->first)) {
+      bytes += next->second;
+      next = free_.erase(next);
+    }
+    if (next != free_.begin() && !starts_chunk(p)) {
+      const auto prev = std::prev(next);
+      if (prev->first + prev->second == p) {
+        p = prev->first;
+        bytes += prev->second;
+        free_.erase(prev);
+      }
+    }
+    if (bytes == Pool::kChunk)
+      pool_->give({p, Pool::kChunk, false});
+    else
+      free_.emplace(p, bytes);
+  }
+  // The bytes take(bytes) would book in the memory ledger anew (none when free memory the
+  // ledger holds already has room for the block).
+  std::size_t fresh(std::size_t bytes) {
+    bytes = round(bytes);
+    if (heap(bytes)) return bytes;
+    const std::size_t pooled = pool_->free_bytes();
+    if (bytes > Pool::kChunk) {
+      const std::size_t size = (bytes + Pool::kPage - 1) / Pool::kPage * Pool::kPage;
+      return size - std::min(size / Pool::kChunk * Pool::kChunk, pooled);
+    }
+    for (const auto& [p, n] : free_)
+      if (n >= bytes) return 0;
+    return pooled ? 0 : Pool::kChunk;
+  }
+  // Memory booked in the ledger and free for blocks: the free stretches and the pool's free
+  // chunks, in bytes.
+  std::size_t spare() {
+    std::size_t n = pool_->free_bytes();
+    for (const auto& [p, m] : free_) n += m;
+    return n;
+  }
+
+  // One block, given back when it goes (or another is put in its place).
+  class Block {
+   public:
+    Block() = default;
+    Block(Blocks& b, std::size_t bytes) : from_(&b), p_(b.take(bytes)), n_(bytes) {}
+    Block(Block&& o) noexcept
+        : from_(o.from_), p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    Block& operator=(Block&& o) noexcept {
+      if (this != &o) {
+        reset();
+        from_ = o.from_;
+        p_ = std::exchange(o.p_, nullptr);
+        n_ = std::exchange(o.n_, 0);
+      }
+      return *this;
+    }
+    ~Block() { reset(); }
+    char* data() const { return p_; }
+    std::size_t size() const { return n_; }
+    void reset() {
+      if (p_) from_->give(p_, n_);
+      p_ = nullptr;
+      n_ = 0;
+    }
+
+   private:
+    Blocks* from_ = nullptr;
+    char* p_ = nullptr;
+    std::size_t n_ = 0;
+  };
+
+ private:
+  static std::size_t round(std::size_t bytes) {
+    return std::max(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  }
+  bool heap(std::size_t bytes) const { return bytes < kHeap || heap_only_; }
+  static bool starts_chunk(const char* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % Pool::kChunk == 0;
+  }
+  Pool* pool_;
+  Memory* mem_;
+  bool heap_only_;                     // every block from the heap
+  std::map<char*, std::size_t> free_;  // free stretches: start -> bytes
 };
 
 // The memory one level's arrays live in: pool chunks, which go back to the pool with the store,

@@ -158,11 +158,18 @@ class Table {
   using Value = SlotValue<C, kCounts>;
 
   explicit Table(Memory& m) : key_store_(m), value_store_(m) {}
+  // A table whose keys and values are blocks of `b` (in memory, never spilled), not booked
+  // vectors: for tables made anew level after level.
+  Table(Memory& m, Blocks& b) : key_store_(m), value_store_(m), blocks_(&b) {}
 
   // Empties the table, sized for about `expect` keys.
   void reset(std::size_t expect) {
     std::size_t cap = 64;
     while (cap * 3 < expect * 4) cap *= 2;
+    if (blocks_ && key_block_.size() != cap * sizeof(u64)) {
+      key_block_.reset();
+      value_block_.reset();
+    }
     place(cap);
   }
   std::size_t size() const { return n_; }
@@ -172,6 +179,8 @@ class Table {
   void release() {
     key_store_.release();
     value_store_.release();
+    key_block_.reset();
+    value_block_.reset();
     keys_ = nullptr;
     values_ = nullptr;
     cap_ = n_ = 0;
@@ -278,6 +287,22 @@ class Table {
   }
   // Fresh empty storage of `cap` slots (a power of two, at least 64).
   void place(std::size_t cap) {
+    if (blocks_) {
+      // Keys and values in blocks of their own: sizes of a power of two (but 24-byte values),
+      // which fill the pool's chunks (in one block of 24 bytes a slot, two tables of 32,768
+      // slots filled three quarters of a chunk: docs/mpi.md).
+      if (!key_block_.data()) {
+        key_block_ = Blocks::Block(*blocks_, cap * sizeof(u64));
+        if constexpr (kCounts != kKeys) value_block_ = Blocks::Block(*blocks_, cap * sizeof(Value));
+      }
+      keys_ = reinterpret_cast<u64*>(key_block_.data());
+      std::memset(keys_, 0, cap * sizeof(u64));
+      if constexpr (kCounts != kKeys) values_ = reinterpret_cast<Value*>(value_block_.data());
+      cap_ = cap;
+      bits_ = std::countr_zero(cap);
+      n_ = 0;
+      return;
+    }
     if (key_store_.vec().capacity() < cap + 8) {
       key_store_.release();
       key_store_.reserve(cap + 8);
@@ -302,12 +327,27 @@ class Table {
     n_ = 0;
   }
   void grow() {
+    if (blocks_) {
+      // The old blocks stay until their entries are placed in the new ones.
+      const Blocks::Block old_key_block = std::move(key_block_);
+      const Blocks::Block old_value_block = std::move(value_block_);
+      const std::size_t cap = cap_;
+      const u64* old_keys = keys_;
+      const Value* old_values = values_;
+      place(cap * 2);
+      rehash(old_keys, old_values, cap);
+      return;
+    }
     std::vector<u64> old_keys(keys_, keys_ + cap_);
     std::vector<Value> old_values;
     if constexpr (kCounts != kKeys) old_values.assign(values_, values_ + cap_);
     place(cap_ * 2);
+    rehash(old_keys.data(), old_values.data(), old_keys.size());
+  }
+  // Places the entries of the old storage's `cap` slots into the (larger) table.
+  void rehash(const u64* old_keys, const Value* old_values, std::size_t cap) {
     const int sh = 64 - bits_;
-    for (std::size_t s = 0; s < old_keys.size(); ++s) {
+    for (std::size_t s = 0; s < cap; ++s) {
       if (!old_keys[s]) continue;
       std::size_t i = home(old_keys[s], sh);
       while (true) {
@@ -327,6 +367,8 @@ class Table {
   static constexpr std::size_t kValueSlack = 64 / sizeof(Value);  // room to align to a line
   Booked<u64> key_store_;
   Booked<Value> value_store_;
+  Blocks* blocks_ = nullptr;  // or the storage is two blocks of these
+  Blocks::Block key_block_, value_block_;
   std::array<u32, kBatch + 64> slot_{};  // add()'s home buckets
   u64* keys_ = nullptr;
   Value* values_ = nullptr;

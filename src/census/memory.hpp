@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -44,11 +45,19 @@ class Memory {
   std::size_t used() const { return used_.load(); }
   std::size_t peak() const { return peak_.load(); }
   void set_level(int k) { level_.store(k); }
+  // What take() calls before it refuses: it gives back (give()) memory booked here that its
+  // holder can spare, returning the bytes (the MPI rank's pool's free chunks). Set once, before
+  // the census starts; none by default.
+  void set_reclaim(std::function<std::size_t()> f) { reclaim_ = std::move(f); }
   // Takes `bytes` or throws MemoryExceeded naming the limit and what the run needs.
   void take(std::size_t bytes) {
     std::size_t now = used_.fetch_add(bytes) + bytes;
     if (now > limit_) {
       used_.fetch_sub(bytes);
+      if (reclaim_ && reclaim_() > 0) {
+        take(bytes);
+        return;
+      }
       throw MemoryExceeded(
           "memory limit of " + mib(limit_) + " (" + kLimitField + ") reached at level " +
               std::to_string(level_.load()) + ": the census holds " + mib(now - bytes) +
@@ -70,6 +79,7 @@ class Memory {
   std::size_t limit_;
   std::atomic<std::size_t> used_{0}, peak_{0};
   std::atomic<int> level_{0};
+  std::function<std::size_t()> reclaim_;
 };
 
 // The default limit: physical memory minus a tenth (at least 1 GiB kept free), and at most three

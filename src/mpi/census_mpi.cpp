@@ -162,7 +162,9 @@ class DistributedCensus : public census_detail::Context<64> {
         ledger_(ledger),
         pool_(mem_),
         cur_(pool_, mem_),
-        next_(std::make_unique<NextLevel>(mem_, spill_.path())) {
+        next_(std::make_unique<NextLevel>(mem_, pool_, spill_.path())) {
+    // The pool's free chunks (the tables' memory between levels) go when the ledger is short.
+    mem_.set_reclaim([this] { return pool_.release_free(); });
     for (const Pos& im : jump_images()) sym_jump_.push_back(im.w[0]);  // [symmetry][jump]
     // The compact engine's residues (its census group and complement twist), in layout bits: the
     // residue is linear in the pegs, so it is the sum of one look-up per byte of the key.
@@ -531,7 +533,8 @@ class DistributedCensus : public census_detail::Context<64> {
       const std::size_t slot =
           narrow ? NextLevelOf<u64>::kSlotBytes : NextLevelOf<Words>::kSlotBytes;
       if (spill_.enabled()) {
-        const std::size_t free = mem_.limit() > mem_.used() ? mem_.limit() - mem_.used() : 0;
+        const std::size_t held = mem_.used() - std::min(mem_.used(), next_->spare());
+        const std::size_t free = mem_.limit() > held ? mem_.limit() - held : 0;
         start = std::min(start, static_cast<double>(free / 4 / slot) * 0.8);
       }
       next_->begin(narrow, res_lo_, res_hi_, static_cast<std::size_t>(expect),

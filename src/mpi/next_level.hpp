@@ -16,7 +16,9 @@
 // shed, took a rank at 200 MB to 232-245 MiB and 145 against 131 s: docs/mpi.md).
 //
 // A level whose path counts fit one word (the level expanded's counts times the jumps, over all
-// ranks, under 2^64) sums them in tables of one-word counts (24-byte slots, not 32).
+// ranks, under 2^64) sums them in tables of one-word counts (24-byte slots, not 32). The tables'
+// keys and values are blocks carved from the rank's pool's chunks (census/compact_memory.hpp's
+// Blocks), which come back level after level: pages zeroed once, in 2 MiB pages.
 #pragma once
 
 #include <fcntl.h>
@@ -144,8 +146,15 @@ class NextLevelOf {
   // A table's bytes a slot (key and value), at most 80% of them used.
   static constexpr std::size_t kSlotBytes = sizeof(u64) + sizeof(typename Table::Value);
 
-  NextLevelOf(census_detail::Memory& m, BucketFile& f)
-      : file_(f), sorted_(m), which_(m), stage_key_(m), stage_count_(m), stage_share_(m), io_(m) {}
+  NextLevelOf(census_detail::Memory& m, BucketFile& f, census_detail::Blocks& b)
+      : file_(f),
+        blocks_(b),
+        sorted_(m),
+        which_(m),
+        stage_key_(m),
+        stage_count_(m),
+        stage_share_(m),
+        io_(m) {}
   NextLevelOf(const NextLevelOf&) = delete;
   NextLevelOf& operator=(const NextLevelOf&) = delete;
 
@@ -167,7 +176,7 @@ class NextLevelOf {
     width_ = static_cast<u32>((hi - lo + m - 1) / m);
     ranges_.reserve((hi - lo + width_ - 1) / width_);
     for (u32 a = lo; a < hi; a += width_) {
-      Range& r = ranges_.emplace_back(mem());
+      Range& r = ranges_.emplace_back(mem(), blocks_);
       r.lo = a;
       r.hi = std::min(hi, a + width_);
       r.table.reset(start / m);
@@ -254,10 +263,11 @@ class NextLevelOf {
     release();
   }
 
-  // Ends the level: its tables and buffers go. (Tried and lost: in memory, every range's table
-  // kept for the next level's ranges. Fresh heap pages for the tables, level after level, take
-  // the English census on 2 ranks 2-3 s more system time than the wide table did; kept, the
-  // tables held 305 MiB at the peak against 262, kept while under the peak so far the same.)
+  // Ends the level: its tables and buffers go, the tables' blocks back to the rank's pool for
+  // the next level (Blocks: pages zeroed once, in 2 MiB pages). (Tried and lost: fresh heap
+  // pages for the tables level after level, 2-3 s more system time on the English census on 2
+  // ranks than the wide table took; every range's table kept for the next level's ranges, 305
+  // MiB of tables at the peak against 262.)
   void release() {
     ranges_.clear();
     sorted_.release();
@@ -281,7 +291,7 @@ class NextLevelOf {
   static constexpr std::size_t kPiece = 2048;
 
   struct Range {
-    explicit Range(census_detail::Memory& m) : table(m) {}
+    Range(census_detail::Memory& m, census_detail::Blocks& b) : table(m, b) {}
     u32 lo = 0, hi = 0;
     Table table;
     bool in_bucket = false;
@@ -311,8 +321,9 @@ class NextLevelOf {
       const std::size_t cap = r.table.capacity();
       std::size_t grown = cap;
       while ((r.table.size() + nc) * 5 > grown * 4) grown *= 2;
-      // The grown table's keys and values, the old ones copied aside meanwhile.
-      const std::size_t need = grown > cap ? (grown + cap) * kSlotBytes : 0;
+      // The grown table's block, beside the old one (from free memory the ledger holds, when
+      // some has room).
+      const std::size_t need = grown > cap ? blocks_.fresh(grown * kSlotBytes) : 0;
       if (need && mem().used() + need + spare > mem().limit()) to_bucket(r);
     }
     if (!r.in_bucket) {
@@ -414,6 +425,7 @@ class NextLevelOf {
   }
 
   BucketFile& file_;
+  census_detail::Blocks& blocks_;  // the tables' memory
   u32 lo_ = 0, width_ = 1;
   bool spill_ = false;
   std::vector<Range> ranges_;
@@ -437,8 +449,8 @@ class NextLevel {
  public:
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
-  NextLevel(census_detail::Memory& m, const std::string& spill_dir)
-      : narrow_(m, file_), wide_(m, file_), dir_(spill_dir) {}
+  NextLevel(census_detail::Memory& m, census_detail::Pool& p, const std::string& spill_dir)
+      : blocks_(p, m), narrow_(m, file_, blocks_), wide_(m, file_, blocks_), dir_(spill_dir) {}
 
   // Whether every count of the level built from a level whose counts add up to at most `sum` on
   // each of `ranks` ranks, by positions of at most `jumps` jumps, fits one word: a child's count
@@ -469,6 +481,8 @@ class NextLevel {
   u64 bucket_bytes() const { return narrow_.bucket_bytes() + wide_.bucket_bytes(); }
   // The buckets' file at its largest, in bytes.
   u64 file_peak() const { return file_.peak(); }
+  // Memory the ledger holds that is free for the tables (Blocks::spare), in bytes.
+  std::size_t spare() { return blocks_.spare(); }
 
  private:
   template <class F>
@@ -478,7 +492,9 @@ class NextLevel {
     else
       f(wide_);
   }
-  BucketFile file_;  // (first: the levels' members refer to it)
+  // (First: the levels' members refer to them.)
+  BucketFile file_;
+  census_detail::Blocks blocks_;  // the tables' memory, from the rank's pool
   NextLevelOf<u64> narrow_;
   NextLevelOf<Words> wide_;
   std::string dir_;
