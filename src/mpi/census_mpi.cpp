@@ -303,9 +303,16 @@ class DistributedCensus : public census_detail::Context<64> {
       ex_.guarded([&] {
         if (!store) return;
         // Sorted by key (the level is by residue first) for the solution-path pass's searches.
-        u64* keys = stored_[static_cast<std::size_t>(k)].assign(cur_.size());
-        std::copy(cur_.keys(), cur_.keys() + cur_.size(), keys);
-        sort_keys(keys, cur_.size(), mem_);
+        const std::size_t n = cur_.size();
+        u64* keys = stored_[static_cast<std::size_t>(k)].assign(n);
+        std::copy(cur_.keys(), cur_.keys() + n, keys);
+        // The radix sort's copy from the tables' memory, unless it would take more than half
+        // of what the memory limit leaves.
+        const std::size_t held = mem_.used() - std::min(mem_.used(), next_->spare());
+        census_detail::Blocks::Block copy;
+        if (n >= 1024 && n * sizeof(u64) <= (mem_.limit() - std::min(mem_.limit(), held)) / 2)
+          copy = census_detail::Blocks::Block(next_->blocks(), n * sizeof(u64));
+        sort_keys(keys, n, reinterpret_cast<u64*>(copy.data()));
         shed();
       });
       ex_.agree(run_.control);

@@ -61,6 +61,35 @@ struct Words {
   }
 };
 
+// An array of a level's scratch (a round's children by range, a range's children sorted) in a
+// block of the tables' memory (Blocks): its pages come back level after level as the tables'
+// do, where booked vectors took fresh ones each level (docs/mpi.md). Not cleared; its contents
+// do not survive a larger reserve().
+template <class T>
+class Scratch {
+ public:
+  explicit Scratch(census_detail::Blocks& b) : blocks_(&b) {}
+  // Room for n elements.
+  T* reserve(std::size_t n) {
+    if (n > cap_) {
+      block_.reset();
+      cap_ = std::max(n, cap_ + cap_ / 2);
+      block_ = census_detail::Blocks::Block(*blocks_, cap_ * sizeof(T));
+    }
+    return data();
+  }
+  T* data() const { return reinterpret_cast<T*>(block_.data()); }
+  void release() {
+    block_.reset();
+    cap_ = 0;
+  }
+
+ private:
+  census_detail::Blocks* blocks_;
+  census_detail::Blocks::Block block_;
+  std::size_t cap_ = 0;
+};
+
 // The compact tables' instructions a rank uses: the baseline's (pegsol-mpi is not built per CPU).
 struct BaselineTier {
   static constexpr bool avx512 = false, avx2 = false, bmi2 = false;
@@ -149,11 +178,12 @@ class NextLevelOf {
   NextLevelOf(census_detail::Memory& m, BucketFile& f, census_detail::Blocks& b)
       : file_(f),
         blocks_(b),
-        sorted_(m),
-        which_(m),
-        stage_key_(m),
-        stage_count_(m),
-        stage_share_(m),
+        mem_(m),
+        sorted_(b),
+        which_(b),
+        stage_key_(b),
+        stage_count_(b),
+        stage_share_(b),
         io_(m) {}
   NextLevelOf(const NextLevelOf&) = delete;
   NextLevelOf& operator=(const NextLevelOf&) = delete;
@@ -190,36 +220,32 @@ class NextLevelOf {
   template <class Each, class Residue>
   void add_round(std::size_t n, Each&& each, std::size_t spare, Residue&& residue) {
     // The round's entries by range (a counting sort), one array a field.
-    which_.clear();
-    which_.reserve(n);
+    u32* which = which_.reserve(n);
     std::vector<u32> first(ranges_.size() + 1, 0);
+    std::size_t i = 0;
     each([&](const Entry& e) {
       const u32 g = (residue(e.key.w[0]) - lo_) / width_;
-      which_.vec().push_back(g);
+      which[i++] = g;
       ++first[g + 1];
     });
     for (std::size_t g = 0; g < ranges_.size(); ++g) first[g + 1] += first[g];
-    stage_key_.reserve(n);
-    stage_count_.reserve(n);
-    stage_share_.reserve(n);
-    stage_key_.vec().resize(n);
-    stage_count_.vec().resize(n);
-    stage_share_.vec().resize(n);
+    u64* key = stage_key_.reserve(n);
+    W* count = stage_count_.reserve(n);
+    double* share = stage_share_.reserve(n);
     {
       std::vector<u32> put(first.begin(), first.end() - 1);
-      std::size_t i = 0;
+      i = 0;
       each([&](const Entry& e) {
-        const u32 at = put[which_[i++]]++;
-        stage_key_[at] = e.key.w[0];
-        stage_count_[at] = CountWord<W>::of(e.lo, e.hi);
-        stage_share_[at] = e.prob;
+        const u32 at = put[which[i++]]++;
+        key[at] = e.key.w[0];
+        count[at] = CountWord<W>::of(e.lo, e.hi);
+        share[at] = e.prob;
       });
     }
     for (std::size_t g = 0; g < ranges_.size(); ++g)
       for (u32 q = first[g]; q < first[g + 1];) {
         const std::size_t nc = std::min<std::size_t>(first[g + 1] - q, census_detail::kBatch);
-        add(ranges_[g], stage_key_.vec().data() + q, stage_count_.vec().data() + q,
-            stage_share_.vec().data() + q, nc, spare);
+        add(ranges_[g], key + q, count + q, share + q, nc, spare);
         q += static_cast<u32>(nc);
       }
   }
@@ -252,9 +278,10 @@ class NextLevelOf {
             if (r.in_bucket) {
               each_entry(r, [&](const Entry& e) { f(e.key.w[0], e.count(), e.prob); });
             } else {
-              sort_table(r.table);
+              const std::size_t m = sort_table(r.table);
               r.table.release();
-              for (const Entry& e : sorted_.vec()) f(e.key.w[0], e.count(), e.prob);
+              for (const Entry* e = sorted_.data(); e != sorted_.data() + m; ++e)
+                f(e->key.w[0], e->count(), e->prob);
             }
             shed();
           }
@@ -300,7 +327,7 @@ class NextLevelOf {
     Count added = 0;  // the counts added: a bound on any child's (no table add checks it)
   };
 
-  census_detail::Memory& mem() const { return sorted_.memory(); }
+  census_detail::Memory& mem() const { return mem_; }
   // Room for kPiece entries on their way to or from the file.
   Entry* io() {
     if (io_.size() < kPiece) {
@@ -405,23 +432,23 @@ class NextLevelOf {
       if (++nc == census_detail::kBatch) flush();
     });
     if (nc) flush();
-    sort_table(r.table);
+    const std::size_t m = sort_table(r.table);
     r.table.release();
     r.pieces.clear();
-    append(r, sorted_.vec().data(), sorted_.size());
-    bucket_bytes_ -= sorted_.size() * sizeof(Entry);  // (not a bucket's entries)
-    sorted_.clear();
+    append(r, sorted_.data(), m);
+    bucket_bytes_ -= m * sizeof(Entry);  // (not a bucket's entries)
   }
 
-  // The table's children, sorted by key, in sorted_.
-  void sort_table(const Table& t) {
-    sorted_.clear();
-    sorted_.reserve(t.size());
+  // The table's children, sorted by key, in sorted_; returns how many.
+  std::size_t sort_table(const Table& t) {
+    Entry* out = sorted_.reserve(t.size());
+    std::size_t m = 0;
     const u64* k = t.keys();
     const typename Table::Value* v = t.values();
     for (std::size_t s = 0; s < t.capacity(); ++s)
-      if (k[s]) sorted_.vec().push_back(entry(k[s], v[s].count, v[s].chance));
-    std::sort(sorted_.vec().begin(), sorted_.vec().end(), census_detail::wide::by_key<64>);
+      if (k[s]) out[m++] = entry(k[s], v[s].count, v[s].chance);
+    std::sort(out, out + m, census_detail::wide::by_key<64>);
+    return m;
   }
 
   BucketFile& file_;
@@ -429,12 +456,13 @@ class NextLevelOf {
   u32 lo_ = 0, width_ = 1;
   bool spill_ = false;
   std::vector<Range> ranges_;
-  census_detail::Booked<Entry> sorted_;  // a range's children, sorted by key
+  census_detail::Memory& mem_;
+  Scratch<Entry> sorted_;  // a range's children, sorted by key
   // A round's children by range: each one's range, then their fields in range order.
-  census_detail::Booked<u32> which_;
-  census_detail::Booked<u64> stage_key_;
-  census_detail::Booked<W> stage_count_;
-  census_detail::Booked<double> stage_share_;
+  Scratch<u32> which_;
+  Scratch<u64> stage_key_;
+  Scratch<W> stage_count_;
+  Scratch<double> stage_share_;
   census_detail::Booked<Entry> io_;  // a bucket's entries on their way to or from the file
   // A batch of a bucket's children for a table.
   alignas(64) u64 key_[census_detail::kBatch + 64];
@@ -483,6 +511,8 @@ class NextLevel {
   u64 file_peak() const { return file_.peak(); }
   // Memory the ledger holds that is free for the tables (Blocks::spare), in bytes.
   std::size_t spare() { return blocks_.spare(); }
+  // The tables' memory (for other scratch of the rank's).
+  census_detail::Blocks& blocks() { return blocks_; }
 
  private:
   template <class F>

@@ -86,25 +86,21 @@ class StoredKeys {
   std::size_t n_ = 0;
 };
 
-// Sorts keys[0, n) ascending: by bytes, least significant first, through a booked copy beside
-// them, skipping the bytes every key shares (the layout's unused bits); by std::sort when the
-// copy would take more than half of what the memory limit leaves (std::sort of a rank's stored
-// keys took a tenth of the forward pass on triangle:6; docs/mpi.md).
-inline void sort_keys(std::uint64_t* keys, std::size_t n, census_detail::Memory& mem) {
+// Sorts keys[0, n) ascending: by bytes, least significant first, through `copy` (room for n
+// keys), skipping the bytes every key shares (the layout's unused bits); by std::sort without a
+// copy (nullptr) or under 1,024 keys (std::sort of a rank's stored keys took a tenth of the
+// forward pass on triangle:6; docs/mpi.md).
+inline void sort_keys(std::uint64_t* keys, std::size_t n, std::uint64_t* copy) {
   using u64 = std::uint64_t;
-  const std::size_t left = mem.limit() > mem.used() ? mem.limit() - mem.used() : 0;
-  if (n < 1024 || n * sizeof(u64) > left / 2) {
+  if (n < 1024 || !copy) {
     std::sort(keys, keys + n);
     return;
   }
-  census_detail::Booked<u64> copy(mem);
-  copy.reserve(n);
-  copy.vec().resize(n);
   std::vector<std::array<std::size_t, 256>> count(8, std::array<std::size_t, 256>{});
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t b = 0; b < 8; ++b) ++count[b][(keys[i] >> (8 * b)) & 0xff];
   u64* from = keys;
-  u64* to = copy.vec().data();
+  u64* to = copy;
   for (std::size_t b = 0; b < 8; ++b) {
     std::array<std::size_t, 256>& at = count[b];
     if (at[(keys[0] >> (8 * b)) & 0xff] == n) continue;
