@@ -171,6 +171,16 @@ class DistributedCensus : public census_detail::Context<64> {
     const census_detail::ResidueWeights rw =
         census_detail::residue_weights(b_, syms_, census_detail::complement_twist(b_, p_));
     residue_classes_ = rw.classes([&](int h) { return u64{1} << layout(b_).bit(h); });
+    for (const Jump& jp : b_.jumps()) {
+      const u32 delta =
+          (rw.of(jp.to) - rw.of(jp.from) - rw.of(jp.over)) & census_detail::kResidueMask;
+      auto it = std::find_if(deltas_.begin(), deltas_.end(),
+                             [&](const auto& d) { return d.first == delta; });
+      if (it == deltas_.end())
+        deltas_.emplace_back(delta, 1);
+      else
+        ++it->second;
+    }
     // This rank's residues: those whose owner() is the rank.
     const auto first = [&](u64 r) {
       return static_cast<u32>((r * census_detail::kResidues + static_cast<u64>(ex_.size()) - 1) /
@@ -526,8 +536,26 @@ class DistributedCensus : public census_detail::Context<64> {
         !wide_counts_ &&
         ex_.max(NextLevel::fits(cur_.count_sum(), b_.jumps().size(), ex_.size()) ? 0 : 1) == 0;
     CensusLevel lv;
-    // Expected positions of the next level on this rank: this level's growth again.
+    // Expected positions of the next level on this rank: this level's growth again; each
+    // residue's share of them as the compact engine's work items estimate it: for each jump,
+    // the level's positions (over all ranks) of the residue its delta back.
     const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
+    std::vector<double> share(res_hi_ - res_lo_, 0.0);
+    {
+      std::vector<u32> parents(census_detail::kResidues, 0);
+      cur_.for_each_residue([&](u32 res, std::size_t d0, std::size_t d1) {
+        parents[res] = static_cast<u32>(d1 - d0);
+      });
+      ex_.sum_in_place(parents);
+      // (From the residues that hold parents: a small problem's levels hold a few.)
+      for (u32 res = 0; res < census_detail::kResidues; ++res)
+        if (parents[res])
+          for (const auto& [delta, n] : deltas_) {
+            const u32 c = (res + delta) & census_detail::kResidueMask;
+            if (c >= res_lo_ && c < res_hi_)
+              share[c - res_lo_] += static_cast<double>(n) * parents[res];
+          }
+    }
     RoundTable round(mem_);
     ex_.guarded([&] {
       // The level's pages written by its build drop before the tables take their memory.
@@ -544,7 +572,7 @@ class DistributedCensus : public census_detail::Context<64> {
         const std::size_t free = mem_.limit() > held ? mem_.limit() - held : 0;
         start = std::min(start, static_cast<double>(free / 4 / slot) * 0.8);
       }
-      next_->begin(narrow, res_lo_, res_hi_, static_cast<std::size_t>(expect),
+      next_->begin(narrow, res_lo_, res_hi_, share, static_cast<std::size_t>(expect),
                    static_cast<std::size_t>(start), spill_.enabled());
     });
     last_total_ = total;
@@ -779,6 +807,7 @@ class DistributedCensus : public census_detail::Context<64> {
   RankLedger& ledger_;
   std::vector<u64> sym_jump_;                         // [symmetry index in syms_][jump]
   std::vector<std::pair<u64, u32>> residue_classes_;  // (layout mask, weight) per weight class
+  std::vector<std::pair<u32, u32>> deltas_;           // (residue delta, jumps) per jump class
   // [byte of the key][its value]: the residue of those pegs (mod 2^16).
   std::array<std::array<std::uint16_t, 256>, 8> residue_bytes_{};
   u32 res_lo_ = 0, res_hi_ = 0;      // this rank's residues [res_lo_, res_hi_)

@@ -128,6 +128,10 @@ class Exchange {
     MPI_Allreduce(&x, &s, 1, MPI_UINT64_T, MPI_SUM, comm_);
     return s;
   }
+  // Every rank's v added up, element by element, into v on every rank (v the same size on all).
+  void sum_in_place(std::vector<std::uint32_t>& v) const {
+    MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_UINT32_T, MPI_SUM, comm_);
+  }
   std::uint64_t max(std::uint64_t x) const {
     std::uint64_t s = 0;
     MPI_Allreduce(&x, &s, 1, MPI_UINT64_T, MPI_MAX, comm_);

@@ -188,10 +188,12 @@ class NextLevelOf {
   NextLevelOf(const NextLevelOf&) = delete;
   NextLevelOf& operator=(const NextLevelOf&) = delete;
 
-  // Empty, over the residues [lo, hi), for about `expect` positions in tables of about `start`
-  // positions in all; `spill`: a range whose table would pass the memory limit goes to a bucket
-  // (in the file, open).
-  void begin(u32 lo, u32 hi, std::size_t expect, std::size_t start, bool spill) {
+  // Empty, over the residues [lo, hi), for about `expect` positions, share[r - lo] the part of
+  // them residue r is expected to hold (in any unit; all zero: even parts), in tables of about
+  // `start` positions in all; `spill`: a range whose table would pass the memory limit goes to
+  // a bucket (in the file, open).
+  void begin(u32 lo, u32 hi, const std::vector<double>& share, std::size_t expect,
+             std::size_t start, bool spill) {
     release();
     lo_ = lo;
     spill_ = spill;
@@ -203,13 +205,27 @@ class NextLevelOf {
         spill ? std::clamp<std::size_t>(mem().limit() / 4096, 256, kRangePositions)
               : kRangePositions;
     const std::size_t m = std::clamp<std::size_t>((expect + per - 1) / per, 1, hi - lo);
-    width_ = static_cast<u32>((hi - lo + m - 1) / m);
-    ranges_.reserve((hi - lo + width_ - 1) / width_);
-    for (u32 a = lo; a < hi; a += width_) {
+    // The ranges: runs of residues of about a m-th of the shares each, each table sized for its
+    // part of `start` and a tenth more (the shares are estimates).
+    double total = 0;
+    for (double x : share) total += x;
+    const bool even = !(total > 0);
+    const double part = even ? static_cast<double>(hi - lo) / static_cast<double>(m)
+                             : total / static_cast<double>(m);
+    range_of_.resize(hi - lo);
+    ranges_.reserve(m + 1);
+    double acc = 0;
+    for (u32 a = lo, c = lo; c < hi; ++c) {
+      acc += even ? 1.0 : share[c - lo];
+      range_of_[c - lo] = static_cast<u32>(ranges_.size());
+      if (acc < part && c + 1 < hi) continue;
       Range& r = ranges_.emplace_back(mem(), blocks_);
       r.lo = a;
-      r.hi = std::min(hi, a + width_);
-      r.table.reset(start / m);
+      r.hi = c + 1;
+      r.table.reset(static_cast<std::size_t>(static_cast<double>(start) * acc /
+                                             (even ? static_cast<double>(hi - lo) : total) * 1.1));
+      a = c + 1;
+      acc = 0;
     }
   }
 
@@ -224,7 +240,7 @@ class NextLevelOf {
     std::vector<u32> first(ranges_.size() + 1, 0);
     std::size_t i = 0;
     each([&](const Entry& e) {
-      const u32 g = (residue(e.key.w[0]) - lo_) / width_;
+      const u32 g = range_of_[residue(e.key.w[0]) - lo_];
       which[i++] = g;
       ++first[g + 1];
     });
@@ -453,7 +469,8 @@ class NextLevelOf {
 
   BucketFile& file_;
   census_detail::Blocks& blocks_;  // the tables' memory
-  u32 lo_ = 0, width_ = 1;
+  u32 lo_ = 0;
+  std::vector<u32> range_of_;  // [residue - lo_]: its range
   bool spill_ = false;
   std::vector<Range> ranges_;
   census_detail::Memory& mem_;
@@ -492,10 +509,11 @@ class NextLevel {
   static constexpr std::size_t kSlotBytes = NextLevelOf<Words>::kSlotBytes;
 
   // As NextLevelOf::begin, in one-word counts when `narrow`.
-  void begin(bool narrow, u32 lo, u32 hi, std::size_t expect, std::size_t start, bool spill) {
+  void begin(bool narrow, u32 lo, u32 hi, const std::vector<double>& share, std::size_t expect,
+             std::size_t start, bool spill) {
     if (spill) file_.open(dir_);
     narrow_level_ = narrow;
-    with([&](auto& n) { n.begin(lo, hi, expect, start, spill); });
+    with([&](auto& n) { n.begin(lo, hi, share, expect, start, spill); });
   }
   template <class Each, class Residue>
   void add_round(std::size_t n, Each&& each, std::size_t spare, Residue&& residue) {
