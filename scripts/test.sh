@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's wall time and CPU time, so that CI's budget can be read off the log. The CPU time
 # (user + system, which the load inflates far less than the wall time) is that of this shell's
-# children: the step's commands, and the background jobs it waited for (finish, below, prints
-# theirs apart).
+# children: the step's commands, and any background job that ended during the step (the shell
+# counts a child's time when it ends; finish, below, prints each job's own).
 mkdir -p build/ci
 # cpu_seconds FILE: the CPU seconds in FILE, the output of the `times` builtin (its second line:
 # the children's user and system time).
