@@ -77,10 +77,10 @@ FewestCommand::FewestCommand(CLI::App& app) {
   cmd_->add_option("--memory-limit", memory_mb_, "Megabytes the search may hold (default 8192)")
       ->check(positive_check());
   cmd_->add_flag("--json", json_, "Print one JSON object");
-  runs_.add(cmd_, "");
   cmd_->add_flag("--split", split_,
                  "One search per start class and end class, each limited by the best solution "
                  "found so far (less memory a search; the same answer)");
+  runs_.add(cmd_, "");
   flags_.add(cmd_, "");
 }
 

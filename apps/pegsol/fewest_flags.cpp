@@ -50,11 +50,14 @@ void LongRunFlags::add(CLI::App* cmd, const std::string& note, Runner runner) {
                   ranks ? "Accepted for pegsol fewest's command lines: the ranks save the pairs' "
                           "state after each pass of a pair" +
                               note
-                        : "With --checkpoint or --resume: a pass part way is saved (its last "
-                          "levels written again, and with --spill-dir a level part made, by "
-                          "groups of shards) at most this often; completed passes always are "
-                          "(default 300)" +
-                              note)
+                        : std::string("With --checkpoint or --resume: a pass part way is saved "
+                                      "(its last levels written again, and with --spill-dir a "
+                                      "level part made, by groups of shards) at most this often; "
+                                      "completed passes always are (default 300") +
+                              (cmd->get_option_no_throw("--split") != nullptr
+                                   ? "; with --split, the pairs' state after each pass of a pair"
+                                   : "") +
+                              ")" + note)
       ->check(seconds_check());
   cmd->add_option("--spill-dir", spill_dir,
                   std::string("Directory for the passes' levels past half of --memory-limit (") +

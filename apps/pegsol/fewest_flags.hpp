@@ -43,7 +43,8 @@ struct LongRunFlags {
   double checkpoint_seconds = 300;         // --checkpoint-seconds
   double spill_mb = 0;                     // --spill-limit
   std::string known_file;                  // --known-solution
-  // Registers them on `cmd` (`note` ends their help, e.g. "; with --minimize moves").
+  // Registers them on `cmd` (`note` ends their help, e.g. "; with --minimize moves"; the help
+  // of --checkpoint-seconds speaks of --split when `cmd` has it already).
   void add(CLI::App* cmd, const std::string& note, Runner runner = Runner::Process);
   // Registers --known-solution alone (its help speaks of --resume when `cmd` has it).
   void add_known(CLI::App* cmd, const std::string& note, Runner runner = Runner::Process);
