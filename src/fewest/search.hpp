@@ -41,11 +41,16 @@ namespace pegsol::fewest_detail {
 
 // The bytes a search's tables and buffers may hold: the control's memory budget (kFewestMemory
 // when it has none) less what the process holds besides (its code, stacks and small allocations: a
-// quarter of the budget, at most 32 MiB), so that the process keeps within the budget.
+// quarter of the budget, at most 32 MiB, and at least 16 MiB past a budget of 32 MiB, since the
+// program and its libraries alone are some 10 MiB resident), so that the process keeps within
+// the budget.
 inline std::size_t tables_budget(const FewestOptions& o) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
   const std::size_t all =
       o.control && o.control->memory_budget() ? o.control->memory_budget() : kFewestMemory;
-  return all - std::min(all / 4, std::size_t{32} << 20);
+  std::size_t besides = std::min(all / 4, 32 * kMiB);
+  if (all > 32 * kMiB) besides = std::max(besides, 16 * kMiB);
+  return all - besides;
 }
 
 // The first word of a level file (Search::write_frontier): "PEGFEWL2", levels sharded by mix().
