@@ -5,7 +5,7 @@
 // boards, figures that measure time aside.
 //   node tests/wasm/parity.mjs SITE_DIR DISPATCH_LINES
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -13,6 +13,16 @@ const [site, native] = process.argv.slice(2);
 if (!site || !native) {
   console.error('usage: node tests/wasm/parity.mjs SITE_DIR DISPATCH_LINES');
   process.exit(2);
+}
+// Both ends must exist before the module is evaluated: a missing file would otherwise surface as a
+// stack trace through the module's own source.
+for (const [what, file, mode] of [['the static edition', path.join(site, 'pegsol.js'), constants.R_OK],
+  ['the static edition', path.join(site, 'pegsol.wasm'), constants.R_OK],
+  ['the native driver (build target pegsol_dispatch_lines)', native, constants.X_OK]]) {
+  try { accessSync(file, mode); } catch {
+    console.error(`FAIL ${what} is missing or not usable: ${file}`);
+    process.exit(1);
+  }
 }
 let failures = 0, passes = 0;
 const fail = (name, detail) => { failures++; console.log(`FAIL ${name}: ${detail}`); };
@@ -46,6 +56,7 @@ const wasm = (line) => {
 
 // ---- the native library ------------------------------------------------------------------------
 const child = spawn(native, [LIMITS], { stdio: ['pipe', 'pipe', 'inherit'] });
+child.on('error', (e) => { console.error(`FAIL the native driver ${native} did not start: ${e.message}`); process.exit(1); });
 const lines = [];
 const waiters = [];
 let buffer = '';
