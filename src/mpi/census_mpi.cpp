@@ -537,25 +537,17 @@ class DistributedCensus : public census_detail::Context<64> {
         ex_.max(NextLevel::fits(cur_.count_sum(), b_.jumps().size(), ex_.size()) ? 0 : 1) == 0;
     CensusLevel lv;
     // Expected positions of the next level on this rank: this level's growth again; each
-    // residue's share of them as the compact engine's work items estimate it: for each jump,
-    // the level's positions (over all ranks) of the residue its delta back.
+    // residue's part of them as the compact engine's work items estimate it (Expected), from the
+    // level's positions by residue over all ranks (the ranks' residues are in rank order, so the
+    // gathered list is ascending).
     const double growth = last_total_ ? static_cast<double>(total) / last_total_ : 1.0;
-    std::vector<double> share(res_hi_ - res_lo_, 0.0);
-    {
-      std::vector<u32> parents(census_detail::kResidues, 0);
-      cur_.for_each_residue([&](u32 res, std::size_t d0, std::size_t d1) {
-        parents[res] = static_cast<u32>(d1 - d0);
-      });
-      ex_.sum_in_place(parents);
-      // (From the residues that hold parents: a small problem's levels hold a few.)
-      for (u32 res = 0; res < census_detail::kResidues; ++res)
-        if (parents[res])
-          for (const auto& [delta, n] : deltas_) {
-            const u32 c = (res + delta) & census_detail::kResidueMask;
-            if (c >= res_lo_ && c < res_hi_)
-              share[c - res_lo_] += static_cast<double>(n) * parents[res];
-          }
-    }
+    std::vector<std::pair<u32, u32>> parents;
+    cur_.for_each_residue([&](u32 res, std::size_t d0, std::size_t d1) {
+      parents.emplace_back(res, static_cast<u32>(d1 - d0));
+    });
+    parents = ex_.all_gather(parents);
+    const std::vector<std::pair<u32, u64>>& weight =
+        expected_.of(res_lo_, res_hi_, parents, deltas_);
     RoundTable round(mem_);
     ex_.guarded([&] {
       // The level's pages written by its build drop before the tables take their memory.
@@ -572,7 +564,7 @@ class DistributedCensus : public census_detail::Context<64> {
         const std::size_t free = mem_.limit() > held ? mem_.limit() - held : 0;
         start = std::min(start, static_cast<double>(free / 4 / slot) * 0.8);
       }
-      next_->begin(narrow, res_lo_, res_hi_, share, static_cast<std::size_t>(expect),
+      next_->begin(narrow, res_lo_, res_hi_, weight, static_cast<std::size_t>(expect),
                    static_cast<std::size_t>(start), spill_.enabled());
     });
     last_total_ = total;
@@ -814,6 +806,7 @@ class DistributedCensus : public census_detail::Context<64> {
   census_detail::Pool pool_;         // the memory of its levels' larger arrays
   RankLevel cur_;                    // this rank's part of the level being expanded
   std::unique_ptr<NextLevel> next_;  // and of the level being built
+  Expected expected_;                // the level being built's positions by residue, expected
   std::vector<StoredKeys> stored_;   // this rank's keys of each level (the pool's arrays)
   std::vector<Booked<u64>> path_;    // and of each level's solution-path positions
   u64 last_total_ = 0;               // positions of the level expanded last, over all ranks

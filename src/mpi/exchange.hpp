@@ -128,9 +128,21 @@ class Exchange {
     MPI_Allreduce(&x, &s, 1, MPI_UINT64_T, MPI_SUM, comm_);
     return s;
   }
-  // Every rank's v added up, element by element, into v on every rank (v the same size on all).
-  void sum_in_place(std::vector<std::uint32_t>& v) const {
-    MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_UINT32_T, MPI_SUM, comm_);
+  // Every rank's `local`, in rank order, on every rank.
+  template <class T>
+  std::vector<T> all_gather(const std::vector<T>& local) const {
+    const int bytes = static_cast<int>(local.size() * sizeof(T));
+    std::vector<int> counts(static_cast<std::size_t>(size_)), displs(counts.size());
+    MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      displs[r] = static_cast<int>(total);
+      total += static_cast<std::size_t>(counts[r]);
+    }
+    std::vector<T> all(total / sizeof(T));
+    MPI_Allgatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(),
+                   MPI_BYTE, comm_);
+    return all;
   }
   std::uint64_t max(std::uint64_t x) const {
     std::uint64_t s = 0;

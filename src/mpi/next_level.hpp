@@ -25,7 +25,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -146,6 +148,62 @@ class BucketFile {
   u64 end_ = 0, peak_ = 0;
 };
 
+// The part of the next level each of a rank's residues [lo, hi) is expected to hold, as the
+// compact engine's work items estimate it: for each jump class, its jumps times the level's
+// positions (over all ranks) of the residue its delta back. Its arrays stay from level to level,
+// zero between calls: a level costs the residues its parents reach, not the 2^16 residues (two
+// arrays of them cleared and scanned a level were a fixed cost that small problems felt,
+// docs/mpi.md).
+class Expected {
+ public:
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  // The residues of [lo, hi) (the same at every call) the parents reach, ascending, each with
+  // its part: `parents` the level's (residue, positions) over all ranks, ascending by residue,
+  // `classes` the (delta, jumps) of each jump class.
+  const std::vector<std::pair<u32, u64>>& of(u32 lo, u32 hi,
+                                             const std::vector<std::pair<u32, u32>>& parents,
+                                             const std::vector<std::pair<u32, u32>>& classes) {
+    if (w_.size() != hi - lo) {
+      w_.assign(hi - lo, 0);
+      touched_.assign((hi - lo + 63) / 64, 0);
+    }
+    lo_ = lo;
+    const u32 len = hi - lo;
+    // Adds the parents of residues [a, b) (of 2^16) to the residues their class's delta on.
+    auto add = [&](u32 a, u32 b, u32 delta, u64 n) {
+      auto p = std::lower_bound(parents.begin(), parents.end(), std::pair<u32, u32>{a, 0});
+      for (; p != parents.end() && p->first < b; ++p) {
+        const u32 i = ((p->first + delta) & census_detail::kResidueMask) - lo_;
+        touched_[i / 64] |= u64{1} << (i % 64);
+        w_[i] += n * p->second;
+      }
+    };
+    for (const auto& [delta, n] : classes) {
+      const u32 a = (lo_ - delta) & census_detail::kResidueMask;
+      if (a + len <= census_detail::kResidues) {
+        add(a, a + len, delta, n);
+      } else {
+        add(a, census_detail::kResidues, delta, n);
+        add(0, a + len - census_detail::kResidues, delta, n);
+      }
+    }
+    out_.clear();
+    for (std::size_t t = 0; t < touched_.size(); ++t)
+      for (u64 bits = std::exchange(touched_[t], 0); bits; bits &= bits - 1) {
+        const std::size_t i = t * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+        out_.emplace_back(lo_ + static_cast<u32>(i), std::exchange(w_[i], 0));
+      }
+    return out_;
+  }
+
+ private:
+  u32 lo_ = 0;
+  std::vector<u64> w_;        // [residue - lo]: its part (zero between calls)
+  std::vector<u64> touched_;  // a bit a residue: its part is not zero (zero between calls)
+  std::vector<std::pair<u32, u64>> out_;
+};
+
 // What a table of the level being built counts its paths in: one word (a level whose counts fit
 // 64 bits, NextLevel::fits) or two.
 template <class W>
@@ -188,11 +246,11 @@ class NextLevelOf {
   NextLevelOf(const NextLevelOf&) = delete;
   NextLevelOf& operator=(const NextLevelOf&) = delete;
 
-  // Empty, over the residues [lo, hi), for about `expect` positions, share[r - lo] the part of
-  // them residue r is expected to hold (in any unit; all zero: even parts), in tables of about
-  // `start` positions in all; `spill`: a range whose table would pass the memory limit goes to
-  // a bucket (in the file, open).
-  void begin(u32 lo, u32 hi, const std::vector<double>& share, std::size_t expect,
+  // Empty, over the residues [lo, hi), for about `expect` positions, `weight` the residues of
+  // [lo, hi) expected to hold some, ascending, each with its part of them (in any unit; none:
+  // even parts), in tables of about `start` positions in all; `spill`: a range whose table would
+  // pass the memory limit goes to a bucket (in the file, open).
+  void begin(u32 lo, u32 hi, const std::vector<std::pair<u32, u64>>& weight, std::size_t expect,
              std::size_t start, bool spill) {
     release();
     lo_ = lo;
@@ -205,28 +263,46 @@ class NextLevelOf {
         spill ? std::clamp<std::size_t>(mem().limit() / 4096, 256, kRangePositions)
               : kRangePositions;
     const std::size_t m = std::clamp<std::size_t>((expect + per - 1) / per, 1, hi - lo);
-    // The ranges: runs of residues of about a m-th of the shares each, each table sized for its
-    // part of `start` and a tenth more (the shares are estimates).
-    double total = 0;
-    for (double x : share) total += x;
-    const bool even = !(total > 0);
-    const double part = even ? static_cast<double>(hi - lo) / static_cast<double>(m)
-                             : total / static_cast<double>(m);
+    // The ranges: runs of residues of about a m-th of the weights each, each table sized for its
+    // part of `start` and a tenth more (the weights are estimates). Each range's residues are
+    // filled at once, and the cut walks the residues with weight alone (not all of [lo, hi): a
+    // fixed cost a level that a small problem felt, docs/mpi.md).
+    u64 total = 0;
+    for (const auto& x : weight) total += x.second;
     range_of_.resize(hi - lo);
     ranges_.reserve(m + 1);
-    double acc = 0;
-    for (u32 a = lo, c = lo; c < hi; ++c) {
-      acc += even ? 1.0 : share[c - lo];
-      range_of_[c - lo] = static_cast<u32>(ranges_.size());
-      if (acc < part && c + 1 < hi) continue;
+    // Adds the range [a, b), which holds acc of the weights' all.
+    auto cut = [&](u32 a, u32 b, double acc, double all) {
+      std::fill(range_of_.begin() + (a - lo), range_of_.begin() + (b - lo),
+                static_cast<u32>(ranges_.size()));
       Range& r = ranges_.emplace_back(mem(), blocks_);
       r.lo = a;
-      r.hi = c + 1;
-      r.table.reset(static_cast<std::size_t>(static_cast<double>(start) * acc /
-                                             (even ? static_cast<double>(hi - lo) : total) * 1.1));
+      r.hi = b;
+      r.table.reset(static_cast<std::size_t>(static_cast<double>(start) * acc / all * 1.1));
+    };
+    if (total == 0) {
+      // Even parts: a range ends at the first residue where its width reaches the part.
+      const double part = static_cast<double>(hi - lo) / static_cast<double>(m);
+      const auto w = std::max<u32>(1, static_cast<u32>(std::ceil(part)));
+      for (u32 a = lo, b = lo; a < hi; a = b) {
+        b = hi - a > w ? a + w : hi;
+        cut(a, b, static_cast<double>(b - a), static_cast<double>(hi - lo));
+      }
+      return;
+    }
+    // A range ends at the first residue where its weights reach the part, or at hi (the weights
+    // are integers, exact in doubles).
+    const double part = static_cast<double>(total) / static_cast<double>(m);
+    u32 a = lo;
+    u64 acc = 0;
+    for (const auto& [c, x] : weight) {
+      acc += x;
+      if (static_cast<double>(acc) < part && c + 1 < hi) continue;
+      cut(a, c + 1, static_cast<double>(acc), static_cast<double>(total));
       a = c + 1;
       acc = 0;
     }
+    if (a < hi) cut(a, hi, static_cast<double>(acc), static_cast<double>(total));
   }
 
   // Adds the round's entries, each(f) calling f(const Entry&) for each of the n children once
@@ -509,11 +585,11 @@ class NextLevel {
   static constexpr std::size_t kSlotBytes = NextLevelOf<Words>::kSlotBytes;
 
   // As NextLevelOf::begin, in one-word counts when `narrow`.
-  void begin(bool narrow, u32 lo, u32 hi, const std::vector<double>& share, std::size_t expect,
-             std::size_t start, bool spill) {
+  void begin(bool narrow, u32 lo, u32 hi, const std::vector<std::pair<u32, u64>>& weight,
+             std::size_t expect, std::size_t start, bool spill) {
     if (spill) file_.open(dir_);
     narrow_level_ = narrow;
-    with([&](auto& n) { n.begin(lo, hi, share, expect, start, spill); });
+    with([&](auto& n) { n.begin(lo, hi, weight, expect, start, spill); });
   }
   template <class Each, class Residue>
   void add_round(std::size_t n, Each&& each, std::size_t spare, Residue&& residue) {

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -118,7 +119,8 @@ class RankLevel {
   using u64 = std::uint64_t;
   using Store = census_detail::Level<Count>;
 
-  RankLevel(census_detail::Pool& p, census_detail::Memory& m) : pool_(&p), mem_(m), lv_(p, m) {}
+  RankLevel(census_detail::Pool& p, census_detail::Memory& m)
+      : pool_(&p), mem_(m), lv_(p, m), at_(m) {}
   RankLevel(const RankLevel&) = delete;
   RankLevel& operator=(const RankLevel&) = delete;
 
@@ -178,29 +180,40 @@ class RankLevel {
 
   // Builds the level from its positions: keys(g) calls g(key) for every one, in any order, and
   // then entries(f) calls f(key, count, chance) for every one, each residue's in key order.
-  // residue(key) is in [lo, hi).
+  // residue(key) is in [lo, hi) (the same at every build).
   template <class Keys, class Entries, class Residue>
   void build(u32 lo, u32 hi, Keys&& keys, Entries&& entries, Residue&& residue) {
     clear();
-    census_detail::Memory& m = mem_;
-    // Positions per residue, then each residue's next index in the level.
-    census_detail::Booked<u32> at(m);
-    at.assign(hi - lo, 0);
+    // Positions per residue, then each residue's next index in the level: at_ and touched_ stay
+    // from level to level, zero between builds (cleared whole after a build that threw), so that
+    // a level costs its residues, not the range's (docs/mpi.md).
+    if (at_.size() != hi - lo || dirty_) {
+      at_.release();
+      at_.assign(hi - lo, 0);
+      touched_.assign((hi - lo + 63) / 64, 0);
+    }
+    dirty_ = true;
     std::size_t n = 0;
     keys([&](u64 key) {
-      ++at[residue(key) - lo];
+      const u32 i = residue(key) - lo;
+      ++at_[i];
+      touched_[i / 64] |= u64{1} << (i % 64);
       ++n;
     });
-    if (n == 0) return;
     std::vector<std::pair<u32, u32>> spans;
-    std::size_t offsets = 0;
-    for (u32 r = lo; r < hi; ++r) {
-      if (at[r - lo] == 0) continue;
-      if (spans.empty() || r - spans.back().second > kGap)
-        spans.emplace_back(r, r + 1);
-      else
-        spans.back().second = r + 1;
+    for (std::size_t t = 0; t < touched_.size(); ++t)
+      for (u64 bits = std::exchange(touched_[t], 0); bits; bits &= bits - 1) {
+        const u32 r = lo + static_cast<u32>(t * 64) + static_cast<u32>(std::countr_zero(bits));
+        if (spans.empty() || r - spans.back().second > kGap)
+          spans.emplace_back(r, r + 1);
+        else
+          spans.back().second = r + 1;
+      }
+    if (n == 0) {
+      dirty_ = false;
+      return;
     }
+    std::size_t offsets = 0;
     for (const auto& [a, b] : spans) offsets += b - a + 1;
     u32* off = allocate(n, offsets);
     std::size_t base = 0;
@@ -215,8 +228,8 @@ class RankLevel {
       s.share = share_ + base;
       off[0] = 0;
       for (u32 r = a; r < b; ++r) {
-        const u32 c = at[r - lo];
-        at[r - lo] = static_cast<u32>(base + off[r - a]);
+        const u32 c = at_[r - lo];
+        at_[r - lo] = static_cast<u32>(base + off[r - a]);
         off[r - a + 1] = off[r - a] + c;
       }
       s.n = off[b - a];
@@ -225,13 +238,16 @@ class RankLevel {
       lv_.seg.push_back(s);
     }
     entries([&](u64 key, Count count, double chance) {
-      const u32 d = at[residue(key) - lo]++;
+      const u32 d = at_[residue(key) - lo]++;
       key_[d] = key;
       count_[d] = count;
       share_[d] = chance;
       add_up(count);
     });
     n_ = n;
+    for (const auto& [a, b] : spans)
+      std::fill(at_.vec().begin() + (a - lo), at_.vec().begin() + (b - lo), 0u);
+    dirty_ = false;
   }
 
   // Writes the level to f in level_file.hpp's format (keys of 8 bytes, counts, the chances in
@@ -346,6 +362,11 @@ class RankLevel {
   double* share_ = nullptr;
   std::size_t n_ = 0;
   Count count_sum_ = 0;
+  // build()'s positions per residue of the range, then next indices (zero between builds), and
+  // a bit a residue that holds some (zero between builds); dirty_: a build did not finish.
+  census_detail::Booked<u32> at_;
+  std::vector<u64> touched_;
+  bool dirty_ = false;
 };
 
 }  // namespace pegsol::mpi
