@@ -114,23 +114,33 @@ class LevelMap {
   static constexpr std::size_t kChunk = kCodecChunk;  // entries read from disk at once
 
   // Turns the table into a sorted array, full to the last slot: for a level that takes no more
-  // positions (it is only looked up, walking a path back). `grow` is told of the array first.
-  template <class Grow>
-  bool compact(Grow&& grow) {
+  // positions (it is only looked up, walking a path back). A table in pages of its own is sorted
+  // in place: the entries moved to its first slots, sorted there, and the pages past them given
+  // back (until 2026-11-30 a new array, its pages zeroed by the system, took a copy: in this
+  // VM a fresh page costs far more than the copy). Returns whether it changed.
+  bool compact() {
     if (!sorted_.empty() || file_) return false;
     if (size_ == 0) {  // nothing to keep: the slots go
       slots_.reset();
       mask_ = 0;
       return true;
     }
-    grow(size_ * sizeof(Entry<W>));
-    sorted_ = MappedArray<Entry<W>>(size_);
-    std::size_t k = 0;
-    for (const Entry<W>& e : slots_)
-      if (e.key.any()) sorted_[k++] = e;
+    if (slots_.on_heap()) {  // small: a new array (the heap's room is reused anyway)
+      sorted_ = MappedArray<Entry<W>>(size_);
+      std::size_t k = 0;
+      for (const Entry<W>& e : slots_)
+        if (e.key.any()) sorted_[k++] = e;
+      slots_.reset();
+    } else {
+      Entry<W>* e = slots_.data();
+      std::size_t k = 0;
+      for (std::size_t i = 0, n = slots_.size(); i < n; ++i)
+        if (e[i].key.any()) e[k++] = e[i];
+      slots_.shrink(size_);
+      sorted_ = std::move(slots_);
+    }
     std::sort(sorted_.begin(), sorted_.end(),
               [](const Entry<W>& a, const Entry<W>& b) { return a.key < b.key; });
-    slots_.reset();
     mask_ = 0;
     return true;
   }

@@ -48,7 +48,8 @@ class MappedArray {
   MappedArray() = default;
   explicit MappedArray(std::size_t n) : n_(n) {
     if (n == 0) return;
-    if (on_heap()) {
+    heap_ = heap_bytes();
+    if (heap_) {
       p_ = static_cast<T*>(std::calloc(n, sizeof(T)));
       if (!p_) throw std::bad_alloc();
       return;
@@ -60,12 +61,13 @@ class MappedArray {
   MappedArray(const MappedArray&) = delete;
   MappedArray& operator=(const MappedArray&) = delete;
   MappedArray(MappedArray&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), heap_(o.heap_) {}
   MappedArray& operator=(MappedArray&& o) noexcept {
     if (this != &o) {
       reset();
       p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
+      heap_ = o.heap_;
     }
     return *this;
   }
@@ -76,13 +78,34 @@ class MappedArray {
   // Frees the pages; the array is empty after.
   void reset() {
     if (!p_) return;
-    if (on_heap()) std::free(p_);
+    if (heap_) std::free(p_);
 #ifndef __EMSCRIPTEN__
     else
       munmap(p_, bytes());
 #endif
     p_ = nullptr;
     n_ = 0;
+  }
+
+  // Keeps the first `n` elements (n <= size()) of an array in pages of its own (!on_heap())
+  // and gives the pages past them back: no new pages, no copy.
+  void shrink(std::size_t n) {
+    if (n >= n_ || heap_) return;
+    if (n == 0) {
+      reset();
+      return;
+    }
+#ifndef __EMSCRIPTEN__
+    constexpr std::size_t kPage = 4096;
+    const std::size_t keep = (n * sizeof(T) + kPage - 1) / kPage * kPage;
+    const std::size_t had = (bytes() + kPage - 1) / kPage * kPage;
+    if (had > keep) munmap(reinterpret_cast<char*>(p_) + keep, had - keep);
+#endif
+    n_ = n;
+  }
+  // Whether the array is heap memory rather than pages of its own.
+  bool on_heap() const {
+    return heap_;
   }
 
   std::size_t size() const {
@@ -120,7 +143,7 @@ class MappedArray {
   }
 
  private:
-  bool on_heap() const {
+  bool heap_bytes() const {
 #ifdef __EMSCRIPTEN__
     return true;
 #else
@@ -159,6 +182,7 @@ class MappedArray {
 
   T* p_ = nullptr;
   std::size_t n_ = 0;
+  bool heap_ = true;  // from calloc (heap_bytes() when made), else pages of its own
 };
 
 }  // namespace pegsol::fewest_detail

@@ -593,8 +593,15 @@ class Search {
   // destination shard, then merge them, each thread its own shards.
   template <bool Backward>
   void expand(const Level<W>& src, Level<W>& dst) {
+    made_least_.fill(kNoCost);
+    made_whole_ = false;
     if (!spilling()) {
       expand_group<Backward>(src, dst, kAllShards);
+      made_whole_ = true;
+      const double r = static_cast<double>(dst.size()) / static_cast<double>(src.size() + 1);
+      // The next level's growth: this one's, falling as it fell from the one before.
+      grew_[Backward] = grown_[Backward] > 0 ? r * std::min(1.0, r / grown_[Backward]) : r;
+      grown_[Backward] = r;
       return;
     }
     // Spilling: the destination's shards in groups, each made by a walk of the whole source,
@@ -691,14 +698,27 @@ class Search {
   // other shards are made and dropped.
   template <bool Backward>
   void expand_group(const Level<W>& src, Level<W>& dst, std::uint32_t group) {
+    // Small levels on the calling thread: waking the pool would cost more than it saves.
+    const int threads = threads_for(src.size());
+    // The shards' first room, on the threads (the system zeroes the pages as they are mapped):
+    // for as many positions as the source holds, or, in memory under a roomy budget, as many
+    // as the side's growth foretells (a table grown by doubling maps and fills each size on
+    // the way, and fresh pages cost much in this VM).
+    std::size_t expect = src.size();
+    if (grew_[Backward] > 1 && !spilling() && budget_ >= kRoomyBudget) {
+      const auto more = static_cast<std::size_t>(static_cast<double>(src.size()) * grew_[Backward]);
+      // At most a quarter of the room left, at the tables' most sparse (5/16 full).
+      if (more * sizeof(Entry<W>) * 16 / 5 <= (budget_ - std::min(budget_, bytes_.load())) / 4)
+        expect = more;
+    }
     guard([&] {
-      for (std::size_t d = 0; d < Level<W>::kShards; ++d) {
-        if (!(group >> d & 1)) continue;
+      each_shard(threads, [&](std::size_t d) {
+        if (!(group >> d & 1)) return;
         LevelMap<W>& m = dst.shard(d);
         std::size_t old_bytes = m.bytes();
-        m.reserve(src.size() / Level<W>::kShards + 1, [&](std::size_t b) { grow(b); });
+        m.reserve(expect / Level<W>::kShards + 1, [&](std::size_t b) { grow(b); });
         if (m.bytes() != old_bytes) bytes_ -= old_bytes;
-      }
+      });
     });
     struct Unit {
       std::size_t shard, begin, end;
@@ -708,8 +728,6 @@ class Search {
     for (std::size_t sh = 0; sh < Level<W>::kShards; ++sh)
       for (std::size_t b = 0; b < src.shard(sh).capacity(); b += kRange)
         units.push_back({sh, b, std::min(src.shard(sh).capacity(), b + kRange)});
-    // Small levels on the calling thread: waking the pool would cost more than it saves.
-    const int threads = threads_for(src.size());
     const auto nt = static_cast<std::size_t>(threads);
     std::size_t rounds = (units.size() + nt - 1) / nt;
     if (spread()) {  // as many rounds on every process: each is an exchange
@@ -783,18 +801,23 @@ class Search {
   }
 
   // Merges the round's children into the shards of `dst` in `group`, each thread its own shards.
+  // Each shard's least cost merged goes to made_least_[d]: the level's least cost once it is
+  // made whole in memory (an entry keeps the least cost merged into it).
   void merge_round(Level<W>& dst, std::uint32_t group, std::size_t nt) {
     each_shard(static_cast<int>(nt), [&](std::size_t d) {
       if (!(group >> d & 1)) return;
       LevelMap<W>& m = dst.shard(d);
+      std::uint32_t least = made_least_[d];
       for (std::size_t q = 0; q < nt; ++q) {
         std::vector<Child<W>>& v = out_[q][d];
         for (std::size_t k = 0; k < v.size(); ++k) {
           if (k + 8 < v.size()) m.prefetch(v[k + 8].low);
+          least = std::min(least, v[k].cost);
           merge(m, v[k]);
         }
         v.clear();
       }
+      made_least_[d] = least;
     });
   }
 
@@ -936,7 +959,7 @@ class Search {
   }
   void compact(LevelMap<W>& m) {
     const std::size_t old_bytes = m.bytes();
-    if (m.compact([&](std::size_t b) { grow(b); })) bytes_ -= old_bytes;
+    if (m.compact()) bytes_ -= old_bytes - m.bytes();  // in place: it only gives memory back
   }
 
   // Expands `src` into `dst`. When memory runs short and levels can be released, releases them
@@ -1032,9 +1055,11 @@ class Search {
     if (m != kNoCost) bmin_ = static_cast<int>(m);
   }
 
-  // The least cost of a level over every process (collective; it agrees first).
+  // The least cost of the level just made over every process (collective; it agrees first):
+  // from its merges when it was made whole in memory, else a walk of it.
   std::uint32_t least_cost(const Level<W>& lv) {
-    const std::uint32_t mine = min_cost(lv);
+    const std::uint32_t mine =
+        made_whole_ ? *std::min_element(made_least_.begin(), made_least_.end()) : min_cost(lv);
     if (!spread()) return mine;
     agree();
     const std::vector<std::uint32_t> all = gather(*ranks_, mine);
@@ -1222,6 +1247,13 @@ class Search {
   int making_pegs_ = 0;
   std::uint32_t done_ = 0, written_ = 0;
   std::vector<std::uint32_t> dropped_;  // [thread]: least cost + bound dropped
+  // [shard]: the least cost merged into the level being made (merge_round), and whether the
+  // level was made whole by those merges (expand(): in memory, not in groups).
+  std::array<std::uint32_t, Level<W>::kShards> made_least_{};
+  bool made_whole_ = false;
+  // [backward]: the last level made in memory over the level it was made from (0: none yet),
+  // and the next one's foretold from it and the one before (expand_group's first room).
+  std::array<double, 2> grown_{}, grew_{};
   std::atomic<std::size_t> bytes_{0};
   std::size_t budget_ = 0;
   std::size_t buffers_ = 0;  // bytes of out_'s buffers booked in bytes_
