@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../core/byte_images.hpp"
+#include "jump_grid.hpp"
 #include "keys.hpp"
 #include "pegsol/board.hpp"
 #include "pegsol/holeset.hpp"
@@ -48,12 +49,14 @@ struct KeyGeometry {
   // masks in the same order (into_fo[k] = fo[into[k]]).
   std::vector<int> into, into_begin;
   std::vector<Bits<W>> into_fo;
-  Bits<W> full;  // every hole
+  Bits<W> full;      // every hole
+  JumpGrid<W> grid;  // the legal jumps by shifts (boxes of at most 128 cells)
 
   KeyGeometry(const Board& b, const std::vector<std::vector<int>>& group) : n(b.size()) {
     if (n > kHoles<W>)
       throw std::logic_error("fewest moves: board " + b.name() + " is wider than its keys");
     jumps = b.jumps();
+    grid = JumpGrid<W>(b, jumps);
     for (const Jump& j : jumps) {
       fo.push_back(Bits<W>::single(j.from) | Bits<W>::single(j.over));
       t.push_back(Bits<W>::single(j.to));

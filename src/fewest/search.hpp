@@ -848,6 +848,8 @@ class Search {
     // near the goal backward). The source level's pegs say which (every parent has as many).
     const int pegs_here = Backward ? bh_ : fl_;
     const bool walk_all = 4 * (Backward ? pegs_here : geo_.n - pegs_here) >= geo_.n;
+    // Or, on boards whose bounding box has at most 128 cells, by shifts (JumpGrid).
+    const JumpGrid<W>* const grid = geo_.grid.usable() ? &geo_.grid : nullptr;
     const Bound<W>* const bound = bound_;
     const std::uint32_t limit = limit_;
     std::array<Bits<W>, 48> parent{};
@@ -857,7 +859,7 @@ class Search {
     src.for_range(
         begin, end,
         [&, nj, gs, all, want, jumps, jump_image, hole_image, into, into_fo, into_begin, full,
-         walk_all, bound, limit](const Entry<W>& entry) {
+         walk_all, grid, bound, limit](const Entry<W>& entry) {
           const Entry<W> e = entry;
           bool imaged = false;
           // Without a limit (the beam) a child is dropped only when it is on no solution.
@@ -868,7 +870,9 @@ class Search {
           // The legal jumps' numbers into `legal`, then their children.
           const Bits<W> pegs = e.key;
           std::size_t n = 0;
-          if (walk_all) {
+          if (walk_all && grid) {
+            n = grid->template legal<Backward>(pegs, legal.data());
+          } else if (walk_all) {
             // Every jump's number stored, the count moved on by the legal ones: no branch to
             // mispredict (three candidates in four fail).
             // Four jumps a step: the loop's own test and count a quarter as often.

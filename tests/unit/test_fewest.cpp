@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -694,6 +695,48 @@ TEST(Fewest, KeyImagesAreTheBoardsPermutations) {
   expect_key_images<64>("triangle:7");
   expect_key_images<128>("english");
   expect_key_images<128>("triangle:11");
+}
+
+namespace {
+// JumpGrid's legal jumps of random positions, both ways, against a test of every jump.
+template <int W>
+void expect_grid_jumps(const std::string& name, std::optional<Lattice> lattice = std::nullopt) {
+  BoardPtr board = make_board(name, lattice);
+  fewest_detail::KeyGeometry<W> geo(*board, {board->symmetries().front()});
+  ASSERT_TRUE(geo.grid.usable()) << name;
+  std::mt19937_64 rng(7);
+  std::vector<std::uint16_t> out(geo.jumps.size());
+  for (int trial = 0; trial < 2000; ++trial) {
+    Bits<W> pegs;
+    const unsigned dense = trial % 7;  // from nearly empty to nearly full
+    for (int h = 0; h < geo.n; ++h)
+      if (rng() % 8 < dense + 1) pegs.set(h);
+    for (int back = 0; back < 2; ++back) {
+      std::set<std::size_t> want, got;
+      for (std::size_t j = 0; j < geo.jumps.size(); ++j)
+        if ((pegs & geo.all[j]) == (back ? geo.t[j] : geo.fo[j])) want.insert(j);
+      const std::size_t n = back ? geo.grid.template legal<true>(pegs, out.data())
+                                 : geo.grid.template legal<false>(pegs, out.data());
+      for (std::size_t i = 0; i < n; ++i) got.insert(out[i]);
+      ASSERT_EQ(n, got.size()) << name;
+      ASSERT_EQ(want, got) << name << " trial " << trial << (back ? " backward" : " forward");
+    }
+  }
+}
+}  // namespace
+
+TEST(Fewest, GridFindsTheLegalJumps) {
+  expect_grid_jumps<64>("english");
+  expect_grid_jumps<64>("french");
+  expect_grid_jumps<64>("triangle:8");
+  expect_grid_jumps<64>("hexagon:3");
+  expect_grid_jumps<64>("rect:3x5");
+  expect_grid_jumps<64>("diamond41");
+  expect_grid_jumps<64>("wiegleb");
+  expect_grid_jumps<128>("diamond41");
+  expect_grid_jumps<128>("triangle:11");
+  expect_grid_jumps<128>("english");
+  expect_grid_jumps<64>("english", Lattice::Square8);
 }
 
 TEST(Fewest, LargeBoardIsAnInputError) {
