@@ -63,11 +63,13 @@ class JumpGrid {
   template <class Cell, class C>
   void build(const Board& b, const std::vector<Jump>& jumps, Cell&& cell, Tables<C>& t) {
     t.byte_cells.assign(static_cast<std::size_t>(key_bytes_) * 256, 0);
-    for (int i = 0; i < key_bytes_; ++i)
-      for (int v = 0; v < 256; ++v)
-        for (int bit = 0; bit < 8; ++bit)
-          if (v >> bit & 1 && 8 * i + bit < b.size())
-            t.byte_cells[static_cast<std::size_t>(i * 256 + v)] |= C{1} << cell(8 * i + bit);
+    for (int i = 0; i < key_bytes_; ++i)  // each value's cells: its lowest bit's and the rest's
+      for (int v = 1; v < 256; ++v) {
+        const int h = 8 * i + std::countr_zero(static_cast<unsigned>(v));
+        t.byte_cells[static_cast<std::size_t>(i * 256 + v)] =
+            t.byte_cells[static_cast<std::size_t>(i * 256 + (v & (v - 1)))] |
+            (h < b.size() ? C{1} << cell(h) : C{0});
+      }
     for (std::size_t j = 0; j < jumps.size(); ++j) {
       const int from = cell(jumps[j].from), s = cell(jumps[j].over) - from;
       std::size_t d = 0;

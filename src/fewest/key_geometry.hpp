@@ -169,11 +169,17 @@ std::vector<std::vector<int>> keeping(const Board& b, const std::vector<std::vec
   std::vector<std::vector<int>> out;
   for (const auto& p : b.symmetries()) {
     if (!out.empty() && !symmetry) break;
-    KeyGeometry<W> one(b, {p});
+    // Each set's images hole by hole (a KeyGeometry of each symmetry, built for this before
+    // 2026-11-30, cost more than the whole search of a small window).
+    auto image = [&](Bits<W> x) {
+      Bits<W> y;
+      for (; x.any(); x.pop_lowest()) y.set(p[static_cast<std::size_t>(x.lowest())]);
+      return y;
+    };
     bool keeps = true;
     for (const auto& set : sets) {
       std::vector<Bits<W>> img;
-      for (Bits<W> x : set) img.push_back(one.image(0, x));
+      for (Bits<W> x : set) img.push_back(image(x));
       std::vector<Bits<W>> a = set;
       std::sort(a.begin(), a.end());
       std::sort(img.begin(), img.end());
