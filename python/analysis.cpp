@@ -299,10 +299,12 @@ void bind_analysis(py::module_& m) {
                        "Analyses positions of one board towards one goal, keeping what it learnt "
                        "for later calls (thread-safe).")
       .def(py::init([](py::object problem, py::object board, py::object end, py::object goal,
-                       std::string lattice) {
+                       std::string lattice, py::object memo_memory) {
+             const std::size_t memo =
+                 megabytes_arg(memo_memory, "memo_memory").value_or(kAnalyzerMemoBytes);
              if (py::isinstance<Game>(problem)) {
                const Problem& p = problem.cast<const Game&>().problem();
-               return std::make_unique<Analyzer>(p.board, p.goal);
+               return std::make_unique<Analyzer>(p.board, p.goal, memo);
              }
              ProblemArgs a{problem, board, py::none(), end, goal, lattice};
              if (problem.is_none()) {
@@ -313,10 +315,16 @@ void bind_analysis(py::module_& m) {
                a.start = py::int_(0);
              }
              const Problem p = problem_of(a);
-             return std::make_unique<Analyzer>(p.board, p.goal);
+             return std::make_unique<Analyzer>(p.board, p.goal, memo);
            }),
            py::arg("problem") = py::none(), py::kw_only(), py::arg("board") = py::none(),
-           py::arg("end") = py::none(), py::arg("goal") = py::none(), py::arg("lattice") = "")
+           py::arg("end") = py::none(), py::arg("goal") = py::none(), py::arg("lattice") = "",
+           py::arg("memo_memory") = py::none(),
+           "An analyzer of a game's (or a problem's, or board=/end=/goal=) board and goal; "
+           "memo_memory: megabytes of table each verdict's search memo may keep across calls "
+           "(64 by default).")
+      .def_property_readonly("memo_bytes", &Analyzer::memo_bytes,
+                             "Bytes of table each verdict's search memo may keep (memo_memory).")
       .def(
           "analyze",
           [](const Analyzer& a, py::handle x, py::object start, py::object time_limit,

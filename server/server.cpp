@@ -70,6 +70,7 @@ api::Limits limits_of(const ServeOptions& o) {
   l.lookup_memory = o.lookup_memory;
   l.lookup_seconds = o.lookup_seconds;
   l.lookup_keep = o.lookup_keep;
+  l.analysis_memo = o.analysis_memo;
   return l;
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/control.hpp"
 
 namespace pegsol::server {
@@ -42,6 +43,8 @@ struct ServeOptions {
   std::size_t lookup_memory = 512u << 20;
   double lookup_seconds = 30;
   std::size_t lookup_keep = 256u << 20;
+  // Each kept analyzer's search memo, per verdict (api::Limits::analysis_memo).
+  std::size_t analysis_memo = kAnalyzerMemoBytes;
 };
 
 // Serves until `control` says to stop (a signal), then stops every job and returns 0; returns 1

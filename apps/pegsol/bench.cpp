@@ -154,6 +154,11 @@ BenchCommand::BenchCommand(CLI::App& app) {
       ->check(seconds_check())
       ->needs(play);
   cmd_->add_option("--only", only_, "--play: the problems whose name holds this")->needs(play);
+  cmd_->add_option("--memo", memo_mb_,
+                   "--play: megabytes of each analyzer's search memo, per verdict (as pegsol "
+                   "play's --memo; the server keeps 64 a verdict)")
+      ->check(positive_check())
+      ->needs(play);
   cmd_->add_option("--unknown-out", unknown_out_,
                    "--play: write the positions whose verdict stayed unknown to this file")
       ->needs(play);
@@ -168,8 +173,9 @@ std::optional<int> BenchCommand::run(const Control& control) const {
   if (play_) {
     if (json_) throw InputError("bench --play prints a table; --json is not available");
     if (!positions_.empty())
-      return run_play_positions(positions_, think_, only_, unknown_out_, control);
-    return run_play_bench(games_, think_, only_, unknown_out_, control);
+      return run_play_positions(positions_, think_, only_, unknown_out_, megabytes(memo_mb_),
+                                control);
+    return run_play_bench(games_, think_, only_, unknown_out_, megabytes(memo_mb_), control);
   }
   if (census_) return run_census_bench(repeats_, threads_, json_);
   return beam_ ? run_beam_bench(repeats_, json_) : run_bench(repeats_, json_);

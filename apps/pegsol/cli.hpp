@@ -45,6 +45,10 @@ CLI::Validator whole_number_check(std::uint64_t lo, std::uint64_t hi);
 std::uint64_t max_threads();
 // A parse error's message, with "did you mean" for a mistyped subcommand or option.
 std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e);
+// The search memo of `pegsol play`'s analyzer and of `bench --play`'s, per verdict: larger than
+// the library's default (kAnalyzerMemoBytes, what a server keeps for each of its analyzers), as a
+// terminal game keeps one analyzer (docs/play.md measures what it settles).
+inline constexpr double kPlayMemoMegabytes = 256;
 // Megabytes to bytes, at least 1 for any positive amount; values past what any machine holds are
 // no limit (16 TiB).
 std::size_t megabytes(double mb);

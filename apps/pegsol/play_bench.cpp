@@ -103,7 +103,7 @@ LookupStatus await_lookups(PathIndexCache& cache, const Problem& p, const Contro
 }  // namespace
 
 int run_play_bench(int games, double think, const std::string& only, const std::string& unknown_out,
-                   const Control& control) {
+                   std::size_t memo_bytes, const Control& control) {
   std::ofstream unknowns;
   if (!unknown_out.empty()) {
     unknowns.open(unknown_out);
@@ -129,7 +129,7 @@ int run_play_bench(int games, double think, const std::string& only, const std::
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
     std::mt19937_64 rng(seed);
     PathIndexCache cache;  // the cache's defaults: what a front end keeps
-    Analyzer an(c.problem.board, c.problem.goal);
+    Analyzer an(c.problem.board, c.problem.goal, memo_bytes);
     std::vector<double> ms, builds;
     std::size_t moves = 0, unknown_goal = 0, unknown_one = 0, exact = 0;
     std::string lookups, inexact;  // the look-ups' figures; why a first answer was not exact
@@ -192,7 +192,8 @@ int run_play_bench(int games, double think, const std::string& only, const std::
 }
 
 int run_play_positions(const std::string& file, double think, const std::string& only,
-                       const std::string& unknown_out, const Control& control) {
+                       const std::string& unknown_out, std::size_t memo_bytes,
+                       const Control& control) {
   std::ifstream in(file);
   if (!in) throw InputError("--positions", "cannot read the file " + file);
   std::ofstream unknowns;
@@ -250,7 +251,7 @@ int run_play_positions(const std::string& file, double think, const std::string&
     const std::string key =
         lines[i].board + " " + (goal.kind == Goal::Kind::Hole ? b->hole_name(goal.hole) : "any");
     auto& an = analyzers[key];
-    if (!an) an = std::make_unique<Analyzer>(b, goal);
+    if (!an) an = std::make_unique<Analyzer>(b, goal, memo_bytes);
     if (!tallies.count(lines[i].board)) order.push_back(lines[i].board);
     Tally& t = tallies[lines[i].board];
     const HoleSet pegs = HoleSet::from_bits(lines[i].position);

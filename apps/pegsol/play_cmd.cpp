@@ -78,9 +78,9 @@ std::string lower(std::string s) {
 
 class Session {
  public:
-  Session(Game game, const Control& control, double think, bool analysis)
+  Session(Game game, const Control& control, double think, bool analysis, std::size_t memo_bytes)
       : game_(std::move(game)),
-        analyzer_(game_.problem().board, game_.problem().goal),
+        analyzer_(game_.problem().board, game_.problem().goal, memo_bytes),
         control_(control),
         think_(think),
         analysis_(analysis),
@@ -499,6 +499,10 @@ PlayCommand::PlayCommand(CLI::App& app) {
   cmd_->add_option("--think", think_, "Seconds of analysis after each move (0: no limit)")
       ->check(seconds_check());
   cmd_->add_flag("--no-analysis", no_analysis_, "Do not say after each move whether it can be won");
+  cmd_->add_option("--memo", memo_mb_,
+                   "Megabytes of the analysis's search memo, per verdict (kept for the whole game; "
+                   "it grows only as long searches fill it)")
+      ->check(positive_check());
 }
 
 std::optional<int> PlayCommand::run(const Control& control) {
@@ -522,7 +526,7 @@ std::optional<int> PlayCommand::run(const Control& control) {
   } else {
     game.emplace(build_problem(args_));
   }
-  return Session(std::move(*game), control, think_, !no_analysis_).run();
+  return Session(std::move(*game), control, think_, !no_analysis_, megabytes(memo_mb_)).run();
 }
 
 }  // namespace pegsol::cli

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/play.hpp"
 #include "pegsol/solve.hpp"
@@ -30,6 +31,7 @@ class PlayCommand {
   std::string preset_;
   double think_ = 2;
   bool no_analysis_ = false;
+  double memo_mb_ = kPlayMemoMegabytes;
 };
 
 }  // namespace pegsol::cli

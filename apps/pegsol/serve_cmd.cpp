@@ -36,6 +36,10 @@ ServeCommand::ServeCommand(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
   cmd_->add_option("--job-pause-seconds", job_pause_seconds_, "A job paused this long is cancelled")
       ->check(cli::positive_check());
+  cmd_->add_option("--analysis-memo", analysis_memo_mb_,
+                   "Megabytes of each kept analyzer's search memo, per verdict (up to 16 such "
+                   "memos are kept; each grows only as its searches fill it)")
+      ->check(cli::positive_check());
   cmd_->add_option("--allow-origin", allow_origins_,
                    "A page (scheme://host[:port]) besides the server's own that may use the API; "
                    "repeatable")
@@ -55,6 +59,7 @@ std::optional<int> ServeCommand::run(const Control& control) const {
   o.max_connections = max_connections_;
   o.job_pause_seconds = job_pause_seconds_;
   o.allow_origins = allow_origins_;
+  o.analysis_memo = static_cast<std::size_t>(analysis_memo_mb_ * (1 << 20));
   const bool loopback = host_ == "127.0.0.1" || host_ == "localhost" || host_ == "::1";
   int rc = server::serve(o, control, [&](int port) {
     const std::string url = fmt::format(

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/control.hpp"
 
 namespace pegsol::cli {
@@ -28,6 +29,7 @@ class ServeCommand {
   double request_seconds_ = 5, job_seconds_ = 300;
   int compute_slots_ = 4, max_jobs_ = 2, max_connections_ = 128;
   double job_pause_seconds_ = 60;
+  double analysis_memo_mb_ = static_cast<double>(kAnalyzerMemoBytes >> 20);
   std::vector<std::string> allow_origins_;
 };
 

@@ -29,6 +29,10 @@ namespace pegsol {
 
 class PathIndexCache;
 
+/// Bytes of table an Analyzer(board, goal) keeps for each of its two depth-first searches' memos
+/// (towards the goal, towards one peg anywhere): the failed positions they proved, across calls.
+inline constexpr std::size_t kAnalyzerMemoBytes = std::size_t{64} << 20;
+
 /// What an Analyzer call computes, and within which bounds.
 struct PEGSOL_API AnalysisOptions {
   /// Deadline, cancel for one call (analyze or first_mistake); may be null. With time_limit,
@@ -133,6 +137,12 @@ class PEGSOL_API Analyzer {
   /// @throws InputError for a null board (field "board") or a goal that does not fit it
   /// ("goal.hole", "goal.position").
   Analyzer(BoardPtr board, Goal goal);
+  /// The same, with at most `memo_bytes` of table for each verdict's search memo (two in all),
+  /// instead of kAnalyzerMemoBytes. The tables grow as the searches fill them, so a large bound
+  /// costs memory only where long searches run; a larger memo settles more of the hard (mostly
+  /// lost) positions along a game (docs/play.md). At least a few slots are kept whatever the bound.
+  /// @throws InputError as Analyzer(board, goal).
+  Analyzer(BoardPtr board, Goal goal, std::size_t memo_bytes);
   ~Analyzer();
   Analyzer(const Analyzer&) = delete;
   Analyzer& operator=(const Analyzer&) = delete;
@@ -141,6 +151,8 @@ class PEGSOL_API Analyzer {
   const Board& board() const;
   /// The goal it analyses them towards.
   const Goal& goal() const;
+  /// The bound of each verdict's search memo, in bytes.
+  std::size_t memo_bytes() const;
 
   /// Everything about `p`.
   /// @throws InputError for a position on another board (field "p"), a start of another size

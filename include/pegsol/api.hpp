@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pegsol/analysis.hpp"
 #include "pegsol/census.hpp"
 #include "pegsol/control.hpp"
 #include "pegsol/error.hpp"
@@ -44,6 +45,9 @@ struct PEGSOL_JSON_API Limits {
   int lookup_threads = 0;         ///< Worker threads of a look-up census (0: the hardware's).
   int threads = 1;                ///< Worker threads of one computation.
   double progress_seconds = 0.2;  ///< A job's progress reports: at most one per this long.
+  /// Bytes of each kept analyzer's search memo, per verdict (Analyzer(board, goal, memo_bytes)):
+  /// up to analyzer_cache x idle_analyzers x 2 of them, each growing only as its searches fill it.
+  std::size_t analysis_memo = kAnalyzerMemoBytes;
 };
 
 /// The limits named in a JSON object, the others left at their defaults: {"request_seconds": 2,

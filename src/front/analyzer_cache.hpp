@@ -4,6 +4,7 @@
 // goals, the least recently used dropped.
 #pragma once
 
+#include <cstddef>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -19,8 +20,10 @@ namespace pegsol::api::detail {
 
 class AnalyzerCache {
  public:
-  // At most `boards` boards and goals kept, `idle` idle analyzers each.
-  AnalyzerCache(int boards, int idle) : boards_(boards), idle_(idle) {}
+  // At most `boards` boards and goals kept, `idle` idle analyzers each, each analyzer's search
+  // memos bounded by `memo_bytes` apiece.
+  AnalyzerCache(int boards, int idle, std::size_t memo_bytes)
+      : boards_(boards), idle_(idle), memo_bytes_(memo_bytes) {}
 
   // An analyzer of a game's board and goal for one request, given back when the lease ends.
   class Lease {
@@ -62,7 +65,7 @@ class AnalyzerCache {
           break;
         }
     }
-    return Lease(this, key, std::make_shared<Analyzer>(p.board, p.goal));
+    return Lease(this, key, std::make_shared<Analyzer>(p.board, p.goal, memo_bytes_));
   }
 
  private:
@@ -79,6 +82,7 @@ class AnalyzerCache {
   }
 
   const int boards_, idle_;
+  const std::size_t memo_bytes_;
   std::mutex m_;
   // The boards and goals, most recently leased first, each with its idle analyzers.
   std::list<std::pair<std::string, std::vector<std::shared_ptr<Analyzer>>>> kept_;

@@ -101,6 +101,7 @@ void each_limit(L& l, F&& f) {
   f("lookup_threads", l.lookup_threads);
   f("threads", l.threads);
   f("progress_seconds", l.progress_seconds);
+  f("analysis_memo", l.analysis_memo);
 }
 
 std::string no_endpoint(std::string_view path) {
@@ -248,7 +249,9 @@ json status_json(int compute_slots, int free_slots, std::size_t lookup_bytes,
 // solution-path look-ups.
 struct Dispatcher::Impl {
   explicit Impl(const Limits& l)
-      : limits(l), analyzers(l.analyzer_cache, l.idle_analyzers), paths(path_options(l)) {}
+      : limits(l),
+        analyzers(l.analyzer_cache, l.idle_analyzers, l.analysis_memo),
+        paths(path_options(l)) {}
 
   static PathIndexCache::Options path_options(const Limits& l) {
     PathIndexCache::Options o;

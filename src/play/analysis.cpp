@@ -98,8 +98,9 @@ struct Analyzer::Impl {
   // What the depth-first searches towards the goal and towards one peg anywhere learnt (failed
   // positions, pruning pagodas), kept across calls: a game's successive positions share most of
   // their subtrees, and a position proved lost settles every position after it.
-  static constexpr std::size_t kMemoBytes = std::size_t{64} << 20;
-  mutable solve_detail::DfsMemo memo_goal{kMemoBytes}, memo_one{kMemoBytes};
+  // At most memo_bytes of table each (Analyzer's constructor).
+  explicit Impl(std::size_t memo_bytes) : memo_goal(memo_bytes), memo_one(memo_bytes) {}
+  mutable solve_detail::DfsMemo memo_goal, memo_one;
   // The pagoda functions that proved a hole out of reach of a single last peg (one_peg_pagodas),
   // by hole: one that separates a position from that peg separates every position after it, so
   // a game's later positions are proved by a sum instead of linear programs.
@@ -571,7 +572,11 @@ struct Analyzer::Impl {
   }
 };
 
-Analyzer::Analyzer(BoardPtr board, Goal goal) : impl_(std::make_unique<Impl>()) {
+Analyzer::Analyzer(BoardPtr board, Goal goal)
+    : Analyzer(std::move(board), std::move(goal), kAnalyzerMemoBytes) {}
+
+Analyzer::Analyzer(BoardPtr board, Goal goal, std::size_t memo_bytes)
+    : impl_(std::make_unique<Impl>(memo_bytes)) {
   if (!board) throw InputError("board", "an analysis needs a board (the pointer is null)");
   check_goal(*board, goal);
   Impl& m = *impl_;
@@ -592,6 +597,9 @@ const Board& Analyzer::board() const {
 }
 const Goal& Analyzer::goal() const {
   return impl_->goal;
+}
+std::size_t Analyzer::memo_bytes() const {
+  return impl_->memo_goal.max_bytes_;
 }
 
 Analysis Analyzer::analyze(const Position& p, const AnalysisOptions& options) const {

@@ -301,6 +301,9 @@ check time-limit-tiny 2 "'1e-999' seconds is a time limit too small to be told f
 check time-limit-tiny-solutions 2 'too small to be told from 0' -- "$pegsol" solutions -b triangle:5 --time-limit 1e-999
 check time-limit-tiny-negative 2 'expected a number of seconds >= 0' -- "$pegsol" count -b triangle:5 --time-limit -1e-999
 check memory-limit-tiny 2 "expected a number > 0, got '1e-999' \(too small to be told from 0\)" -- "$pegsol" solve -b triangle:5 --memory-limit 1e-999
+# The analysis's search memo (issue 47): megabytes > 0, for the server and the play bench alike.
+check serve-analysis-memo-zero 2 "--analysis-memo: expected a number > 0, got '0'" -- "$pegsol" serve --analysis-memo 0
+check bench-play-memo-zero 2 "--memo: expected a number > 0, got '0'" -- "$pegsol" bench --play --memo 0
 # Options that do not go together are bad input naming both (issue 44, case 14), not dropped.
 check minimize-algorithm 2 '--(minimize excludes --algorithm|algorithm excludes --minimize)' -- "$pegsol" solve -b triangle:5 --minimize moves --algorithm beam
 check minimize-direction 2 '--(minimize excludes --direction|direction excludes --minimize)' -- "$pegsol" solve -b triangle:5 --minimize moves --direction backward

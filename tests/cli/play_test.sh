@@ -46,6 +46,14 @@ expect status0 'status 0'
 expect ways '29,760 ways left'
 expect ends 'the last peg can still end on: 1 7 10 13'
 
+# The analysis's search memo: a bound of the player's, checked.
+printf '%s\n' 4-1 analyse quit | play --board triangle:5 --memo 1
+expect memo-small 'solvable'
+expect memo-small-status 'status 0'
+printf '%s\n' quit | play --board triangle:5 --memo 0
+expect memo-zero 'memo'
+expect memo-zero-status 'status 2'
+
 # A preset: its board, start and goal (the Latin cross on the English board, to d4).
 printf '%s\n' quit | play --preset latin-cross
 expect preset-goal 'd4'

@@ -138,3 +138,16 @@ def test_module_analyze_remembers_a_failed_lookup():
     # Cleared: the failure is forgotten, to be tried again.
     pegsol.clear_lookups()
     assert pegsol.lookup_status(game)["state"] == "none"
+
+
+def test_analyzer_memo_bound():
+    """An analyzer's search memo is bounded as its caller asks (megabytes, as lookup_memory)."""
+    game = pegsol.Game(pegsol.Problem(board="triangle:5"))
+    assert pegsol.Analyzer(game).memo_bytes == 64 << 20
+    small = pegsol.Analyzer(game, memo_memory=2)
+    assert small.memo_bytes == 2 << 20
+    assert small.analyze(game.position, time_limit=0).one_peg.solvable is True
+    with pytest.raises(pegsol.InputError):
+        pegsol.Analyzer(game, memo_memory=0)
+    with pytest.raises(TypeError):
+        pegsol.Analyzer(game, memo_memory="big")

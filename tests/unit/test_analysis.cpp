@@ -179,6 +179,35 @@ TEST(Analysis, SearchesAgreeWithPlainRecursionWhenNotCounting) {
   }
 }
 
+// An analyzer's search memos at the bound its front end chose: the default, or a table of a few
+// slots (full at once, its slots overwritten at every insertion) whose verdicts stay those of
+// the reference, searches alone deciding (no count, no short search).
+TEST(Analysis, MemoBoundIsTheCallersAndATinyMemoStaysSound) {
+  BoardPtr b = make_board("triangle:5");
+  EXPECT_EQ(Analyzer(b, Goal{}).memo_bytes(), kAnalyzerMemoBytes);
+  EXPECT_EQ(Analyzer(b, Goal{}, std::size_t{3} << 20).memo_bytes(), std::size_t{3} << 20);
+  std::mt19937 rng(5);
+  AnalysisOptions o;
+  o.count = false;
+  o.time_limit = 0;
+  o.quick_nodes = 0;
+  o.beam_seconds = 1e-4;
+  o.explain = false;
+  for (const Problem& p : small_problems()) {
+    Analyzer tiny(p.board, p.goal, 64);
+    Reference ref(p);
+    for (int game = 0; game < 2; ++game)
+      for (const HoleSet& s : random_game(p, rng)) {
+        Position pos(p.board, s);
+        const Analysis a = tiny.analyze(pos, o);
+        const Ref& r = ref.of(s);
+        SCOPED_TRACE(describe(p) + " at " + pos.to_string());
+        EXPECT_EQ(a.goal.verdict, verdict_of(r.goal));
+        EXPECT_EQ(a.one_peg.verdict, verdict_of(r.one));
+      }
+  }
+}
+
 // The searches to the end alone (no short search, a moment of beam, no count): towards one peg
 // anywhere they aim at the holes the pagoda proofs leave open, each pruned by its tight pagodas,
 // with the memo's table kept across positions; every verdict as the reference's, on positions

@@ -719,12 +719,15 @@ TEST(Dispatch, BodiesAndLimitsFromText) {
   const api::Limits l = api::limits_from_json({{"request_seconds", 2},
                                                {"threads", 2},
                                                {"background_lookups", false},
-                                               {"job_memory", 1 << 20}});
+                                               {"job_memory", 1 << 20},
+                                               {"analysis_memo", 8 << 20}});
   EXPECT_EQ(l.request_seconds, 2);
   EXPECT_EQ(l.threads, 2);
   EXPECT_FALSE(l.background_lookups);
   EXPECT_EQ(l.job_memory, std::size_t{1} << 20);
   EXPECT_EQ(l.job_seconds, api::Limits{}.job_seconds);
+  EXPECT_EQ(l.analysis_memo, std::size_t{8} << 20);
+  EXPECT_EQ(api::Limits{}.analysis_memo, kAnalyzerMemoBytes);
   // Every field read back from its JSON.
   EXPECT_EQ(api::limits_json(api::limits_from_json(api::limits_json(l))), api::limits_json(l));
   auto bad = [](const json& j) {
