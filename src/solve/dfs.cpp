@@ -295,6 +295,7 @@ class Dfs {
       }
     }
     kids_.resize(std::max<std::size_t>(b.jumps().size(), 64) * 4);
+    asleep_.assign(b.jumps().size(), 0);
   }
 
   // For a one-peg target with a memo: pagodas tight from the search's start towards single
@@ -343,7 +344,8 @@ class Dfs {
     values_.assign(levels * checks_.size(), 0);
     for (std::size_t k = 0; k < syms_.size(); ++k) images_[k] = g_.apply(syms_[k], start);
     for (std::size_t k = 0; k < checks_.size(); ++k) values_[k] = checks_[k]->value(start);
-    return search(start, key, pegs, alive);
+    sleep_.clear();
+    return search(start, key, pegs, alive, 0);
   }
   const std::vector<int>& path() const { return path_; }
   bool stopped() const { return stopped_; }
@@ -458,17 +460,29 @@ class Dfs {
   // misses, overlap (one probe at a time, each child's when its turn came, spent about half of the
   // search's time waiting on memory); then taken in order, each counted as a position as it comes
   // (the counts are those of one child screened at a time).
-  bool search(const Pos& p, const Pos& key, int pegs, std::uint64_t alive) {
+  //
+  // Sleep sets (partial-order reduction): sleep_[sleep_at, end) holds jumps s such that p + s is
+  // known lost (an elder sibling of p, or of an ancestor, with s and the jumps since disjoint),
+  // so p + s, a descendant of a lost position, is lost and not taken. A child by jump j sleeps
+  // on its elder siblings' jumps and p's sleeping jumps that share no hole with j: jumps on
+  // disjoint holes commute, and each of those siblings is lost by the time j is taken. Every
+  // position skipped is lost, so a position whose children all fail is lost and its entry in
+  // the table, kept across searches, stays true.
+  bool search(const Pos& p, const Pos& key, int pegs, std::uint64_t alive, std::size_t sleep_at) {
     // Children in the static order of jump_score_ (highest first), on the stack of children.
     const std::size_t base = top_;
+    const std::size_t sleep_end = sleep_.size();
+    for (std::size_t k = sleep_at; k < sleep_end; ++k) asleep_[sleep_[k]] = 1;
     std::size_t n = 0;
     g_.for_each_jump(p, [&](int j) {
       if (!allowed_.empty() && !allowed_[static_cast<std::size_t>(j)]) return;
+      if (asleep_[static_cast<std::size_t>(j)]) return;
       if (base + n == kids_.size()) kids_.resize(2 * kids_.size());
       Child& c = kids_[base + n++];
       c.jump = j;
       c.score = jump_score_[static_cast<std::size_t>(j)];
     });
+    for (std::size_t k = sleep_at; k < sleep_end; ++k) asleep_[sleep_[k]] = 0;
     Child* kids = &kids_[base];
     for (std::size_t i = 1; i < n; ++i) {
       Child c = kids[i];
@@ -515,14 +529,26 @@ class Dfs {
           for (std::size_t k = 0; k < nc; ++k) cv[k] = v[k] + change_[j * nc + k];
         }
       }
-      if (search(p ^ g_.jump_mask(c.jump), c.key, pegs - 1, c.alive)) {
+      {  // the child's sleeping jumps, above p's on the stack
+        const Pos& m = g_.jump_mask(c.jump);
+        sleep_.resize(sleep_end);
+        for (std::size_t k = sleep_at; k < sleep_end; ++k)
+          if ((g_.jump_mask(static_cast<int>(sleep_[k])) & m).none()) sleep_.push_back(sleep_[k]);
+        for (std::size_t k = 0; k < i; ++k) {
+          const int s = kids_[base + k].jump;
+          if ((g_.jump_mask(s) & m).none()) sleep_.push_back(static_cast<std::uint32_t>(s));
+        }
+      }
+      if (search(p ^ g_.jump_mask(c.jump), c.key, pegs - 1, c.alive, sleep_end)) {
         path_.push_back(c.jump);
         top_ = base;
+        sleep_.resize(sleep_end);
         return true;
       }
       if (stopped_) break;
     }
     top_ = base;
+    sleep_.resize(sleep_end);
     if (stopped_) return false;
     table_->insert(key);
     return false;
@@ -547,6 +573,10 @@ class Dfs {
   std::vector<std::pair<Pos, int>> need_;
   Pos any_type_;
   std::vector<Child> kids_;  // the children of the positions on the path, a stack
+  // The sleeping jumps of the positions on the path, a stack (search()), and a mark by jump
+  // while a position's children are generated.
+  std::vector<std::uint32_t> sleep_;
+  std::vector<char> asleep_;
   // The pagodas of exact_pagodas_ then of final_pagodas_, flat (final i's from final_begin_[i]
   // to final_begin_[i + 1]), their targets' values, and their changes by jump (jump * size + k).
   std::vector<const PagodaCheck<W>*> checks_;
