@@ -77,7 +77,11 @@ const nativeCall = (line) => new Promise((resolve) => {
 // Figures of time and of the machine: "seconds" anywhere, "stats", the look-up note's build time,
 // the CPU kernels, the memory held (native pages and WebAssembly heap differ).
 const TIMING = new Set(['seconds', 'stats', 'eta_seconds', 'kernels', 'version', 'peak_bytes', 'memory_bytes', 'lookup_note']);
+// A search's position count is a figure of the search like `stats.nodes`, also inside reasons
+// ("no solution among N positions searched"): the verdict must agree, the count may not (see
+// docs/static.md).
 function strip(v) {
+  if (typeof v === 'string') return v.replace(/\b\d+ positions searched\b/g, 'N positions searched');
   if (Array.isArray(v)) return v.map(strip);
   if (v && typeof v === 'object') {
     const o = {};
