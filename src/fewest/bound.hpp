@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The fewest-moves search's admissible bound: Merson regions, peg types and pagodas.
+// The fewest-moves search's admissible bound: Merson regions, peg types, pagodas and pattern
+// tables.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "keys.hpp"
@@ -35,9 +37,11 @@ class Bound {
  public:
   static constexpr std::size_t kMaxPagodas = 4;  // tight and pruning pagodas (build_pagodas)
   static constexpr int kMaxTypes = 6;            // peg types (build_types)
-  // pagoda_jumps: FewestOptions::pagoda_jumps.
+  static constexpr int kMaxPatterns = 8;         // pattern tables (build_patterns)
+  static constexpr int kPatternHoles = 12;       // the most holes a pattern holds
+  // pagoda_jumps, pattern_jumps: FewestOptions'.
   Bound(const Board& b, const std::vector<Bits<W>>& starts, const std::vector<Bits<W>>& goals,
-        int pagoda_jumps) {
+        int pagoda_jumps, int pattern_jumps = -1) {
     const std::vector<Bits<W>> all = candidates(b);
     // Forward, a region holding a smaller one is never worth more: full, so is the smaller one.
     std::vector<Bits<W>> minimal;
@@ -72,6 +76,7 @@ class Bound {
     build_types(b, starts, goals);
     loss_.assign(b.jumps().size(), 0);
     build_pagodas(b, starts, goals, pagoda_jumps);
+    build_patterns(b, starts, goals, pattern_jumps);
   }
 
   // child() for a position on no solution (a tight pagoda rules it out): dropped, not counted.
@@ -92,6 +97,8 @@ class Bound {
     // The peg types of which there are more pegs than a goal holds (forward) or more empty holes
     // than the start has (backward): typed()'s needs; need2: at least two more (a jump takes one).
     unsigned need = 0, need2 = 0;
+    // Each pattern's pegs, its holes' bits in pattern order (build_patterns).
+    std::array<std::uint16_t, kMaxPatterns> px{};
   };
   // Only the pagodas' slack: all that dead() reads (a search without a limit).
   template <bool Backward>
@@ -114,6 +121,11 @@ class Bound {
     Pack p;
     p.count = pegs.count();
     p.owner.fill(-1);
+    if (patterns_)
+      for (Bits<W> x = pegs; x.any(); x.pop_lowest()) {
+        const auto h = static_cast<std::size_t>(x.lowest());
+        p.px[static_cast<std::size_t>(pat_of_[h])] |= static_cast<std::uint16_t>(1u << bit_of_[h]);
+      }
     for (int t = 0; t < types_; ++t) {
       const auto ut = static_cast<std::size_t>(t);
       const int most = Backward ? start_empty_[ut] : goal_most_[ut];
@@ -142,6 +154,11 @@ class Bound {
   template <bool Backward>
   int child(const Pack& p, Bits<W> child, const Jump& jp, std::size_t j, int enough = kDead) const {
     if (dead(p, j)) return kDead;
+    int tables = 0;  // the pattern tables' part
+    if (patterns_) {
+      tables = patterned<Backward>(p.px, &jump_px_[j * kMaxPatterns], Backward ? -1 : jp.to);
+      if (tables >= enough) return tables;
+    }
     const Regions& rs = Backward ? bwd_ : fwd_;
     int n = p.n, exempt = p.exempt;
     Bits<W> used = p.used;
@@ -177,8 +194,11 @@ class Bound {
     // peg of it fewer, backward one empty hole of it fewer.
     const unsigned o = 1u << type_of_[static_cast<std::size_t>(jp.over)];
     const unsigned need = (p.need & ~o) | (p.need2 & o);
-    if (Backward) return std::max(0, regions + typed<true>(need, p.count + 1, used, Bits<W>{}) - 1);
-    return regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to));
+    if (Backward)
+      return std::max(tables,
+                      std::max(0, regions + typed<true>(need, p.count + 1, used, Bits<W>{}) - 1));
+    return std::max(tables,
+                    regions + typed<false>(need, p.count - 1, used, Bits<W>::single(jp.to)));
   }
 
   // Whether a pagoda rules out the child made from a position whose family (or values()) is
@@ -195,8 +215,16 @@ class Bound {
     bool goes_on = false;
     for (Bits<W> x = land; x.any(); x.pop_lowest())
       goes_on = goes_on || p.owner[static_cast<std::size_t>(x.lowest())] >= 0;
-    return std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
-           typed<false>(p.need, p.count, p.used, land);
+    int b = std::max(0, p.n - std::min(p.exempt, max_exempt_end_) - (goes_on ? 1 : 0)) +
+            typed<false>(p.need, p.count, p.used, land);
+    if (patterns_) {  // the least over the holes the move under way may go on from
+      static constexpr std::array<std::uint16_t, kMaxPatterns> kNone{};
+      int t = patterned<false>(p.px, kNone.data(), -1);
+      for (Bits<W> x = land; x.any(); x.pop_lowest())
+        t = std::min(t, patterned<false>(p.px, kNone.data(), x.lowest()));
+      if (t < kDead) b = std::max(b, t);
+    }
+    return b;
   }
 
  private:
@@ -430,6 +458,272 @@ class Bound {
         }
     }
   }
+  // Pattern tables. The holes are split into patterns of at most kPatternHoles, grown from the
+  // holes fewest jumps pass over (the corners). A pattern's table holds, for each placement of
+  // its pegs and hole the last jump landed on (or none), the fewest *move starts* in it (jumps
+  // from its holes that do not leave the hole the jump before landed on) of any game in which
+  // the holes outside it do whatever suits: every jump with a hole in it is allowed when its
+  // holes in it agree. A real game seen through a pattern is such a game with no more starts,
+  // and every move starts in one pattern, so the tables' values summed never exceed the moves
+  // left (forward, to a goal's pegs in it) or made (backward, from a start's). A pattern that
+  // cannot reach a goal's placement even so puts the position on no solution. Goals of at
+  // most one peg leave one pattern that peg: the sum of the values to an empty pattern, less
+  // the most that one pattern saves by ending on a goal's peg (starts of at most one empty
+  // hole likewise, from full patterns). Triangular lattice only.
+  void build_patterns(const Board& b, const std::vector<Bits<W>>& starts,
+                      const std::vector<Bits<W>>& goals, int min_jumps) {
+    if (min_jumps < 0 || b.lattice() != Lattice::Triangular) return;
+    if (starts.front().count() - goals.front().count() < min_jumps) return;
+    const int n = b.size();
+    const std::vector<Jump>& jumps = b.jumps();
+    std::vector<int> over(static_cast<std::size_t>(n), 0);
+    std::vector<std::vector<int>> adjacent(static_cast<std::size_t>(n));
+    for (const Jump& j : jumps) {
+      ++over[static_cast<std::size_t>(j.over)];
+      for (int h : {j.from, j.to}) {
+        adjacent[static_cast<std::size_t>(h)].push_back(j.over);
+        adjacent[static_cast<std::size_t>(j.over)].push_back(h);
+      }
+    }
+    for (auto& a : adjacent) {
+      std::sort(a.begin(), a.end());
+      a.erase(std::unique(a.begin(), a.end()), a.end());
+    }
+    pat_of_.fill(-1);
+    int made = 0;
+    std::array<std::vector<int>, kMaxPatterns> holes;
+    for (int placed = 0; placed < n;) {
+      if (made == kMaxPatterns) return;  // too many patterns: none
+      int seed = -1;
+      for (int h = 0; h < n; ++h)
+        if (pat_of_[static_cast<std::size_t>(h)] < 0 &&
+            (seed < 0 || over[static_cast<std::size_t>(h)] < over[static_cast<std::size_t>(seed)]))
+          seed = h;
+      std::vector<int>& mine = holes[static_cast<std::size_t>(made)];
+      std::deque<int> next{seed};
+      pat_of_[static_cast<std::size_t>(seed)] = static_cast<std::int8_t>(made);
+      while (!next.empty() && static_cast<int>(mine.size()) < kPatternHoles) {
+        const int h = next.front();
+        next.pop_front();
+        mine.push_back(h);
+        for (int a : adjacent[static_cast<std::size_t>(h)])
+          if (pat_of_[static_cast<std::size_t>(a)] < 0) {
+            pat_of_[static_cast<std::size_t>(a)] = static_cast<std::int8_t>(made);
+            next.push_back(a);
+          }
+      }
+      for (int h : next) pat_of_[static_cast<std::size_t>(h)] = -1;  // queued, not taken
+      placed += static_cast<int>(mine.size());
+      ++made;
+    }
+    patterns_ = made;
+    jump_px_.assign(jumps.size() * kMaxPatterns, 0);
+    std::size_t total = 0;
+    for (int q = 0; q < made; ++q) {
+      const auto uq = static_cast<std::size_t>(q);
+      size_[uq] = static_cast<int>(holes[uq].size());
+      offset_[uq] = total;
+      total += (std::size_t{1} << size_[uq]) * static_cast<std::size_t>(size_[uq] + 1);
+      for (int i = 0; i < size_[uq]; ++i)
+        bit_of_[static_cast<std::size_t>(holes[uq][static_cast<std::size_t>(i)])] =
+            static_cast<std::int8_t>(i);
+    }
+    for (std::size_t j = 0; j < jumps.size(); ++j)
+      for (int h : {jumps[j].from, jumps[j].over, jumps[j].to})
+        jump_px_[j * kMaxPatterns +
+                 static_cast<std::size_t>(pat_of_[static_cast<std::size_t>(h)])] ^=
+            static_cast<std::uint16_t>(1u << bit_of_[static_cast<std::size_t>(h)]);
+    // The placements of the goals' and the starts' pegs in each pattern.
+    auto local = [&](Bits<W> x, int q) {
+      unsigned m = 0;
+      for (; x.any(); x.pop_lowest())
+        if (pat_of_[static_cast<std::size_t>(x.lowest())] == q)
+          m |= 1u << bit_of_[static_cast<std::size_t>(x.lowest())];
+      return m;
+    };
+    bool one_peg = true, one_empty = true;
+    for (Bits<W> g : goals) one_peg = one_peg && g.count() <= 1;
+    for (Bits<W> st : starts) one_empty = one_empty && n - st.count() <= 1;
+    // The patterns that may hold a goal's peg (a start's empty hole): every one but with goals
+    // of one peg (starts of one empty hole).
+    const unsigned every = (1u << made) - 1;
+    host_ = {one_peg ? 0u : every, one_empty ? 0u : every};
+    for (Bits<W> g : goals) {
+      if (g.none()) host_[0] = every;
+      for (Bits<W> x = g; x.any(); x.pop_lowest())
+        host_[0] |= 1u << pat_of_[static_cast<std::size_t>(x.lowest())];
+    }
+    Bits<W> all;
+    for (int h = 0; h < n; ++h) all |= Bits<W>::single(h);
+    for (Bits<W> st : starts) {
+      if (st == all) host_[1] = every;
+      for (Bits<W> x = andnot(all, st); x.any(); x.pop_lowest())
+        host_[1] |= 1u << pat_of_[static_cast<std::size_t>(x.lowest())];
+    }
+    for (auto& t : zero_) t.assign(total, kInf);
+    for (auto& t : gen_) t.assign(total, kInf);
+    for (int q = 0; q < made; ++q) {
+      const auto uq = static_cast<std::size_t>(q);
+      const int sq = size_[uq];
+      std::vector<LocalJump> js;
+      for (const Jump& j : jumps) {
+        auto at = [&](int h) {
+          return pat_of_[static_cast<std::size_t>(h)] == q ? bit_of_[static_cast<std::size_t>(h)]
+                                                           : -1;
+        };
+        const LocalJump lj{at(j.from), at(j.over), at(j.to)};
+        if (lj.f >= 0 || lj.o >= 0 || lj.t >= 0) js.push_back(lj);
+      }
+      std::vector<unsigned> goal_x, start_x;
+      for (Bits<W> g : goals) goal_x.push_back(local(g, q));
+      for (Bits<W> st : starts) start_x.push_back(local(st, q));
+      const unsigned full = (1u << sq) - 1;
+      std::vector<std::uint16_t> fg = to_ends(js, sq, goal_x), bg = from_ends(js, sq, start_x);
+      std::vector<std::uint16_t> fz = one_peg ? to_ends(js, sq, {0u}) : fg;
+      std::vector<std::uint16_t> bz = one_empty ? from_ends(js, sq, {full}) : bg;
+      std::copy(fz.begin(), fz.end(), zero_[0].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
+      std::copy(fg.begin(), fg.end(), gen_[0].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
+      std::copy(bz.begin(), bz.end(), zero_[1].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
+      std::copy(bg.begin(), bg.end(), gen_[1].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
+    }
+  }
+
+  // A jump's holes in one pattern: their bits there, -1 for a hole outside it.
+  struct LocalJump {
+    int f, o, t;
+  };
+  static constexpr int kInf = 1000;  // a placement the pattern's games cannot reach
+
+  // The fewest move starts from each state (pegs x, landing hole l, none: s) of a pattern of s
+  // holes to a placement in `ends` (a 0-1 breadth-first search over the jumps taken back).
+  static std::vector<std::uint16_t> to_ends(const std::vector<LocalJump>& js, int s,
+                                            const std::vector<unsigned>& ends) {
+    const auto L = static_cast<unsigned>(s + 1);
+    std::vector<std::uint16_t> d((std::size_t{1} << s) * L, kInf);
+    std::deque<unsigned> q;
+    for (unsigned e : ends)
+      for (unsigned l = 0; l < L; ++l)
+        if (d[e * L + l] != 0) {
+          d[e * L + l] = 0;
+          q.push_back(e * L + l);
+        }
+    while (!q.empty()) {
+      const unsigned st = q.front();
+      q.pop_front();
+      const unsigned x1 = st / L, l1 = st % L;
+      const int dv = d[st];
+      for (const LocalJump& j : js) {
+        // The state after j: its landing hole if in the pattern, else none; from and over
+        // empty, to full.
+        if (l1 != static_cast<unsigned>(j.t >= 0 ? j.t : s)) continue;
+        if ((j.f >= 0 && (x1 >> j.f & 1)) || (j.o >= 0 && (x1 >> j.o & 1)) ||
+            (j.t >= 0 && !(x1 >> j.t & 1)))
+          continue;
+        unsigned x0 = x1;
+        if (j.t >= 0) x0 &= ~(1u << j.t);
+        if (j.f >= 0) x0 |= 1u << j.f;
+        if (j.o >= 0) x0 |= 1u << j.o;
+        for (unsigned l0 = 0; l0 < L; ++l0) {
+          const int c = j.f >= 0 && l0 != static_cast<unsigned>(j.f) ? 1 : 0;
+          const unsigned i = x0 * L + l0;
+          if (dv + c < d[i]) {
+            d[i] = static_cast<std::uint16_t>(dv + c);
+            if (c)
+              q.push_back(i);
+            else
+              q.push_front(i);
+          }
+        }
+      }
+    }
+    return d;
+  }
+
+  // The fewest move starts from a placement in `ends` (no move under way) to each placement of
+  // a pattern of s holes, whatever the landing hole (the same for every l).
+  static std::vector<std::uint16_t> from_ends(const std::vector<LocalJump>& js, int s,
+                                              const std::vector<unsigned>& ends) {
+    const auto L = static_cast<unsigned>(s + 1);
+    std::vector<std::uint16_t> d((std::size_t{1} << s) * L, kInf);
+    std::deque<unsigned> q;
+    for (unsigned e : ends)
+      if (d[e * L + static_cast<unsigned>(s)] != 0) {
+        d[e * L + static_cast<unsigned>(s)] = 0;
+        q.push_back(e * L + static_cast<unsigned>(s));
+      }
+    while (!q.empty()) {
+      const unsigned st = q.front();
+      q.pop_front();
+      const unsigned x0 = st / L, l0 = st % L;
+      const int dv = d[st];
+      for (const LocalJump& j : js) {
+        if ((j.f >= 0 && !(x0 >> j.f & 1)) || (j.o >= 0 && !(x0 >> j.o & 1)) ||
+            (j.t >= 0 && (x0 >> j.t & 1)))
+          continue;
+        unsigned x1 = x0;
+        if (j.f >= 0) x1 &= ~(1u << j.f);
+        if (j.o >= 0) x1 &= ~(1u << j.o);
+        if (j.t >= 0) x1 |= 1u << j.t;
+        const unsigned l1 = static_cast<unsigned>(j.t >= 0 ? j.t : s);
+        const int c = j.f >= 0 && l0 != static_cast<unsigned>(j.f) ? 1 : 0;
+        const unsigned i = x1 * L + l1;
+        if (dv + c < d[i]) {
+          d[i] = static_cast<std::uint16_t>(dv + c);
+          if (c)
+            q.push_back(i);
+          else
+            q.push_front(i);
+        }
+      }
+    }
+    for (std::size_t x = 0; x < (std::size_t{1} << s); ++x) {
+      std::uint16_t least = kInf;
+      for (unsigned l = 0; l < L; ++l) least = std::min(least, d[x * L + l]);
+      for (unsigned l = 0; l < L; ++l) d[x * L + l] = least;
+    }
+    return d;
+  }
+
+  // The pattern tables' bound at the position whose patterns hold `px` xored with `flip` (a
+  // jump's holes), the move under way going on from `land` (-1: none); kDead when a pattern
+  // cannot reach a goal's (forward) or a start's (backward) placement. Backward, one less: the
+  // last move made may go on past the position.
+  template <bool Backward>
+  int patterned(const std::array<std::uint16_t, kMaxPatterns>& px, const std::uint16_t* flip,
+                int land) const {
+    const std::uint16_t* zero = zero_[Backward].data();
+    const std::uint16_t* gen = gen_[Backward].data();
+    const int lp = land < 0 ? -1 : pat_of_[static_cast<std::size_t>(land)];
+    const unsigned host = host_[Backward];
+    int sum = 0, most = -kInf;
+    for (int q = 0; q < patterns_; ++q) {
+      const auto uq = static_cast<std::size_t>(q);
+      const auto s = static_cast<unsigned>(size_[uq]);
+      const unsigned x = static_cast<unsigned>(px[uq] ^ flip[uq]);
+      const unsigned l =
+          q == lp ? static_cast<unsigned>(bit_of_[static_cast<std::size_t>(land)]) : s;
+      const std::size_t i = offset_[uq] + x * (s + 1) + l;
+      const int z = zero[i];
+      sum += z;
+      if (host >> q & 1) most = std::max(most, z - static_cast<int>(gen[i]));
+    }
+    const int t = sum - most;
+    if (t >= kInf) return kDead;
+    return Backward ? std::max(0, t - 1) : t;
+  }
+
+  int patterns_ = 0;
+  std::array<unsigned, 2> host_{};  // [forward, backward]: the patterns `most` runs over
+  std::array<std::int8_t, W> pat_of_{}, bit_of_{};  // each hole's pattern and bit there
+  std::array<int, kMaxPatterns> size_{};
+  std::array<std::size_t, kMaxPatterns> offset_{};  // each pattern's first entry in the tables
+  std::vector<std::uint16_t> jump_px_;  // [jump * kMaxPatterns + pattern]: its holes' bits
+  // [0 forward, 1 backward][offset_ + pegs * (size + 1) + landing]: the fewest starts to an
+  // empty pattern (forward) or from a full one (backward) when the goals hold at most one peg
+  // (the starts at most one empty hole), else as gen_; gen_: to a goal's placement, from a
+  // start's. The bound: zero_ summed, less the most a host pattern saves (zero_ less gen_).
+  std::array<std::vector<std::uint16_t>, 2> zero_, gen_;
+
   std::size_t pagodas_ = 0;
   std::array<std::array<int, W>, kMaxPagodas> weight_{};
   std::vector<std::uint64_t> loss_;        // [jump]: each pagoda's loss + 1, 16 bits a pagoda
