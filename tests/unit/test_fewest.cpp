@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,7 +18,9 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
+#include "fewest/bound.hpp"
 #include "fewest/key_geometry.hpp"
 #include "fewest/level_file.hpp"
 #include "fewest/state.hpp"
@@ -166,6 +169,9 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
       FewestOptions tight, plain;
       tight.pagoda_jumps = 0;
       plain.pagoda_jumps = -1;
+      // The pattern tables likewise (triangular lattice): at every size, and none.
+      tight.pattern_jumps = 0;
+      plain.pattern_jumps = -1;
       if (expected < 0) {
         EXPECT_EQ(r.status, Status::Impossible);
         EXPECT_EQ(fewest_solve(p, tight).status, Status::Impossible);
@@ -240,6 +246,14 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
   Problem p{board, single_vacancy(b, best.start), {Goal::Kind::Hole, best.end, {}}};
   check_solution(p, best.result, board_min);
   EXPECT_EQ(table.at(best.start, best.end), board_min);
+  // The pattern tables at every size and none: the same minimum.
+  for (int pj : {0, -1}) {
+    FewestOptions o;
+    o.pattern_jumps = pj;
+    const FewestBoardResult pb = fewest_board(board, o);
+    EXPECT_EQ(pb.result.moves, board_min) << "pattern_jumps " << pj;
+    EXPECT_TRUE(pb.result.proven);
+  }
   // Split by start class and end class, each search limited by the best found: the same.
   FewestOptions split;
   split.split = true;
@@ -264,6 +278,169 @@ int check_board(const std::string& spec, bool every_pair, std::vector<int> start
 }
 
 }  // namespace
+
+namespace {
+
+// ---- The bound against the true moves, on sampled positions ----
+
+// The fewest moves from `pegs` to a position of `goals`, the move under way going on from `land`
+// (-1: none); -1 when no goal is reachable. Memoised over (pegs, land): every jump removes a peg.
+int moves_left(const Board& b, Mask pegs, int land, const std::set<Mask>& goals,
+               std::unordered_map<Mask, int>& memo) {
+  if (goals.count(pegs)) return 0;
+  const Mask state = pegs << 6 | static_cast<Mask>(land + 1);
+  if (auto it = memo.find(state); it != memo.end()) return it->second;
+  int best = -1;
+  for (const Jump& j : b.jumps()) {
+    const Mask f = Mask{1} << j.from, o = Mask{1} << j.over, t = Mask{1} << j.to;
+    if (!(pegs & f) || !(pegs & o) || (pegs & t)) continue;
+    const int rest = moves_left(b, (pegs & ~f & ~o) | t, j.to, goals, memo);
+    if (rest < 0) continue;
+    const int m = rest + (j.from == land ? 0 : 1);
+    if (best < 0 || m < best) best = m;
+  }
+  memo[state] = best;
+  return best;
+}
+
+// The fewest moves from one of `starts` to each position of at least `least` pegs (0-1
+// breadth-first search over (pegs, landing hole), from no move under way).
+std::unordered_map<Mask, int> moves_made(const Board& b, const std::vector<Mask>& starts,
+                                         int least) {
+  std::unordered_map<Mask, int> dist, out;
+  std::deque<Mask> queue;
+  for (Mask s : starts) {
+    dist[s << 6] = 0;
+    queue.push_back(s << 6);
+  }
+  while (!queue.empty()) {
+    const Mask state = queue.front();
+    queue.pop_front();
+    const Mask pegs = state >> 6;
+    const int land = static_cast<int>(state & 63) - 1, d = dist[state];
+    if (auto it = out.find(pegs); it == out.end() || d < it->second) out[pegs] = d;
+    if (std::popcount(pegs) <= least) continue;
+    for (const Jump& j : b.jumps()) {
+      const Mask f = Mask{1} << j.from, o = Mask{1} << j.over, t = Mask{1} << j.to;
+      if (!(pegs & f) || !(pegs & o) || (pegs & t)) continue;
+      const int c = j.from == land ? 0 : 1;
+      const Mask next = ((pegs & ~f & ~o) | t) << 6 | static_cast<Mask>(j.to + 1);
+      auto it = dist.find(next);
+      if (it != dist.end() && it->second <= d + c) continue;
+      dist[next] = d + c;
+      if (c)
+        queue.push_back(next);
+      else
+        queue.push_front(next);
+    }
+  }
+  return out;
+}
+
+// Jumps along random games from the starts: the bound of each child, forward (at most `most`
+// pegs) and taken back (at least `least` pegs), never above the true moves left (forward) or
+// made less one (backward: the last move may go on); a position it rules out has none. Returns
+// how many children the bound met exactly, forward.
+int check_bound_on(const std::string& spec, const std::vector<int>& vacancies, int goal, int most,
+                   int least, int games) {
+  SCOPED_TRACE(spec + (goal < 0 ? std::string(" to any") : " to " + std::to_string(goal)));
+  using pegsol::fewest_detail::Bound;
+  BoardPtr board = make_board(spec);
+  const Board& b = *board;
+  const int n = b.size();
+  const Mask all = n == 64 ? ~Mask{0} : (Mask{1} << n) - 1;
+  auto bits = [](Mask m) {
+    Bits<64> x;
+    x.w[0] = m;
+    return x;
+  };
+  std::vector<Mask> starts;
+  std::vector<Bits<64>> start_bits, goal_bits;
+  std::set<Mask> goals;
+  for (int v : vacancies) {
+    starts.push_back(all & ~(Mask{1} << v));
+    start_bits.push_back(bits(starts.back()));
+  }
+  for (int h = 0; h < n; ++h)
+    if (goal < 0 || h == goal) {
+      goals.insert(Mask{1} << h);
+      goal_bits.push_back(Bits<64>::single(h));
+    }
+  // Pagodas and pattern tables at every size.
+  const Bound<64> bound(b, start_bits, goal_bits, 0, 0);
+  const std::unordered_map<Mask, int> made = moves_made(b, starts, least);
+  std::unordered_map<Mask, int> memo;
+  std::mt19937 rng(12345);
+  int exact = 0, checked_forward = 0, checked_backward = 0;
+  for (int g = 0; g < games; ++g) {
+    Mask pegs = starts[static_cast<std::size_t>(g) % starts.size()];
+    for (;;) {
+      std::vector<std::size_t> legal;
+      for (std::size_t j = 0; j < b.jumps().size(); ++j) {
+        const Jump& jp = b.jumps()[j];
+        if ((pegs >> jp.from & 1) && (pegs >> jp.over & 1) && !(pegs >> jp.to & 1))
+          legal.push_back(j);
+      }
+      if (legal.empty()) break;
+      const int count = std::popcount(pegs);
+      for (std::size_t j : legal) {
+        const Jump& jp = b.jumps()[j];
+        const Mask child = (pegs & ~(Mask{1} << jp.from) & ~(Mask{1} << jp.over)) | Mask{1}
+                                                                                        << jp.to;
+        if (count - 1 <= most) {
+          const int left = moves_left(b, child, jp.to, goals, memo);
+          const int bc = bound.child<false>(bound.pack<false>(bits(pegs)), bits(child), jp, j);
+          const int whole = bound.forward(bits(child), Bits<64>::single(jp.to));
+          if (left >= 0) {
+            EXPECT_LE(bc, left) << "forward child " << child << " of " << pegs;
+            EXPECT_LE(whole, left) << "forward " << child;
+            exact += bc == left;
+          }
+          // The move under way ends: from the child with nothing going on.
+          const int fresh = moves_left(b, child, -1, goals, memo);
+          if (fresh >= 0) EXPECT_LE(bound.forward(bits(child)), fresh) << child;
+          ++checked_forward;
+        }
+        if (count >= least) {
+          // Taken back from the child, the position `pegs` (reached from a start).
+          auto it = made.find(pegs);
+          EXPECT_NE(it, made.end());
+          if (it == made.end()) continue;
+          const int bc = bound.child<true>(bound.pack<true>(bits(child)), bits(pegs), jp, j);
+          EXPECT_LE(bc, std::max(0, it->second - 1)) << "backward " << pegs << " from " << child;
+          ++checked_backward;
+        }
+      }
+      const std::size_t pick = legal[rng() % legal.size()];
+      const Jump& jp = b.jumps()[pick];
+      pegs = (pegs & ~(Mask{1} << jp.from) & ~(Mask{1} << jp.over)) | Mask{1} << jp.to;
+    }
+  }
+  EXPECT_GT(checked_forward, 0);
+  EXPECT_GT(checked_backward, 0);
+  return exact;
+}
+
+}  // namespace
+
+// Every part of the bound (regions, peg types, pagodas, pattern tables) on every small board the
+// reference covers: never above the true moves, and on the triangular lattice often equal.
+TEST(Fewest, BoundNeverExceedsTheMovesLeft) {
+  // Every vacancy to one peg anywhere (the board minimum's starts and goals), and one pair.
+  EXPECT_GT(check_bound_on("triangle:4", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, -1, 9, 0, 40), 0);
+  EXPECT_GT(check_bound_on("triangle:5", {0, 1, 3, 4}, -1, 14, 0, 60), 0);
+  EXPECT_GT(check_bound_on("triangle:5", {0}, 12, 14, 0, 60), 0);
+  if (!kSanitized) {  // the 21-hole searches are the Release run's
+    EXPECT_GT(check_bound_on("triangle:6", {0, 3}, -1, 11, 15, 60), 0);
+    EXPECT_GT(check_bound_on("triangle:6", {9}, 0, 11, 15, 60), 0);
+  }
+  // No single vacancy of the hexagons leaves one peg: the bound taken back is what is checked.
+  check_bound_on("hexagon:2", {0, 3}, -1, 6, 0, 40);
+  if (!kSanitized) check_bound_on("hexagon:3", {0, 1, 4, 9}, -1, 12, 0, 60);
+  check_bound_on("rect:3x4", {0, 1, 5}, -1, 11, 0, 40);
+  check_bound_on("rect:4x4", {0, 1, 5}, -1, 15, 0, 40);
+  check_bound_on("rect:3x5", {0, 7}, -1, 10, 11, 40);
+}
 
 TEST(Fewest, Triangle4EveryPair) {
   check_board("triangle:4", true);
