@@ -599,6 +599,10 @@ class Bound {
   static std::vector<std::uint16_t> to_ends(const std::vector<LocalJump>& js, int s,
                                             const std::vector<unsigned>& ends) {
     const auto L = static_cast<unsigned>(s + 1);
+    // The jumps by the state they lead to's landing hole (none: s).
+    std::vector<std::vector<LocalJump>> landing(L);
+    for (const LocalJump& j : js)
+      landing[static_cast<std::size_t>(j.t >= 0 ? j.t : s)].push_back(j);
     std::vector<std::uint16_t> d((std::size_t{1} << s) * L, kInf);
     std::deque<unsigned> q;
     for (unsigned e : ends)
@@ -612,10 +616,8 @@ class Bound {
       q.pop_front();
       const unsigned x1 = st / L, l1 = st % L;
       const int dv = d[st];
-      for (const LocalJump& j : js) {
-        // The state after j: its landing hole if in the pattern, else none; from and over
-        // empty, to full.
-        if (l1 != static_cast<unsigned>(j.t >= 0 ? j.t : s)) continue;
+      for (const LocalJump& j : landing[l1]) {
+        // The state after j: from and over empty, to full.
         if ((j.f >= 0 && (x1 >> j.f & 1)) || (j.o >= 0 && (x1 >> j.o & 1)) ||
             (j.t >= 0 && !(x1 >> j.t & 1)))
           continue;
