@@ -79,8 +79,9 @@ struct PEGSOL_API FewestOptions {
   int pagoda_jumps = 16;
   /// With the bound, on the triangular lattice, between starts and goals at least this many
   /// jumps apart: the pattern tables (docs/fewest.md), the fewest move starts each part of the
-  /// board needs, summed. -1: never (a cross-check; the answer is the same).
-  int pattern_jumps = 16;
+  /// board needs, summed. -1: never (a cross-check; the answer is the same). The default takes
+  /// the triangles from 8 rows (docs/fewest.md says why not smaller problems yet).
+  int pattern_jumps = 34;
   /// Before the passes, a beam down the forward side keeping this many positions a level (the
   /// least cost plus bound): its solution, close to the fewest, sets the passes' limit. 0: none.
   std::size_t beam = 20000;

@@ -82,6 +82,13 @@ class Bound {
   // child() for a position on no solution (a tight pagoda rules it out): dropped, not counted.
   static constexpr int kDead = 1 << 20;
 
+  // The bytes the bound's tables hold (the pattern tables; a search books them).
+  std::size_t bytes() const {
+    std::size_t b = jump_px_.size() * sizeof(std::uint16_t);
+    for (int d = 0; d < 2; ++d) b += zero_[d].size() + gen_[d].size();
+    return b;
+  }
+
   // A position's family: the regions counted (full ones forward, changed ones backward), how
   // many of them are exempt, and the region of each hole in it (-1: none).
   struct Pack {
@@ -560,8 +567,8 @@ class Bound {
       for (Bits<W> x = andnot(all, st); x.any(); x.pop_lowest())
         host_[1] |= 1u << pat_of_[static_cast<std::size_t>(x.lowest())];
     }
-    for (auto& t : zero_) t.assign(total, kInf);
-    for (auto& t : gen_) t.assign(total, kInf);
+    for (auto& t : zero_) t.assign(total, kNever);
+    for (auto& t : gen_) t.assign(total, kNever);
     for (int q = 0; q < made; ++q) {
       const auto uq = static_cast<std::size_t>(q);
       const int sq = size_[uq];
@@ -581,10 +588,14 @@ class Bound {
       std::vector<std::uint16_t> fg = to_ends(js, sq, goal_x), bg = from_ends(js, sq, start_x);
       std::vector<std::uint16_t> fz = one_peg ? to_ends(js, sq, {0u}) : fg;
       std::vector<std::uint16_t> bz = one_empty ? from_ends(js, sq, {full}) : bg;
-      std::copy(fz.begin(), fz.end(), zero_[0].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
-      std::copy(fg.begin(), fg.end(), gen_[0].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
-      std::copy(bz.begin(), bz.end(), zero_[1].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
-      std::copy(bg.begin(), bg.end(), gen_[1].begin() + static_cast<std::ptrdiff_t>(offset_[uq]));
+      auto put = [&](const std::vector<std::uint16_t>& from, std::vector<std::uint8_t>& to) {
+        for (std::size_t i = 0; i < from.size(); ++i)
+          to[offset_[uq] + i] = static_cast<std::uint8_t>(std::min<int>(from[i], kNever));
+      };
+      put(fz, zero_[0]);
+      put(fg, gen_[0]);
+      put(bz, zero_[1]);
+      put(bg, gen_[1]);
     }
   }
 
@@ -593,6 +604,9 @@ class Bound {
     int f, o, t;
   };
   static constexpr int kInf = 1000;  // a placement the pattern's games cannot reach
+  // The tables' byte for kInf. Summed, a value of kNever or more means a pattern that cannot
+  // reach its ends (no real sum comes near: at most 8 patterns of at most 12 pegs).
+  static constexpr int kNever = 255;
 
   // The fewest move starts from each state (pegs x, landing hole l, none: s) of a pattern of s
   // holes to a placement in `ends` (a 0-1 breadth-first search over the jumps taken back).
@@ -693,8 +707,8 @@ class Bound {
   template <bool Backward>
   int patterned(const std::array<std::uint16_t, kMaxPatterns>& px, const std::uint16_t* flip,
                 int land) const {
-    const std::uint16_t* zero = zero_[Backward].data();
-    const std::uint16_t* gen = gen_[Backward].data();
+    const std::uint8_t* zero = zero_[Backward].data();
+    const std::uint8_t* gen = gen_[Backward].data();
     const int lp = land < 0 ? -1 : pat_of_[static_cast<std::size_t>(land)];
     const unsigned host = host_[Backward];
     int sum = 0, most = -kInf;
@@ -710,7 +724,7 @@ class Bound {
       if (host >> q & 1) most = std::max(most, z - static_cast<int>(gen[i]));
     }
     const int t = sum - most;
-    if (t >= kInf) return kDead;
+    if (t >= kNever) return kDead;
     return Backward ? std::max(0, t - 1) : t;
   }
 
@@ -724,7 +738,7 @@ class Bound {
   // empty pattern (forward) or from a full one (backward) when the goals hold at most one peg
   // (the starts at most one empty hole), else as gen_; gen_: to a goal's placement, from a
   // start's. The bound: zero_ summed, less the most a host pattern saves (zero_ less gen_).
-  std::array<std::vector<std::uint16_t>, 2> zero_, gen_;
+  std::array<std::vector<std::uint8_t>, 2> zero_, gen_;
 
   std::size_t pagodas_ = 0;
   std::array<std::array<int, W>, kMaxPagodas> weight_{};

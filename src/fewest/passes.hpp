@@ -56,7 +56,10 @@ void search(const Board& b, const std::vector<Bits<W>>& starts, const std::vecto
             const std::vector<Jump>& known, bool polish_known, const PassHooks<W>* hooks) {
   KeyGeometry<W> geo(b, keeping<W>(b, {starts, goals}, o.symmetry));
   std::optional<Bound<W>> bound;
-  if (o.prune) bound.emplace(b, starts, goals, o.pagoda_jumps, o.pattern_jumps);
+  if (o.prune) {
+    bound.emplace(b, starts, goals, o.pagoda_jumps, o.pattern_jumps);
+    trim_heap();  // what building the pattern tables freed
+  }
   const double t0 = o.control->elapsed_seconds();
   std::vector<Jump> best = known;  // the best solution found so far
   int best_moves = known.empty() ? -1 : count_moves(known);

@@ -105,7 +105,9 @@ class Search {
         away_(static_cast<std::size_t>(threads_)),
         read_(static_cast<std::size_t>(threads_)),
         dropped_(static_cast<std::size_t>(threads_), kNoCost) {
+    // The bound's tables are held beside the search's, under the same budget.
     budget_ = tables_budget(o);
+    if (bound) budget_ -= std::min(budget_ / 2, bound->bytes());
     ledger_.limit = o.spill_limit;
     if (geo.jumps.size() > kMaxJumps) throw std::logic_error("fewest moves: too many jumps");
   }
