@@ -608,6 +608,18 @@ class Bound {
   // reach its ends (no real sum comes near: at most 8 patterns of at most 12 pegs).
   static constexpr int kNever = 255;
 
+  // One step of the 0-1 breadth-first search: state i reached at cost dv + c (c 0 or 1) if that
+  // is less than its cost so far, queued at the front for a free step, at the back for a start.
+  static void relax(std::vector<std::uint16_t>& d, std::deque<unsigned>& q, unsigned i, int dv,
+                    int c) {
+    if (dv + c >= d[i]) return;
+    d[i] = static_cast<std::uint16_t>(dv + c);
+    if (c)
+      q.push_back(i);
+    else
+      q.push_front(i);
+  }
+
   // The fewest move starts from each state (pegs x, landing hole l, none: s) of a pattern of s
   // holes to a placement in `ends` (a 0-1 breadth-first search over the jumps taken back).
   static std::vector<std::uint16_t> to_ends(const std::vector<LocalJump>& js, int s,
@@ -642,13 +654,7 @@ class Bound {
         for (unsigned l0 = 0; l0 < L; ++l0) {
           const int c = j.f >= 0 && l0 != static_cast<unsigned>(j.f) ? 1 : 0;
           const unsigned i = x0 * L + l0;
-          if (dv + c < d[i]) {
-            d[i] = static_cast<std::uint16_t>(dv + c);
-            if (c)
-              q.push_back(i);
-            else
-              q.push_front(i);
-          }
+          relax(d, q, i, dv, c);
         }
       }
     }
@@ -683,13 +689,7 @@ class Bound {
         const unsigned l1 = static_cast<unsigned>(j.t >= 0 ? j.t : s);
         const int c = j.f >= 0 && l0 != static_cast<unsigned>(j.f) ? 1 : 0;
         const unsigned i = x1 * L + l1;
-        if (dv + c < d[i]) {
-          d[i] = static_cast<std::uint16_t>(dv + c);
-          if (c)
-            q.push_back(i);
-          else
-            q.push_front(i);
-        }
+        relax(d, q, i, dv, c);
       }
     }
     for (std::size_t x = 0; x < (std::size_t{1} << s); ++x) {

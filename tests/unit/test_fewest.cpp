@@ -398,7 +398,9 @@ int check_bound_on(const std::string& spec, const std::vector<int>& vacancies, i
           }
           // The move under way ends: from the child with nothing going on.
           const int fresh = moves_left(b, child, -1, goals, memo);
-          if (fresh >= 0) EXPECT_LE(bound.forward(bits(child)), fresh) << child;
+          if (fresh >= 0) {
+            EXPECT_LE(bound.forward(bits(child)), fresh) << child;
+          }
           ++checked_forward;
         }
         if (count >= least) {
