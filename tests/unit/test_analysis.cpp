@@ -179,6 +179,18 @@ TEST(Analysis, SearchesAgreeWithPlainRecursionWhenNotCounting) {
   }
 }
 
+// Options that leave the verdicts to the searches to the end: no count, no short search, a
+// moment of beam, no explanation.
+AnalysisOptions searches_alone() {
+  AnalysisOptions o;
+  o.count = false;
+  o.time_limit = 0;
+  o.quick_nodes = 0;
+  o.beam_seconds = 1e-4;
+  o.explain = false;
+  return o;
+}
+
 // An analyzer's search memos at the bound its front end chose: the default, or a table of a few
 // slots (full at once, its slots overwritten at every insertion) whose verdicts stay those of
 // the reference, searches alone deciding (no count, no short search).
@@ -187,12 +199,7 @@ TEST(Analysis, MemoBoundIsTheCallersAndATinyMemoStaysSound) {
   EXPECT_EQ(Analyzer(b, Goal{}).memo_bytes(), kAnalyzerMemoBytes);
   EXPECT_EQ(Analyzer(b, Goal{}, std::size_t{3} << 20).memo_bytes(), std::size_t{3} << 20);
   std::mt19937 rng(5);
-  AnalysisOptions o;
-  o.count = false;
-  o.time_limit = 0;
-  o.quick_nodes = 0;
-  o.beam_seconds = 1e-4;
-  o.explain = false;
+  const AnalysisOptions o = searches_alone();
   for (const Problem& p : small_problems()) {
     Analyzer tiny(p.board, p.goal, 64);
     Reference ref(p);
@@ -214,12 +221,7 @@ TEST(Analysis, MemoBoundIsTheCallersAndATinyMemoStaysSound) {
 // drawn at random (many of them lost) and along a game.
 TEST(Analysis, OnePegSearchesWithTightPagodasAgreeWithPlainRecursion) {
   std::mt19937 rng(11);
-  AnalysisOptions o;
-  o.count = false;
-  o.time_limit = 0;
-  o.quick_nodes = 0;
-  o.beam_seconds = 1e-4;
-  o.explain = false;
+  const AnalysisOptions o = searches_alone();
   BoardPtr b = make_board("triangle:6");
   const Problem p = default_problem(b);
   Analyzer an(b, Goal{});
